@@ -1,0 +1,31 @@
+-- packgate for Neovim 0.11+: put the folder holding this lsp/ directory on 'runtimepath'
+-- and call vim.lsp.enable('packgate'). Override any field with vim.lsp.config('packgate', {...}).
+--
+-- Neovim's defaults then do the rest: diagnostics in the sign column (pulled, since packgate
+-- offers textDocument/diagnostic), `K` for the bilingual hover, `gra` for the quick fixes.
+
+---@type vim.lsp.Config
+return {
+  cmd = { 'packgate', 'lsp' },
+  filetypes = { 'sh', 'bash' },
+  -- The nearest of these marks the project: packgate reads [tool.packgate] from pyproject.toml
+  -- or .packgate.toml upward from each file, and a config file there wins over these settings.
+  root_markers = { '.git', 'pyproject.toml', '.packgate.toml' },
+  -- The `packgate` section with the server's defaults (server/packgate/core/settings.py SCHEMA);
+  -- a test compares the two. Sent on start and answered to workspace/configuration.
+  settings = {
+    packgate = {
+      -- ov2 | ov15 | three-gate | auto: which training code the scripts launch.
+      profile = 'ov2',
+      -- en | zh | both: language of messages and hover text.
+      lang = 'both',
+      -- Only report these rules (codes or names); empty means every rule.
+      select = {},
+      -- Never report these rules.
+      ignore = {},
+      -- Per-rule severity overrides, e.g. { PG008 = 'hint', ['dead-var'] = 'error' }; 'off' disables.
+      -- vim.empty_dict() so that the empty default goes out as a JSON object, not an array.
+      severity = vim.empty_dict(),
+    },
+  },
+}
