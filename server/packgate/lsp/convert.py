@@ -1,0 +1,300 @@
+"""Every conversion between packgate's core data and lsprotocol types, in one place.
+
+Index bases, each converted here and nowhere else:
+
+- packgate.core offsets are 0-based byte offsets into the UTF-8 bytes of the document
+  (``Source.data``, what tree-sitter reports).
+- LSP positions are 0-based lines and 0-based characters counted in the negotiated position
+  encoding: UTF-8 bytes (Neovim 0.11), UTF-16 code units (VS Code, the LSP default) or UTF-32
+  code points. Lines break at ``\\n``, ``\\r\\n`` and a lone ``\\r`` only, as LSP says; pygls'
+  ``document.lines`` (``str.splitlines``) also breaks at form feed and U+2028, so it is never
+  used for row arithmetic: ``Source.position`` / ``Source.offset`` are.
+- ``Finding.line``/``column`` (1-based code points) are the CLI's view and are not used here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from lsprotocol import types
+from pygls.capabilities import get_capability
+from pygls.uris import from_fs_path
+
+from packgate.core.source import Source
+
+SOURCE = "packgate"
+FIX_ALL_KIND = "source.fixAll.packgate"
+
+_SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+_TAGS = {"unnecessary": types.DiagnosticTag.Unnecessary, "deprecated": types.DiagnosticTag.Deprecated}
+
+
+@dataclass(frozen=True)
+class ClientFeatures:
+    """What the connected client can do, read once from its capabilities."""
+
+    encoding: str = "utf-16"
+    pull_diagnostics: bool = False
+    diagnostic_refresh: bool = False
+    markdown: bool = False
+    related_information: bool = False
+    document_changes: bool = False
+    configuration: bool = False
+
+    @classmethod
+    def from_capabilities(cls, caps: types.ClientCapabilities | None,
+                          encoding: str | None) -> "ClientFeatures":
+        """Read the capabilities that change what the server sends."""
+        caps = caps or types.ClientCapabilities()
+        formats = get_capability(caps, "text_document.hover.content_format", None) or []
+        return cls(
+            encoding=encoding_name(encoding),
+            pull_diagnostics=get_capability(caps, "text_document.diagnostic", None) is not None,
+            diagnostic_refresh=bool(get_capability(caps, "workspace.diagnostics.refresh_support", False)),
+            markdown=types.MarkupKind.Markdown in formats,
+            related_information=bool(
+                get_capability(caps, "text_document.publish_diagnostics.related_information", False)),
+            document_changes=bool(get_capability(caps, "workspace.workspace_edit.document_changes", False)),
+            configuration=bool(get_capability(caps, "workspace.configuration", False)),
+        )
+
+
+def encoding_name(kind: Any) -> str:
+    """The negotiated PositionEncodingKind as the core's encoding name."""
+    value = getattr(kind, "value", kind)
+    return value if value in ("utf-8", "utf-16", "utf-32") else "utf-16"
+
+
+# -- positions ---------------------------------------------------------------------------
+
+
+def to_position(source: Source, offset: int, encoding: str) -> types.Position:
+    """Byte offset -> LSP position in the negotiated encoding."""
+    line, character = source.position(offset, encoding)
+    return types.Position(line=line, character=character)
+
+
+def to_range(source: Source, start: int, end: int, encoding: str) -> types.Range:
+    """Byte range -> LSP range."""
+    return types.Range(start=to_position(source, start, encoding), end=to_position(source, end, encoding))
+
+
+def to_offset(source: Source, position: types.Position, encoding: str) -> int:
+    """LSP position -> byte offset, clamped into the document (past the end is the end)."""
+    return source.offset(position.line, position.character, encoding)
+
+
+def apply_change(text: str, change: types.TextDocumentContentChangeEvent, encoding: str) -> str:
+    """Apply one didChange content change (incremental or whole-document) to a text."""
+    if not isinstance(change, types.TextDocumentContentChangePartial):
+        return change.text
+    source = Source(text)
+    start = to_offset(source, change.range.start, encoding)
+    end = max(start, to_offset(source, change.range.end, encoding))
+    data = source.data
+    return (data[:start] + change.text.encode("utf-8", "surrogatepass") + data[end:]).decode(
+        "utf-8", "surrogatepass")
+
+
+def range_overlaps(a: types.Range, b: types.Range) -> bool:
+    """Whether two ranges touch or overlap (a cursor at a range edge counts)."""
+    return not (_key(a.end) < _key(b.start) or _key(b.end) < _key(a.start))
+
+
+def _key(p: types.Position) -> tuple[int, int]:
+    return p.line, p.character
+
+
+# -- diagnostics -------------------------------------------------------------------------
+
+
+def to_diagnostics(findings: Iterable[Any], source: Source, uri: str, version: int | None,
+                   client: ClientFeatures,
+                   other_source: Callable[[str], Source | None] = lambda path: None) -> list[types.Diagnostic]:
+    """Findings -> LSP diagnostics, each carrying its fixes as ready-made edits in `data`."""
+    return [to_diagnostic(f, source, uri, version, client, other_source) for f in findings]
+
+
+def to_diagnostic(finding: Any, source: Source, uri: str, version: int | None,
+                  client: ClientFeatures,
+                  other_source: Callable[[str], Source | None] = lambda path: None) -> types.Diagnostic:
+    """One finding -> one LSP diagnostic."""
+    enc = client.encoding
+    related = None
+    if client.related_information and finding.related:
+        related = [r for r in (_related(item, source, uri, enc, other_source) for item in finding.related) if r]
+    tags = [_TAGS[t] for t in finding.tags if t in _TAGS] or None
+    return types.Diagnostic(
+        range=to_range(source, finding.start, finding.end, enc),
+        message=finding.message,
+        severity=_SEVERITY.get(finding.severity, types.DiagnosticSeverity.Warning),
+        code=finding.code,
+        code_description=types.CodeDescription(href=finding.doc_url) if finding.doc_url else None,
+        source=SOURCE,
+        tags=tags,
+        related_information=related or None,
+        data={
+            "key": finding.key,
+            "rule": finding.rule,
+            "version": version,
+            "fixes": [_fix_data(fix, source, enc) for fix in finding.fixes],
+        },
+    )
+
+
+def _related(item: Any, source: Source, uri: str, enc: str,
+             other_source: Callable[[str], Source | None]) -> types.DiagnosticRelatedInformation | None:
+    target, target_uri = source, uri
+    if item.path is not None:
+        target = other_source(item.path)
+        target_uri = from_fs_path(item.path) or item.path
+        if target is None:
+            return None
+    location = types.Location(uri=target_uri, range=to_range(target, item.start, item.end, enc))
+    return types.DiagnosticRelatedInformation(location=location, message=item.message)
+
+
+def _fix_data(fix: Any, source: Source, enc: str) -> dict[str, Any]:
+    # Plain JSON, so the client can hand it back in codeAction's context unchanged.
+    return {
+        "title": fix.description,
+        "kind": fix.kind,
+        "preferred": bool(fix.preferred),
+        "safe": bool(fix.safe),
+        "edits": [{"range": _range_json(to_range(source, e.start, e.end, enc)), "newText": e.text}
+                  for e in fix.edits],
+    }
+
+
+def _range_json(r: types.Range) -> dict[str, Any]:
+    return {"start": {"line": r.start.line, "character": r.start.character},
+            "end": {"line": r.end.line, "character": r.end.character}}
+
+
+def _range_from_json(raw: Mapping[str, Any]) -> types.Range:
+    s, e = raw["start"], raw["end"]
+    return types.Range(start=types.Position(line=int(s["line"]), character=int(s["character"])),
+                       end=types.Position(line=int(e["line"]), character=int(e["character"])))
+
+
+def publish_params(uri: str, version: int | None, diagnostics: Sequence[types.Diagnostic]) -> types.PublishDiagnosticsParams:
+    """The push notification's params."""
+    return types.PublishDiagnosticsParams(uri=uri, diagnostics=list(diagnostics), version=version)
+
+
+def full_report(diagnostics: Sequence[types.Diagnostic], result_id: str | None) -> types.RelatedFullDocumentDiagnosticReport:
+    """A pulled report with every diagnostic."""
+    return types.RelatedFullDocumentDiagnosticReport(items=list(diagnostics), result_id=result_id)
+
+
+def unchanged_report(result_id: str) -> types.RelatedUnchangedDocumentDiagnosticReport:
+    """A pulled report saying the client's copy is still current."""
+    return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+
+
+def is_ours(diagnostic: types.Diagnostic) -> bool:
+    """Whether a diagnostic handed back by the client came from packgate."""
+    return diagnostic.source == SOURCE and isinstance(diagnostic.code, str)
+
+
+def data_version(diagnostic: types.Diagnostic) -> Any:
+    """The document version a diagnostic's data was computed for (None if it has no data)."""
+    data = diagnostic.data
+    return data.get("version") if isinstance(data, Mapping) else None
+
+
+# -- hover -------------------------------------------------------------------------------
+
+
+def to_hover(text: str, start: int, end: int, source: Source, client: ClientFeatures) -> types.Hover:
+    """Core hover text and word range -> LSP hover (Markdown or plain text)."""
+    kind = types.MarkupKind.Markdown if client.markdown else types.MarkupKind.PlainText
+    return types.Hover(contents=types.MarkupContent(kind=kind, value=text),
+                       range=to_range(source, start, end, client.encoding))
+
+
+# -- code actions ------------------------------------------------------------------------
+
+
+def wants_kind(only: Sequence[Any] | None, kind: str) -> bool:
+    """Whether a code action of `kind` passes the request's `only` filter (hierarchical)."""
+    if not only:
+        return True
+    for item in only:
+        want = getattr(item, "value", item)
+        if want == "" or kind == want or kind.startswith(want + "."):
+            return True
+    return False
+
+
+def quick_fixes(diagnostic: types.Diagnostic, uri: str, version: int | None,
+                client: ClientFeatures, attach: types.Diagnostic | None = None) -> list[types.CodeAction]:
+    """The quickfix actions stored in a diagnostic's data (rule fixes, then disable actions).
+
+    `attach` is the diagnostic as the client sent it, named in each action's `diagnostics`.
+    """
+    data = diagnostic.data if isinstance(diagnostic.data, Mapping) else {}
+    actions = []
+    for fix in data.get("fixes", ()):
+        edits = [types.TextEdit(range=_range_from_json(e["range"]), new_text=e["newText"])
+                 for e in fix.get("edits", ())]
+        actions.append(types.CodeAction(
+            title=fix["title"],
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=[attach or diagnostic],
+            is_preferred=bool(fix.get("preferred")) or None,
+            edit=workspace_edit(uri, version, edits, client),
+        ))
+    return actions
+
+
+def fix_all_action(edits: Sequence[Any], source: Source, uri: str, version: int | None,
+                   client: ClientFeatures) -> types.CodeAction | None:
+    """`source.fixAll.packgate`: every safe fix at once (None when there is nothing to fix)."""
+    if not edits:
+        return None
+    text_edits = [types.TextEdit(range=to_range(source, e.start, e.end, client.encoding), new_text=e.text)
+                  for e in edits]
+    return types.CodeAction(title="packgate: fix all safe problems", kind=FIX_ALL_KIND,
+                            edit=workspace_edit(uri, version, text_edits, client))
+
+
+def workspace_edit(uri: str, version: int | None, edits: list[types.TextEdit],
+                   client: ClientFeatures) -> types.WorkspaceEdit:
+    """Edits of one document, versioned when the client supports documentChanges."""
+    if client.document_changes:
+        doc = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+        return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=doc, edits=edits)])
+    return types.WorkspaceEdit(changes={uri: edits})
+
+
+# -- messages ----------------------------------------------------------------------------
+
+
+def log_params(message: str, level: str = "info") -> types.LogMessageParams:
+    """window/logMessage params."""
+    return types.LogMessageParams(type=_MESSAGE_TYPE[level], message=message)
+
+
+def show_params(message: str, level: str = "warning") -> types.ShowMessageParams:
+    """window/showMessage params."""
+    return types.ShowMessageParams(type=_MESSAGE_TYPE[level], message=message)
+
+
+_MESSAGE_TYPE = {
+    "error": types.MessageType.Error,
+    "warning": types.MessageType.Warning,
+    "info": types.MessageType.Info,
+    "log": types.MessageType.Log,
+}
+
+
+def configuration_params(scope_uri: str | None = None) -> types.ConfigurationParams:
+    """workspace/configuration params asking for the `packgate` section."""
+    return types.ConfigurationParams(items=[types.ConfigurationItem(section="packgate", scope_uri=scope_uri)])
