@@ -1,0 +1,59 @@
+// What the extension sends to the server as settings. No `vscode` import: the protocol tests
+// load this through the bundle and must build exactly what the extension builds.
+
+/** The `packgate.*` settings the server reads (its settings contract, core/settings.py). */
+export const SERVER_SETTINGS = ['profile', 'lang', 'select', 'ignore', 'severity'] as const;
+
+/** The `packgate.*` settings only the extension reads. */
+export const CLIENT_ONLY_SETTINGS = ['path', 'trace.server'] as const;
+
+export type ServerSettingName = (typeof SERVER_SETTINGS)[number];
+
+/** The part of `vscode.WorkspaceConfiguration` this module needs. */
+export interface ConfigurationLike {
+  get<T>(section: string): T | undefined;
+}
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** The server's settings as plain JSON, from the `packgate` configuration section. */
+export function serverSettings(config: ConfigurationLike): Record<string, JsonValue> {
+  const result: Record<string, JsonValue> = {};
+  for (const name of SERVER_SETTINGS) {
+    const value = config.get<unknown>(name);
+    if (value !== undefined) {
+      result[name] = toJson(value);
+    }
+  }
+  return result;
+}
+
+/** The initializationOptions of the language client: the settings under a `packgate` key. */
+export function initializationOptions(config: ConfigurationLike): { packgate: Record<string, JsonValue> } {
+  return { packgate: serverSettings(config) };
+}
+
+/** The params of workspace/didChangeConfiguration, in the same shape as the initialization. */
+export function didChangeConfigurationParams(config: ConfigurationLike): {
+  settings: { packgate: Record<string, JsonValue> };
+} {
+  return { settings: initializationOptions(config) };
+}
+
+// VS Code hands out frozen proxies for configuration values; the wire wants plain data.
+function toJson(value: unknown): JsonValue {
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    return value;
+  }
+  if (Array.isArray(value)) {
+    return value.map(toJson);
+  }
+  if (typeof value === 'object') {
+    const result: Record<string, JsonValue> = {};
+    for (const key of Object.keys(value as object)) {
+      result[key] = toJson((value as Record<string, unknown>)[key]);
+    }
+    return result;
+  }
+  return null;
+}
