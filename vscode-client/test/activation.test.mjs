@@ -1,0 +1,364 @@
+// Test 3 of issue 4: activation wiring with a stand-in `vscode` module. The bundle that ships
+// (dist/extension.js) is loaded; only the LanguageClient constructor is replaced.
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, beforeEach, describe, test } from 'node:test';
+
+const require = createRequire(import.meta.url);
+const { createVscode, loadExtension, context, MANIFEST } = require('./helpers/vscode.cjs');
+const { fakeClients } = require('./helpers/fakeClient.cjs');
+
+const scratch = mkdtempSync(join(tmpdir(), 'packgate-activation-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+let counter = 0;
+/** A new directory under the scratch folder. */
+function dir(name) {
+  const path = join(scratch, `${++counter}-${name}`);
+  mkdirSync(path, { recursive: true });
+  return path;
+}
+
+/** An executable file with a shell body. */
+function executable(path, body = 'exit 0') {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/** A stand-in for the Python extension whose selected interpreter is `python`. */
+function pythonExtension(python) {
+  return {
+    'ms-python.python': {
+      isActive: true,
+      exports: {
+        environments: {
+          getActiveEnvironmentPath: () => ({ path: python }),
+          resolveEnvironment: async () => ({ executable: { uri: { fsPath: python } } }),
+        },
+      },
+    },
+  };
+}
+
+const savedPath = process.env.PATH;
+let activeExtension;
+beforeEach(() => {
+  process.env.PATH = dir('empty-path');
+});
+afterEach(async () => {
+  process.env.PATH = savedPath;
+  await activeExtension?.deactivate();
+  activeExtension = undefined;
+});
+
+/** Activate a fresh copy of the bundle; returns the stand-ins and the clients it created. */
+async function activate(opts = {}, answer) {
+  const { vscode, record, events } = createVscode(opts);
+  const extension = loadExtension(vscode);
+  const clients = fakeClients(answer);
+  extension.factory.createClient = clients.createClient;
+  activeExtension = extension;
+  const ctx = context();
+  await extension.activate(ctx);
+  return { extension, vscode, record, events, clients, ctx };
+}
+
+const EXPECTED_SELECTOR = [
+  { scheme: 'file', language: 'shellscript' },
+  { scheme: 'untitled', language: 'shellscript' },
+  { scheme: 'file', pattern: '**/*.{sh,bash}' },
+];
+
+describe('activation', () => {
+  test('starts `<workspace>/.venv/bin/packgate lsp` with the document selector and the settings', async () => {
+    const folder = dir('ws');
+    const server = executable(join(folder, '.venv', 'bin', 'packgate'));
+    const { clients, record } = await activate({
+      folders: [folder],
+      user: { 'packgate.profile': 'ov15', 'packgate.ignore': ['PG008'] },
+      workspace: { 'packgate.severity': { 'dead-var': 'error' } },
+    });
+    assert.equal(clients.created.length, 1);
+    const [client] = clients.created;
+    assert.equal(client.id, 'packgate', 'the id makes the client read packgate.trace.server');
+    assert.deepEqual(client.server, { command: server, args: ['lsp'], options: { cwd: folder } });
+    assert.deepEqual(client.options.documentSelector, EXPECTED_SELECTOR);
+    assert.deepEqual(client.options.initializationOptions, {
+      packgate: { profile: 'ov15', lang: 'both', select: [], ignore: ['PG008'], severity: { 'dead-var': 'error' } },
+    });
+    assert.deepEqual(client.options.synchronize, { configurationSection: 'packgate' });
+    assert.equal(client.options.outputChannel, record.channels[0]);
+    assert.deepEqual(record.channels[0].options, { log: true });
+    assert.equal(client.started, 1);
+    assert.deepEqual(record.messages, []);
+  });
+
+  test('registers exactly the commands package.json contributes', async () => {
+    const folder = dir('ws');
+    executable(join(folder, '.venv', 'bin', 'packgate'));
+    const { record } = await activate({ folders: [folder] });
+    const contributed = MANIFEST.contributes.commands.map((c) => c.command).sort();
+    assert.deepEqual([...record.commands.keys()].sort(), contributed);
+    assert.deepEqual(contributed, ['packgate.restartServer', 'packgate.showOutput']);
+  });
+
+  test('the extension activates for shell scripts', () => {
+    assert.ok(MANIFEST.activationEvents.includes('onLanguage:shellscript'));
+    assert.ok(MANIFEST.activationEvents.some((e) => e.startsWith('workspaceContains:')));
+    const shellscript = MANIFEST.contributes.languages.find((l) => l.id === 'shellscript');
+    assert.deepEqual(shellscript.extensions, ['.sh', '.bash']);
+    const firstLine = new RegExp(shellscript.firstLine);
+    for (const shebang of ['#!/bin/bash', '#! /bin/bash', '#!/usr/bin/env bash', '#!/bin/sh', '#!/usr/bin/env -S bash -e']) {
+      assert.ok(firstLine.test(shebang), shebang);
+    }
+    for (const shebang of ['#!/usr/bin/env zsh', '#!/bin/dash', '#!/usr/bin/env python3', '# bash']) {
+      assert.ok(!firstLine.test(shebang), shebang);
+    }
+  });
+});
+
+describe('server search order', () => {
+  // One workspace that has every kind of packgate, then remove them one by one.
+  function layout() {
+    const folder = dir('ws');
+    const configured = executable(join(dir('configured'), 'packgate'));
+    const venv = executable(join(folder, '.venv', 'bin', 'packgate'));
+    const pathDir = dir('bin');
+    const onPath = executable(join(pathDir, 'packgate'));
+    const python = executable(join(dir('python'), 'python3'), 'exit 0');
+    return { folder, configured, venv, pathDir, onPath, python };
+  }
+
+  test('1. packgate.path wins over everything', async () => {
+    const l = layout();
+    process.env.PATH = l.pathDir;
+    const { clients } = await activate({
+      folders: [l.folder],
+      user: { 'packgate.path': l.configured },
+      extensions: pythonExtension(l.python),
+    });
+    assert.equal(clients.created[0].server.command, l.configured);
+  });
+
+  test('packgate.path may use ~, ${workspaceFolder} and a path relative to the workspace', async () => {
+    const l = layout();
+    const inside = executable(join(l.folder, 'tools', 'packgate'));
+    for (const setting of ['${workspaceFolder}/tools/packgate', 'tools/packgate']) {
+      const { clients } = await activate({ folders: [l.folder], user: { 'packgate.path': setting } });
+      assert.equal(clients.created[0].server.command, inside, setting);
+      await activeExtension.deactivate();
+    }
+  });
+
+  test('2. then the workspace .venv', async () => {
+    const l = layout();
+    process.env.PATH = l.pathDir;
+    const { clients } = await activate({ folders: [l.folder], extensions: pythonExtension(l.python) });
+    assert.equal(clients.created[0].server.command, l.venv);
+  });
+
+  test('3. then packgate on PATH', async () => {
+    const l = layout();
+    rmSync(l.venv);
+    process.env.PATH = `relative/bin:${l.pathDir}`;
+    const { clients } = await activate({ folders: [l.folder], extensions: pythonExtension(l.python) });
+    assert.deepEqual(clients.created[0].server, { command: l.onPath, args: ['lsp'], options: { cwd: l.folder } });
+  });
+
+  test('4. then `python -m packgate lsp` with the Python extension\'s interpreter', async () => {
+    const l = layout();
+    rmSync(l.venv);
+    const { clients } = await activate({ folders: [l.folder], extensions: pythonExtension(l.python) });
+    assert.deepEqual(clients.created[0].server, {
+      command: l.python,
+      args: ['-m', 'packgate', 'lsp'],
+      options: { cwd: l.folder },
+    });
+  });
+
+  test('an interpreter without packgate is not used', async () => {
+    const l = layout();
+    rmSync(l.venv);
+    const python = executable(join(dir('python'), 'python3'), 'exit 1');
+    const { clients, record } = await activate({ folders: [l.folder], extensions: pythonExtension(python) });
+    assert.equal(clients.created.length, 0);
+    assert.equal(record.messages.length, 1);
+  });
+
+  test('an untrusted workspace chooses nothing: its packgate.path and .venv are skipped', async () => {
+    const l = layout();
+    process.env.PATH = l.pathDir;
+    const { clients } = await activate({
+      folders: [l.folder],
+      trusted: false,
+      workspace: { 'packgate.path': l.configured },
+    });
+    assert.equal(clients.created[0].server.command, l.onPath);
+  });
+
+  test('in an untrusted workspace the user\'s own packgate.path still counts', async () => {
+    const l = layout();
+    const { clients } = await activate({ folders: [l.folder], trusted: false, user: { 'packgate.path': l.configured } });
+    assert.equal(clients.created[0].server.command, l.configured);
+  });
+});
+
+describe('when packgate is not found', () => {
+  test('a notification gives the one install command and its button copies it', async () => {
+    const folder = dir('ws');
+    const { clients, record } = await activate({
+      folders: [folder],
+      choose: (message, items) => items[0],
+    });
+    assert.equal(clients.created.length, 0, 'no client without a server');
+    assert.equal(record.messages.length, 1);
+    const [shown] = record.messages;
+    assert.equal(shown.level, 'warning');
+    assert.deepEqual(shown.items, ['Copy Command', 'Open Settings']);
+    const command = shown.message.replace(/^packgate was not found\. Install it with: /, '');
+    assert.notEqual(command, shown.message, shown.message);
+    assert.deepEqual(record.clipboard, [command]);
+    // Built from this checkout, the command installs this checkout.
+    const checkout = join(import.meta.dirname, '..', '..');
+    assert.match(command, /^(python3 -m pip install|pipx install) /);
+    assert.ok(command.endsWith(checkout) || command.endsWith(`"${checkout}"`), command);
+  });
+
+  test('with a workspace .venv, the command installs into it (where the search looks next time)', async () => {
+    const folder = dir('ws');
+    const python = executable(join(folder, '.venv', 'bin', 'python'));
+    const { record } = await activate({ folders: [folder] });
+    assert.match(record.messages[0].message, new RegExp(`Install it with: ${python} -m pip install `));
+  });
+
+  test('a packgate.path that names no executable is an error, and nothing else is started', async () => {
+    const folder = dir('ws');
+    executable(join(folder, '.venv', 'bin', 'packgate'));
+    const { clients, record } = await activate({
+      folders: [folder],
+      user: { 'packgate.path': '/nonexistent/packgate' },
+      choose: (message, items) => items[0],
+    });
+    assert.equal(clients.created.length, 0);
+    assert.equal(record.messages[0].level, 'error');
+    assert.match(record.messages[0].message, /packgate\.path is set to "\/nonexistent\/packgate"/);
+    assert.deepEqual(record.executed, [['workbench.action.openSettings', 'packgate.path']]);
+  });
+});
+
+describe('settings after the start', () => {
+  async function started(opts) {
+    const folder = dir('ws');
+    executable(join(folder, '.venv', 'bin', 'packgate'));
+    return activate({ folders: [folder], ...opts });
+  }
+
+  test('didChangeConfiguration carries the server settings in the initialization shape', async () => {
+    const { clients } = await started({ user: { 'packgate.lang': 'zh', 'packgate.path': '' } });
+    const [client] = clients.created;
+    await client.options.middleware.workspace.didChangeConfiguration(['packgate'], async () => {
+      throw new Error('the default payload must not be sent');
+    });
+    assert.deepEqual(client.notifications, [
+      {
+        method: 'workspace/didChangeConfiguration',
+        params: { settings: { packgate: { profile: 'ov2', lang: 'zh', select: [], ignore: [], severity: {} } } },
+      },
+    ]);
+  });
+
+  test('workspace/configuration for `packgate` answers the server settings only', async () => {
+    const { clients } = await started({ user: { 'packgate.select': ['PG001'] } });
+    const [client] = clients.created;
+    const answers = await client.options.middleware.workspace.configuration(
+      { items: [{ section: 'packgate', scopeUri: 'file:///x.sh' }, { section: 'editor' }] },
+      undefined,
+      async () => [{ path: '', trace: { server: 'off' }, profile: 'ov2' }, { tabSize: 4 }],
+    );
+    assert.deepEqual(answers, [
+      { profile: 'ov2', lang: 'both', select: ['PG001'], ignore: [], severity: {} },
+      { tabSize: 4 },
+    ]);
+  });
+
+  test('changing packgate.path restarts the server; other settings do not', async () => {
+    const { clients, events } = await started();
+    events.configuration.fire({ affectsConfiguration: (s) => s === 'packgate' || s === 'packgate.lang' });
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(clients.created.length, 1);
+    events.configuration.fire({ affectsConfiguration: (s) => s === 'packgate' || s === 'packgate.path' });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(clients.created.length, 2);
+    assert.equal(clients.created[0].stopped, 1);
+    assert.equal(clients.created[1].started, 1);
+  });
+
+  test('the restart command stops the client and starts a new one; show output shows the channel', async () => {
+    const { clients, record } = await started();
+    await record.commands.get('packgate.restartServer')();
+    assert.equal(clients.created.length, 2);
+    assert.equal(clients.created[0].stopped, 1);
+    record.commands.get('packgate.showOutput')();
+    assert.equal(record.channels[0].shown, 1);
+  });
+
+  test('deactivate stops the server', async () => {
+    const { clients, extension } = await started();
+    await extension.deactivate();
+    assert.equal(clients.created[0].stopped, 1);
+  });
+});
+
+describe('status bar', () => {
+  const summaries = [
+    {
+      range: { start: { line: 11, character: 0 }, end: { line: 11, character: 8 } },
+      verdict: 'ok',
+      label: 'BMR=1 PACKED_DATA=1 ✓ padding-free',
+    },
+    {
+      range: { start: { line: 20, character: 0 }, end: { line: 20, character: 8 } },
+      verdict: 'leak',
+      label: 'BMR=1 PACKED_DATA=0 ✗ cross-sample attention',
+    },
+  ];
+
+  test('shows the worst verdict of the active script, the details as tooltip, a click goes there', async () => {
+    const folder = dir('ws');
+    executable(join(folder, '.venv', 'bin', 'packgate'));
+    const { vscode, record, events, clients } = await (async () => {
+      const { vscode, record, events } = createVscode({ folders: [folder] });
+      const document = { uri: vscode.Uri.file(join(folder, 'train.sh')), languageId: 'shellscript' };
+      vscode.window.activeTextEditor = { document };
+      const extension = loadExtension(vscode);
+      const clients = fakeClients((method) => (method === 'packgate/launchSummaries' ? summaries : null));
+      extension.factory.createClient = clients.createClient;
+      activeExtension = extension;
+      await extension.activate(context());
+      return { vscode, record, events, clients };
+    })();
+    await new Promise((r) => setTimeout(r, 30));
+    const [item] = record.statusItems;
+    assert.equal(item.visible, true);
+    assert.equal(item.text, 'packing: leak ✗');
+    assert.equal(item.tooltip, 'line 12: BMR=1 PACKED_DATA=1 ✓ padding-free\nline 21: BMR=1 PACKED_DATA=0 ✗ cross-sample attention');
+    assert.equal(item.backgroundColor.id, 'statusBarItem.errorBackground');
+    assert.equal(item.command.command, 'vscode.open');
+    assert.deepEqual(item.command.arguments[1], { selection: summaries[1].range });
+    assert.deepEqual(clients.created[0].requests.at(-1), {
+      method: 'packgate/launchSummaries',
+      params: { textDocument: { uri: vscode.window.activeTextEditor.document.uri.toString() } },
+    });
+
+    // Another editor that is not a shell script hides it.
+    vscode.window.activeTextEditor = { document: { uri: vscode.Uri.file(join(folder, 'a.py')), languageId: 'python' } };
+    events.activeEditor.fire(vscode.window.activeTextEditor);
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(item.visible, false);
+  });
+});
