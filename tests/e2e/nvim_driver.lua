@@ -20,7 +20,14 @@ local function step(name)
 end
 
 local function wait_for(what, predicate, ms)
-  local ok = vim.wait(ms or timeout, predicate, 20)
+  -- A server that quits ends the wait at once rather than at the timeout.
+  local ok = vim.wait(ms or timeout, function()
+    return predicate() or result.server_exit ~= nil
+  end, 20)
+  if result.server_exit ~= nil then
+    error(('the server exited (code %s, signal %s) while waiting for %s'):format(
+      result.server_exit.code, result.server_exit.signal, what), 0)
+  end
   if not ok then
     error(('timed out after %d ms waiting for %s'):format(ms or timeout, what), 0)
   end
@@ -89,6 +96,9 @@ local function run()
   -- The one override the test makes: the server from this venv, whatever PATH holds.
   vim.lsp.config('packgate', {
     cmd = cfg.cmd,
+    on_exit = function(code, signal)
+      result.server_exit = { code = code, signal = signal }
+    end,
     handlers = {
       ['window/showMessage'] = function(_, params)
         result.messages[#result.messages + 1] = { type = params.type, message = params.message }
