@@ -1,0 +1,42 @@
+# packgate: `make demo` and `make test` set up everything they need on a fresh machine.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+NPM_STAMP := vscode-client/node_modules/.installed
+
+.PHONY: demo test test-python test-vscode test-nvim venv npm bench fuzz docs clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+$(NPM_STAMP): vscode-client/package.json vscode-client/package-lock.json
+	cd vscode-client && npm ci --no-audit --no-fund
+	@touch $(NPM_STAMP)
+
+npm: $(NPM_STAMP)
+
+demo: $(STAMP)
+	@echo "== packgate check examples/ (exit code 1 means findings, as in CI)"
+	@$(BIN)/packgate check examples/; status=$$?; echo "== exit code $$status"; test $$status -le 1
+
+test: test-python test-vscode
+	@echo "make test: all suites passed"
+
+test-python: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+
+test-vscode: $(STAMP) $(NPM_STAMP)
+	cd vscode-client && PACKGATE_PATH="$(CURDIR)/$(BIN)/packgate" npm test
+
+docs: $(STAMP)
+	$(BIN)/python -m packgate.gen_docs docs/rules
+
+clean:
+	rm -rf $(VENV) vscode-client/node_modules vscode-client/dist vscode-client/*.vsix

@@ -1,0 +1,334 @@
+"""The `packgate` command: check, lsp, rules, explain, settings-schema.
+
+`check` never imports pygls or lsprotocol, so it starts fast in CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import stat
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from . import __version__
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+SKIP_DIRS = {".git", "node_modules", ".venv", "__pycache__", ".hg", ".svn", ".tox"}
+SHELL_SUFFIXES = (".sh", ".bash")
+
+_EPILOG = """exit codes:
+  0  nothing at or above the minimum severity
+  1  findings
+  2  usage error, or a file that could not be read (the other files are still checked)
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # usage errors exit 2 with one line, like the contract says
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"packgate: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (also the source of `--help`)."""
+    from .core.settings import LANGS, LEVELS, PROFILES
+    from .formats import FORMATS
+
+    parser = _Parser(prog="packgate",
+                     description="Lint the sample-packing gates of LLaVA-OneVision training launchers.",
+                     epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"packgate {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    check = sub.add_parser("check", help="lint files and folders (- reads standard input)",
+                           epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    check.add_argument("paths", nargs="*", metavar="PATH",
+                       help="files or folders (folders: *.sh, *.bash and files with a bash/sh "
+                            "shebang below them); - for standard input")
+    check.add_argument("--stdin-filename", metavar="NAME", help="the name to report for standard input")
+    check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    check.add_argument("--profile", choices=PROFILES,
+                       help="training code the scripts launch (default: from config, else ov2)")
+    check.add_argument("--lang", choices=LANGS, help="language of messages (default: from config, else en)")
+    check.add_argument("--select", metavar="RULE,...", help="only these rules (codes or names)")
+    check.add_argument("--ignore", metavar="RULE,...", help="never these rules (codes or names)")
+    check.add_argument("--severity", choices=LEVELS, default="hint",
+                       help="minimum severity reported and counted for the exit code (default: hint)")
+    check.add_argument("--fix", action="store_true", help="apply every safe fix in place")
+    check.add_argument("--diff", action="store_true", help="print the safe fixes as a unified diff, change nothing")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                       help="colour in text output (default: auto, on a terminal)")
+    check.add_argument("--config", metavar="FILE", help="use this .packgate.toml / pyproject.toml "
+                                                         "instead of searching upward")
+
+    lsp = sub.add_parser("lsp", help="run the language server (stdio by default)")
+    lsp.add_argument("--tcp", action="store_true", help="listen on TCP instead of stdio")
+    lsp.add_argument("--host", default="127.0.0.1", help="TCP host (default: 127.0.0.1)")
+    lsp.add_argument("--port", type=int, default=2087, help="TCP port (default: 2087)")
+
+    rules = sub.add_parser("rules", help="list every rule: code, name, default severity, summary")
+    rules.add_argument("--lang", choices=LANGS, default="en")
+    rules.add_argument("--format", choices=("text", "json"), default="text")
+
+    explain = sub.add_parser("explain", help="print a rule's documentation page")
+    explain.add_argument("rule", metavar="RULE", help="code (PG001) or name (missing-companion)")
+    explain.add_argument("--lang", choices=LANGS, default="both")
+
+    sub.add_parser("settings-schema", help="print the settings schema (JSON) shared with the editor clients")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `packgate` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "check":
+            return cmd_check(args, parser)
+        if args.command == "rules":
+            return cmd_rules(args)
+        if args.command == "explain":
+            return cmd_explain(args)
+        if args.command == "settings-schema":
+            from .core.settings import schema_for_clients
+            print(json.dumps(schema_for_clients(), ensure_ascii=False, indent=2))
+            return EXIT_OK
+        if args.command == "lsp":
+            from .lsp.server import start_io, start_tcp
+            if args.tcp:
+                start_tcp(args.host, args.port)
+            else:
+                start_io()
+            return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    parser.print_help()
+    return EXIT_USAGE
+
+
+# ---------------------------------------------------------------- rules / explain
+
+def cmd_rules(args) -> int:
+    """`packgate rules`."""
+    from .core.rules import RULES
+    if args.format == "json":
+        print(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity,
+                           "summary": r.summary(args.lang)} for r in RULES], ensure_ascii=False, indent=2))
+        return EXIT_OK
+    width = max(len(r.name) for r in RULES)
+    for r in RULES:
+        print(f"{r.code}  {r.name:<{width}}  {r.severity:<11}  {r.summary(args.lang)}")
+    return EXIT_OK
+
+
+def cmd_explain(args) -> int:
+    """`packgate explain RULE`."""
+    from .core.docs import rule_page
+    from .core.rules import RULES, rule_by_key
+    rule = rule_by_key(args.rule)
+    if rule is None:
+        known = ", ".join(f"{r.code} ({r.name})" for r in RULES)
+        print(f"packgate: unknown rule {args.rule!r}; known rules: {known}", file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout.write(rule_page(rule, args.lang))
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- check
+
+def _split_list(value: str | None) -> tuple:
+    return tuple(v.strip() for v in value.split(",") if v.strip()) if value else ()
+
+
+def _is_shell_file(path: Path) -> bool:
+    if path.suffix in SHELL_SUFFIXES:
+        return True
+    if path.suffix:  # other extensions: not scripts we lint by default
+        return False
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(128)
+    except OSError:
+        return False
+    first = head.split(b"\n", 1)[0]
+    return first.startswith(b"#!") and any(s in first for s in (b"bash", b"/sh", b" sh"))
+
+
+def discover(paths: list[str], problems: list[str]) -> list[str]:
+    """Expand folders into the shell scripts below them, in a stable order."""
+    out: list[str] = []
+    for raw in paths:
+        if raw == "-":
+            out.append(raw)
+            continue
+        p = Path(raw)
+        try:
+            st = p.stat()
+        except OSError as exc:
+            problems.append(f"{raw}: cannot read: {exc.strerror or exc}")
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            found = []
+            for root, dirs, files in os.walk(p, onerror=lambda e: problems.append(
+                    f"{e.filename}: cannot read: {e.strerror}")):
+                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+                for name in sorted(files):
+                    candidate = Path(root) / name
+                    if _is_shell_file(candidate):
+                        found.append(str(candidate))
+            out.extend(found)
+        else:
+            out.append(raw)
+    return out
+
+
+def read_script(path: str) -> tuple[bytes | None, str | None]:
+    """(bytes, None) or (None, one-line reason): only regular files within the size limit."""
+    from .core.engine import MAX_BYTES
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        return None, f"cannot read: {exc.strerror or exc}"
+    if not stat.S_ISREG(st.st_mode):
+        return None, "not a regular file (devices, FIFOs and sockets are not read)"
+    if st.st_size > MAX_BYTES:
+        return None, f"too large to analyze ({st.st_size // 1024} KiB; the limit is {MAX_BYTES // (1024 * 1024)} MiB)"
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        return None, f"cannot read: {exc.strerror or exc}"
+    if len(data) > MAX_BYTES:
+        return None, f"too large to analyze (over {MAX_BYTES // (1024 * 1024)} MiB)"
+    if b"\0" in data[:8192]:
+        return None, "binary file (NUL bytes), not a shell script"
+    return data, None
+
+
+def _settings_for(path: str | None, args, config_path: str | None, problems: list[str]):
+    from .core.settings import Settings, find_config
+    base = Settings(lang="en")
+    raw = {}
+    found = None
+    if config_path:
+        from .core.settings import _read_toml
+        data = _read_toml(Path(config_path))
+        if data is None:
+            problems.append(f"{config_path}: cannot read the configuration")
+        else:
+            raw = data.get("tool", {}).get("packgate", data) if isinstance(data, dict) else {}
+            found = config_path
+    elif path is not None:
+        found, raw = find_config(Path(path))
+    local: list[str] = []
+    settings = base.merged(raw, local)
+    for p in local:
+        problems.append(f"{found}: {p}")
+    overrides = {}
+    if args.profile:
+        overrides["profile"] = args.profile
+    if args.lang:
+        overrides["lang"] = args.lang
+    if args.select:
+        overrides["select"] = _split_list(args.select)
+    if args.ignore:
+        overrides["ignore"] = _split_list(args.ignore)
+    return replace(settings, **overrides) if overrides else settings
+
+
+def cmd_check(args, parser) -> int:
+    """`packgate check`: exit 0 clean, 1 findings, 2 usage or unreadable input."""
+    from .core.engine import analyze
+    from .core.source import apply_edits
+    from .formats import Report, at_least, render
+
+    if not args.paths:
+        parser.error("check needs at least one PATH (or - for standard input)")
+    if args.fix and args.diff:
+        parser.error("--fix and --diff cannot be combined")
+    problems: list[str] = []
+    files = discover(args.paths, problems)
+    report = Report()
+    unreadable = len(problems)
+    diff_out: list[str] = []
+    fixed_stdin = None
+    for path in files:
+        display = args.stdin_filename or "-" if path == "-" else path
+        if path == "-":
+            data = sys.stdin.buffer.read()
+            reason = "binary input (NUL bytes), not a shell script" if b"\0" in data[:8192] else None
+            cfg_path = args.stdin_filename
+        else:
+            data, reason = read_script(path)
+            cfg_path = path
+        if reason is not None:
+            problems.append(f"{display}: {reason}")
+            unreadable += 1
+            continue
+        text = data.decode("utf-8", "replace")
+        valid_utf8 = True
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            valid_utf8 = False
+            problems.append(f"{display}: invalid UTF-8; undecodable bytes were replaced for the analysis")
+        settings = _settings_for(cfg_path if cfg_path else None, args, args.config, problems)
+        analysis = analyze(text, path=display, settings=settings)
+        if analysis.note:
+            problems.append(f"{display}: {analysis.note}")
+            unreadable += 1
+            continue
+        if args.fix or args.diff:
+            new_text = text
+            for _ in range(4):  # a fix may reveal the next (e.g. PG006 then PG003)
+                current = analyze(new_text, path=display, settings=settings)
+                edits = current.fix_all_edits()
+                if not edits:
+                    break
+                new_text = apply_edits(current.source.data, edits).decode("utf-8", "replace")
+            if new_text != text:
+                if args.diff:
+                    diff_out.extend(difflib.unified_diff(
+                        text.splitlines(keepends=True), new_text.splitlines(keepends=True),
+                        fromfile=f"a/{display}", tofile=f"b/{display}"))
+                elif path == "-":
+                    fixed_stdin = new_text
+                elif not valid_utf8:
+                    problems.append(f"{display}: not fixed: the file is not valid UTF-8")
+                else:
+                    try:
+                        with open(path, "w", encoding="utf-8", newline="") as handle:
+                            handle.write(new_text)
+                    except OSError as exc:
+                        problems.append(f"{display}: cannot write the fixes: {exc.strerror or exc}")
+                        unreadable += 1
+                    else:
+                        analysis = analyze(new_text, path=display, settings=settings)
+            if path == "-" and args.fix:
+                fixed_stdin = new_text
+        analysis.findings = [f for f in analysis.findings if at_least(f.severity, args.severity)]
+        report.add(display, analysis)
+
+    for p in problems:
+        print(f"packgate: {p}", file=sys.stderr)
+    if args.diff:
+        sys.stdout.write("".join(diff_out))
+    elif fixed_stdin is not None:
+        sys.stdout.write(fixed_stdin)
+    else:
+        color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
+                                           and "NO_COLOR" not in os.environ)
+        sys.stdout.write(render(report, args.format, color))
+    if unreadable:
+        return EXIT_USAGE
+    return EXIT_FINDINGS if any(True for _ in report.findings()) else EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

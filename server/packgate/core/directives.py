@@ -1,0 +1,47 @@
+"""`# packgate disable=...` and `# packgate profile=...`, scoped the way ShellCheck scopes its own."""
+
+from __future__ import annotations
+
+from .gates import PROFILES
+from .rules.table import rule_by_key
+
+
+def profile_of(directives) -> str | None:
+    """The profile a `# packgate profile=NAME` comment selects (the first valid one)."""
+    for d in directives:
+        if d.kind == "profile" and d.values and (d.values[0] in PROFILES or d.values[0] == "auto"):
+            return d.values[0]
+    return None
+
+
+def _codes(values) -> set:
+    out = set()
+    for v in values:
+        if v.lower() == "all":
+            out.add("all")
+            continue
+        rule = rule_by_key(v)
+        if rule is not None:
+            out.add(rule.code)
+    return out
+
+
+def suppressed(finding, directives) -> bool:
+    """True when a disable directive covers the finding's start."""
+    for d in directives:
+        if d.kind != "disable":
+            continue
+        codes = _codes(d.values)
+        if "all" not in codes and finding.code not in codes:
+            continue
+        if d.file_wide or d.scope_start <= finding.start < d.scope_end:
+            return True
+    return False
+
+
+def file_directive(directives):
+    """The file-wide disable directive, if the file has one (fixes extend it)."""
+    for d in directives:
+        if d.kind == "disable" and d.file_wide:
+            return d
+    return None

@@ -1,0 +1,79 @@
+"""Rule documentation pages, generated from the rule table (docs/rules/ is their checked-in copy)."""
+
+from __future__ import annotations
+
+from .rules.table import RULES, Rule
+
+_H = {
+    "en": ("Problem", "Example that is reported", "Correct code", "Rationale", "Exceptions",
+           "Default severity", "Fixes", "Disable with"),
+    "zh": ("问题", "会被报告的写法", "正确写法", "原因", "例外", "默认级别", "自动修复", "禁用方式"),
+}
+
+
+def rule_page(rule: Rule, lang: str = "both") -> str:
+    """The Markdown page of one rule in en, zh or both."""
+    langs = ("en", "zh") if lang == "both" else (lang,)
+    out = [f"# {rule.code} `{rule.name}`", ""]
+    for lg in langs:
+        h = _H[lg]
+        zh = lg == "zh"
+        if lang == "both":
+            out.append("## 中文" if zh else "## English")
+            out.append("")
+        out.append(f"**{rule.summary_zh if zh else rule.summary_en}**")
+        out.append("")
+        out.append(f"{h[5]}: `{rule.severity}`")
+        out.append("")
+        out.append(f"### {h[0]}")
+        out.append("")
+        out.append(rule.problem_zh if zh else rule.problem_en)
+        out.append("")
+        out.append(f"### {h[1]}")
+        out.append("")
+        out.append("```bash")
+        out.append(rule.bad.rstrip("\n"))
+        out.append("```")
+        out.append("")
+        out.append(f"### {h[2]}")
+        out.append("")
+        out.append("```bash")
+        out.append(rule.good.rstrip("\n"))
+        out.append("```")
+        out.append("")
+        out.append(f"### {h[3]}")
+        out.append("")
+        out.append(rule.rationale_zh if zh else rule.rationale_en)
+        out.append("")
+        out.append(f"### {h[4]}")
+        out.append("")
+        out.append(rule.exceptions_zh if zh else rule.exceptions_en)
+        out.append("")
+        if rule.fixes:
+            out.append(f"### {h[6]}")
+            out.append("")
+            for en, zh_text in rule.fixes.values():
+                out.append(f"- {(zh_text if zh else en).replace('{', '').replace('}', '')}")
+            out.append("")
+        out.append(f"### {h[7]}")
+        out.append("")
+        out.append(f"`# packgate disable={rule.code}` / `# packgate disable={rule.name}`")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def index_page() -> str:
+    """docs/rules/README.md: the rule index."""
+    out = ["# packgate rules / 规则", "",
+           "Generated from `server/packgate/core/rules/table.py` by `make docs`; a test keeps it current.",
+           "", "| code | name | severity | summary | 说明 |", "|---|---|---|---|---|"]
+    for r in RULES:
+        out.append(f"| [{r.code}]({r.code}.md) | `{r.name}` | {r.severity} | {r.summary_en} | {r.summary_zh} |")
+    return "\n".join(out) + "\n"
+
+
+def all_pages() -> dict:
+    """file name -> content of every generated page."""
+    pages = {f"{r.code}.md": rule_page(r) for r in RULES}
+    pages["README.md"] = index_page()
+    return pages

@@ -1,0 +1,230 @@
+"""text -> parse -> flow facts -> rules -> findings: the one analysis the CLI and the server share."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from . import gates as G
+from .directives import file_directive, profile_of, suppressed
+from .flow import FlowResult, analyze_flow
+from .model import Edit, Finding, Fix
+from .parse import Script, parse_bytes
+from .rules import CHECKS, RULES, rule_by_key
+from .rules.base import Context
+from .rules.packing import combo_text, path_verdict
+from .rules.table import DISABLE_TEXT, pick
+from .settings import LEVEL_RANK, Settings
+from .source import Source, apply_edits
+
+# Past this size a document is not analysed (bounded time and memory; see docs/reliability.md).
+MAX_BYTES = 5 * 1024 * 1024
+
+
+@dataclass
+class LaunchSummary:
+    """The verdict at one launch, for status bars and inlay hints."""
+
+    start: int
+    end: int
+    verdict: str
+    label: str
+
+
+class Analysis:
+    """The result of analysing one document with one set of settings."""
+
+    def __init__(self, source: Source, script: Optional[Script], flow: Optional[FlowResult],
+                 profile: G.Profile, settings: Settings, findings: list, path: str | None,
+                 note: str = ""):
+        self.source = source
+        self.script = script
+        self.flow = flow
+        self.profile = profile
+        self.settings = settings
+        self.findings = findings
+        self.path = path
+        self.note = note  # why the document was not analysed, if it was not
+        self.version_key = (hash(source.text), settings)
+
+    # -- queries used by renderers
+    def hover(self, offset: int, lang: str = "both", markdown: bool = True):
+        """Hover text for the word at offset, with its byte range, or None."""
+        from .hover import hover_at
+        return hover_at(self, offset, lang, markdown)
+
+    def fix_all_edits(self) -> list:
+        """Every safe fix of every finding, non-overlapping, in document order."""
+        edits: list[Edit] = []
+        taken: list[tuple[int, int]] = []
+        for f in self.findings:
+            for fix in f.fixes:
+                if fix.kind != "fix" or not fix.safe:
+                    continue
+                if any(_overlaps(e, taken) for e in fix.edits):
+                    continue
+                if any(e.start == e.end and any(t == (e.start, e.end) for t in taken) for e in fix.edits):
+                    continue
+                edits.extend(fix.edits)
+                taken.extend((e.start, e.end) for e in fix.edits)
+                break
+        return sorted(edits, key=lambda e: (e.start, e.end))
+
+    def fixed_text(self) -> str:
+        """The document with every safe fix applied."""
+        return apply_edits(self.source.data, self.fix_all_edits()).decode("utf-8", "replace")
+
+    @property
+    def launch_summaries(self) -> list:
+        """One verdict per launch (or for the end of a file without one)."""
+        out = []
+        if self.flow is None:
+            return out
+        ctx = Context(self.source, self.script, self.flow, self.profile, self.settings.lang)
+        for launch in self.flow.launches:
+            verdicts = [path_verdict(ctx, p)[0] for p in launch.paths]
+            kinds = set(verdicts)
+            if len(kinds) == 1:
+                verdict = verdicts[0]
+            elif kinds <= {"ok", "online"}:
+                verdict = "ok"
+            else:
+                verdict = "mixed"
+            if verdict == "online":
+                verdict = "ok"
+            combos = sorted({combo_text(ctx, p) for p in launch.paths})
+            label = (combos[0] if len(combos) == 1 else " | ".join(combos[:3]))
+            en, zh = G.VERDICT_LABEL.get(verdict, (verdict, verdict))
+            label = f"{label} {pick(self.settings.lang, en, zh)}"
+            out.append(LaunchSummary(launch.start, launch.end, verdict, label))
+        return out
+
+
+def _overlaps(edit: Edit, taken) -> bool:
+    for s, e in taken:
+        if edit.start < e and s < edit.end:
+            return True
+    return False
+
+
+def resolve_profile(settings: Settings, script: Optional[Script]) -> G.Profile:
+    """The directive's profile, else the setting's; `auto` falls back to ov2 without project code."""
+    name = profile_of(script.directives) if script is not None else None
+    name = name or settings.profile
+    if name == "auto":
+        name = "ov2"
+    return G.profile(name)
+
+
+def analyze(text: str, *, path: str | None = None, settings: Settings | None = None,
+            old_tree=None) -> Analysis:
+    """Analyse one document and return its findings and facts."""
+    settings = settings or Settings()
+    source = Source(text)
+    if len(source.data) > MAX_BYTES:
+        note = (f"too large to analyze ({len(source.data) // 1024} KiB; the limit is "
+                f"{MAX_BYTES // (1024 * 1024)} MiB)")
+        return Analysis(source, None, None, G.profile(settings.profile), settings, [], path, note)
+    script = parse_bytes(source.data, old_tree=old_tree)
+    flow = analyze_flow(script, source.data)
+    profile = resolve_profile(settings, script)
+    ctx = Context(source, script, flow, profile, settings.lang, path)
+    wanted = _enabled_codes(settings)
+    for code, check in CHECKS.items():
+        if code in wanted:
+            check(ctx)
+    directives = list(script.directives)
+    for child in flow.children:
+        directives.extend(child.directives)
+    findings = []
+    for f in ctx.findings:
+        if suppressed(f, directives):
+            continue
+        severity = _severity(settings, f)
+        if severity == "off":
+            continue
+        line, col = source.user_position(f.start)
+        end_line, end_col = source.user_position(f.end)
+        fixes = f.fixes + _disable_fixes(source, script, f, settings.lang)
+        findings.append(replace(f, severity=severity, line=line, column=col, end_line=end_line,
+                                end_column=end_col, fixes=fixes))
+    findings.sort(key=lambda f: (f.start, f.code, f.end))
+    return Analysis(source, script, flow, profile, settings, findings, path)
+
+
+def _enabled_codes(settings: Settings) -> set:
+    codes = {r.code for r in RULES}
+    if settings.select:
+        codes = {r.code for r in (rule_by_key(k) for k in settings.select) if r is not None}
+    for k in settings.ignore:
+        r = rule_by_key(k)
+        if r is not None:
+            codes.discard(r.code)
+    return codes
+
+
+def _severity(settings: Settings, f: Finding) -> str:
+    for key, level in settings.severity.items():
+        r = rule_by_key(key)
+        if r is not None and r.code == f.code:
+            return level
+    return f.severity
+
+
+def _disable_fixes(source: Source, script: Script, f: Finding, lang: str) -> tuple:
+    """"Disable for this command" and "disable for this file" as edits."""
+    out = []
+    stmt_start = _innermost_statement(script, f.start)
+    line = source.line_of(stmt_start)
+    line_start = source.line_starts[line]
+    indent = source.indentation(line_start)
+    en, zh = DISABLE_TEXT["command"]
+    out.append(Fix(pick(lang, en.format(code=f.code), zh.format(code=f.code)),
+                   (Edit(line_start, line_start, f"{indent}# packgate disable={f.code}{source.eol}"),),
+                   safe=False, preferred=False, kind="disable"))
+    existing = file_directive(script.directives)
+    if existing is not None:
+        text = source.slice(existing.start, existing.end)
+        m = text.find("disable=")
+        value_end = existing.start + len(text[: m + len("disable=")].encode()) if m >= 0 else existing.end
+        # the value runs to the first blank after disable=
+        data = source.data
+        while value_end < existing.end and data[value_end] not in b" \t":
+            value_end += 1
+        edit = Edit(value_end, value_end, f",{f.code}")
+    else:
+        at = 0
+        if source.data.startswith(b"#!"):
+            at = source.line_end(0, with_eol=True)
+            if at == len(source.data) and not source.data.endswith((b"\n", b"\r")):
+                edit = Edit(at, at, f"{source.eol}# packgate disable={f.code}{source.eol}")
+                at = -1
+        if at >= 0:
+            edit = Edit(at, at, f"# packgate disable={f.code}{source.eol}")
+    en, zh = DISABLE_TEXT["file"]
+    out.append(Fix(pick(lang, en.format(code=f.code), zh.format(code=f.code)), (edit,),
+                   safe=False, preferred=False, kind="disable"))
+    return tuple(out)
+
+
+def _innermost_statement(script: Script, offset: int) -> int:
+    """Start of the innermost statement holding offset (the finding's own line otherwise)."""
+    best = None
+    for start, end in script.statements:
+        if start <= offset < end or (start == offset == end):
+            if best is None or (end - start) <= (best[1] - best[0]):
+                best = (start, end)
+    return best[0] if best is not None else offset
+
+
+def lint(text: str, *, path: str | None = None, profile: str | None = None,
+         lang: str = "en") -> list:
+    """Public API: the findings for a script, with the nearest config file applied when path is given."""
+    from .settings import settings_for
+    base = Settings(lang=lang)
+    settings = settings_for(path, base) if path else base
+    if profile is not None:
+        settings = replace(settings, profile=profile)
+    settings = replace(settings, lang=lang)
+    return analyze(text, path=path, settings=settings).findings

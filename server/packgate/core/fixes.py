@@ -1,0 +1,67 @@
+"""Edits as data: small builders that keep the script's own style (quotes, indentation, EOL)."""
+
+from __future__ import annotations
+
+import re
+
+from .model import Edit
+from .source import Source
+
+_CODE_AFTER = re.compile(rb"^[ \t]*(#.*)?$")
+
+
+def quote_like(quote: str, value: str) -> str:
+    """value quoted the way a neighbouring word was ('1', "1" or 1)."""
+    return f"{quote}{value}{quote}" if quote in ("'", '"') else value
+
+
+def insert_statement_after(source: Source, end: int, text: str, *, before: int | None = None) -> Edit:
+    """Insert a statement right after the statement ending at `end`.
+
+    When nothing but a comment follows on that line, the new statement goes on its own line with
+    the same indentation; otherwise it is joined with `; ` so it still runs before what follows.
+    """
+    line = source.line_of(end)
+    line_end = source.line_end(line)
+    rest = source.data[end:line_end]
+    if _CODE_AFTER.match(rest):
+        indent = source.indentation(before if before is not None else end)
+        return Edit(line_end, line_end, source.eol + indent + text)
+    # `stmt; next` or `stmt & next`: keep the separator after the inserted statement
+    return Edit(end, end, "; " + text)
+
+
+def replace_range(start: int, end: int, text: str) -> Edit:
+    """Replace a byte range."""
+    return Edit(start, end, text)
+
+
+def remove_statement(source: Source, start: int, end: int) -> Edit:
+    """Delete a statement; its whole line (with line ending) when it stands alone there."""
+    line = source.line_of(start)
+    lstart = source.line_starts[line]
+    end_line = source.line_of(end)
+    lend = source.line_end(end_line)
+    before = source.data[lstart:start]
+    after = source.data[end:lend]
+    if before.strip(b" \t") == b"" and _CODE_AFTER.match(after) and not after.strip(b" \t").startswith(b"#"):
+        return Edit(lstart, source.line_end(end_line, with_eol=True), "")
+    # remove the statement and one following separator
+    m = re.match(rb"[ \t]*(;|&&|\|\|)?[ \t]*", after)
+    extra = m.end() if m else 0
+    return Edit(start, end + extra, "")
+
+
+def remove_word(source: Source, start: int, end: int) -> Edit:
+    """Delete one word and the blanks after it (or before it at a line end)."""
+    data = source.data
+    stop = end
+    while stop < len(data) and data[stop] in b" \t":
+        stop += 1
+    if stop < len(data) and data[stop:stop + 2] in (b"\\\n", b"\\\r"):
+        # a continuation follows: drop the blanks before the word instead
+        begin = start
+        while begin > 0 and data[begin - 1] in b" \t":
+            begin -= 1
+        return Edit(begin, end, "")
+    return Edit(start, stop, "")

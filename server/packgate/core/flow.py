@@ -1,0 +1,793 @@
+"""Walk the script model: the environment every launch would see, on every path, and why.
+
+The walk keeps a list of states (one per path through if/case/&&/||/loops). A state maps each
+shell variable to its value, its export attribute and the assignment it came from. Child
+processes (subshells, background jobs, pipeline stages, command substitutions, `bash -c`,
+containers) run on copies that are thrown away afterwards, which is exactly how their exports
+get lost. Facts are computed once here; rules only read them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field, replace
+from typing import Optional
+
+from . import gates as G
+from .parse import (AndOr, Assign, Block, Case, Command, Exit, ExportNames, FuncDef, If, Lit,
+                    Loop, Opaque, Opaque_, Occurrence, Ref, SetOpt, Sub, Unset, Word, parse_bytes)
+
+MAX_PATHS = 64
+MAX_CALL_DEPTH = 8
+MAX_CHILD_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class Val:
+    """A value as far as the script can tell.
+
+    kind: known (text is the value), default (text unless the caller sets `via`),
+    unknown (the script cannot know; `via` says why), unset.
+    """
+
+    kind: str
+    text: str = ""
+    via: str = ""
+    lit: Optional[tuple] = None  # byte span of the literal that decides the value
+    span: Optional[tuple] = None  # byte span of the word it came from
+
+
+UNSET = Val("unset")
+
+
+@dataclass(frozen=True)
+class Var:
+    """A shell variable in one state."""
+
+    val: Val
+    exported: bool
+    origin: Optional[Assign]
+    array: Optional[tuple] = None
+
+
+@dataclass
+class State:
+    """One path through the script."""
+
+    vars: dict
+    allexport: bool = False
+    labels: tuple = ()
+    done: str = ""
+    lost: dict = field(default_factory=dict)  # gate -> (Assign, Sub) exported where it got lost
+    container: bool = False
+    env_file: bool = False
+
+    def fork(self, label=None) -> "State":
+        """A copy for another path."""
+        return State(dict(self.vars), self.allexport,
+                     self.labels + ((label,) if label else ()), self.done, dict(self.lost),
+                     self.container, self.env_file)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What a launch sees of one gate on one path."""
+
+    val: Val  # UNSET when absent
+    origin: Optional[Assign]  # the assignment that set the value the launch sees
+    unexported: Optional[Assign] = None  # set in the script but never exported
+    lost: Optional[tuple] = None  # (Assign, Sub): exported where the launch cannot see it
+
+
+@dataclass
+class LaunchPath:
+    """One path reaching a launch."""
+
+    labels: tuple
+    gates: dict  # gate name -> Seen
+    mbs: Optional[Val]  # the value after --micro-batch-size, None when absent
+    mbs_flag: Optional[tuple]  # span of the flag word
+    sft: bool
+    pretrain: bool
+
+
+@dataclass
+class Launch:
+    """A command that starts the trainer (or the end of a file without one)."""
+
+    start: int
+    end: int
+    name_start: int
+    name_end: int
+    label: str
+    implicit: bool = False
+    paths: list = field(default_factory=list)
+
+
+@dataclass
+class FlowResult:
+    """Everything the rules need."""
+
+    launches: list
+    gate_sites: list  # every Assign of a gate variable that ran: (Assign, Val)
+    overwritten: list  # (Assign, Assign|Unset)
+    lost: list  # (Assign, Sub)
+    extra_occurrences: list
+    children: list  # parsed Scripts of `bash -c` / container bodies (for directives)
+    truncated: bool = False
+
+
+_POSITIONAL = re.compile(r"^([0-9]+|[@*#?$!-])$")
+
+
+class Flow:
+    """The walker. Create one per analysis and call run()."""
+
+    def __init__(self, script, data: bytes):
+        self.script = script
+        self.data = data
+        self.launches: dict = {}
+        self.functions: dict = {}
+        self.called: set = set()
+        self.def_states: dict = {}
+        self.read: set = set()
+        self.overwrites: dict = {}
+        self.gate_sites: dict = {}
+        self.lost: dict = {}
+        self.extra_occ: list = []
+        self.children: list = []
+        self.child_cache: dict = {}
+        self.call_depth = 0
+        self.child_depth = 0
+        self.truncated = False
+        self.sub_launches = 0
+
+    # ------------------------------------------------------------ driver
+    def run(self) -> FlowResult:
+        """Walk the whole script and return the facts."""
+        states = self.block(self.script.body, [State({})])
+        for name, fdef in list(self.functions.items()):
+            if name not in self.called:  # a library function: judge it where it was defined
+                self.called.add(name)
+                self.call(fdef, [s.fork() for s in self.def_states.get(name, [State({})])])
+        if not self.launches:
+            end = len(self.data)
+            launch = Launch(end, end, end, end, "end of file", implicit=True)
+            for st in states:
+                if st.done == "exit":
+                    continue
+                launch.paths.append(self.see(st, [], [], implicit=True))
+            if not launch.paths:
+                launch.paths.append(self.see(State({}), [], [], implicit=True))
+            self.launches[(end, end)] = launch
+        return FlowResult(
+            launches=sorted(self.launches.values(), key=lambda l: l.start),
+            gate_sites=list(self.gate_sites.values()),
+            overwritten=[v for k, v in self.overwrites.items() if k not in self.read],
+            lost=list(self.lost.values()),
+            extra_occurrences=self.extra_occ,
+            children=self.children,
+            truncated=self.truncated,
+        )
+
+    # ------------------------------------------------------------ statements
+    def block(self, block: Block, states: list) -> list:
+        for stmt in block.body:
+            live = [s for s in states if not s.done]
+            if not live:
+                break
+            dead = [s for s in states if s.done]
+            states = dead + self.stmt(stmt, live)
+            if len(states) > MAX_PATHS // 2:
+                states = self.prune(states)
+        return states
+
+    def prune(self, states: list) -> list:
+        seen, out = set(), []
+        for s in states:
+            key = (s.done, s.allexport, tuple(sorted(
+                (k, v.val.kind, v.val.text, v.exported, id(v.origin)) for k, v in s.vars.items())))
+            if key not in seen:
+                seen.add(key)
+                out.append(s)
+        if len(out) > MAX_PATHS:
+            gate_seen, slim = set(), []
+            for s in out:
+                key = (s.done, tuple((g, s.vars[g].val.text, s.vars[g].exported)
+                                     for g in G.GATES if g in s.vars))
+                if key not in gate_seen:
+                    gate_seen.add(key)
+                    slim.append(s)
+            if len(slim) > MAX_PATHS:
+                self.truncated = True
+                slim = slim[:MAX_PATHS]
+            out = slim
+        return out
+
+    def stmt(self, st, states: list) -> list:
+        kind = type(st)
+        if kind is Assign:
+            for s in states:
+                self.assign(s, st)
+            return states
+        if kind is Command:
+            return self.command(st, states)
+        if kind is Block:
+            return self.block(st, states)
+        if kind is ExportNames:
+            for s in states:
+                for name, _, _ in st.names:
+                    var = s.vars.get(name)
+                    if st.negate:
+                        if var is not None:
+                            s.vars[name] = replace(var, exported=False)
+                    else:
+                        s.vars[name] = replace(var, exported=True) if var is not None else \
+                            Var(UNSET, True, None)
+            return states
+        if kind is Unset:
+            for s in states:
+                for name, _, _ in st.names:
+                    old = s.vars.pop(name, None)
+                    if old is not None and old.origin is not None:
+                        self.overwrite(old.origin, st)
+            return states
+        if kind is SetOpt:
+            for s in states:
+                s.allexport = st.allexport
+            return states
+        if kind is If:
+            return self.if_(st, states)
+        if kind is Case:
+            return self.case(st, states)
+        if kind is AndOr:
+            out = []
+            after_left = self.block(st.left, states)
+            for s in after_left:
+                if s.done:
+                    out.append(s)
+                    continue
+                ran = s.fork((st.op_start, st.op + "-ran"))
+                skipped = s.fork((st.op_start, st.op + "-skipped"))
+                out.extend(self.block(st.right, [ran]))
+                out.append(skipped)
+            return out
+        if kind is Loop:
+            if st.cond is not None:
+                states = self.block(st.cond, states)
+            ran = self.block(st.body, [s.fork((st.start, "loop-ran")) for s in states if not s.done])
+            skipped = [s.fork((st.start, "loop-skipped")) for s in states]
+            # `break`/`continue` end an iteration, not the script
+            for s in ran:
+                if s.done in ("break", "continue"):
+                    s.done = ""
+            return skipped + ran
+        if kind is Sub:
+            return self.sub(st, states)
+        if kind is FuncDef:
+            self.functions[st.name] = st
+            self.def_states[st.name] = [s.fork() for s in states[:4]]
+            return states
+        if kind is Exit:
+            for s in states:
+                s.done = st.kind
+            return states
+        return states  # Opaque_: nothing known
+
+    def if_(self, st: If, states: list) -> list:
+        out = []
+        pending = states
+        for idx, (cond, body, kw) in enumerate(st.clauses):
+            pending = self.block(cond, pending)
+            taken = [s.fork((kw, "then" if idx == 0 else "elif")) for s in pending if not s.done]
+            out.extend(self.block(body, taken))
+            out.extend(s for s in pending if s.done)
+            pending = [s for s in pending if not s.done]
+        if st.otherwise is not None:
+            out.extend(self.block(st.otherwise, [s.fork((st.else_start, "else")) for s in pending]))
+        else:
+            out.extend(s.fork((st.start, "no-branch")) for s in pending)
+        return out
+
+    def case(self, st: Case, states: list) -> list:
+        out = []
+        for pattern, body, start in st.items:
+            out.extend(self.block(body, [s.fork((start, "case:" + pattern)) for s in states]))
+        if not st.has_default:
+            out.extend(s.fork((st.start, "case-none")) for s in states)
+        return out
+
+    def sub(self, st: Sub, states: list) -> list:
+        before = len(self.launches), self.sub_launches
+        marker = len(self.gate_sites)
+        children = [s.fork() for s in states]
+        self.block(st.body, children)
+        launched = self.sub_launches != before[1]
+        if not launched:
+            # gate exports made inside never reach a launch: remember them as lost
+            for key in list(self.gate_sites.keys())[marker:]:
+                a, _ = self.gate_sites[key]
+                if a.exported or a.mode == "export":
+                    self.lost[id(a)] = (a, st)
+                    for s in states:
+                        s.lost[a.name] = (a, st)
+        return states
+
+    def call(self, fdef: FuncDef, states: list) -> list:
+        if self.call_depth >= MAX_CALL_DEPTH:
+            return states
+        self.call_depth += 1
+        try:
+            out = self.block(fdef.body, states)
+        finally:
+            self.call_depth -= 1
+        for s in out:
+            if s.done == "return":
+                s.done = ""
+        return out
+
+    # ------------------------------------------------------------ assignments
+    def assign(self, s: State, a: Assign, value: Optional[Val] = None) -> None:
+        old = s.vars.get(a.name)
+        array = None
+        if value is None:
+            if a.array is not None:
+                elems = []
+                for w in a.array:
+                    elems.extend(self.values(w, s))
+                array = tuple(elems)
+                if a.append and old is not None and old.array is not None:
+                    array = old.array + array
+                value = array[0] if array else Val("known", "")
+            elif a.value is None:
+                value = Val("known", "", lit=(a.eq_end, a.eq_end), span=(a.eq_end, a.eq_end))
+            else:
+                value = self.value(a.value, s)
+                if a.append and old is not None:
+                    value = _concat([old.val, value])
+        exported = a.exported or s.allexport or (old is not None and old.exported)
+        if a.mode == "local":
+            exported = exported and a.exported
+        if old is not None and old.origin is not None and a.mode not in ("prefix",):
+            self.overwrite(old.origin, a)
+        s.vars[a.name] = Var(value, exported, a, array)
+        if a.name in G.GATES or a.name in G.OTHER_VARS:
+            self.gate_sites.setdefault(id(a), (a, value))
+
+    def overwrite(self, origin: Assign, by) -> None:
+        if origin.name in G.GATES and id(origin) not in self.overwrites:
+            self.overwrites[id(origin)] = (origin, by)
+
+    # ------------------------------------------------------------ values
+    def value(self, word: Word, s: State) -> Val:
+        """Evaluate a word to one value."""
+        vals = [self.part(p, s) for p in word.parts]
+        v = _concat(vals)
+        return replace(v, span=(word.start, word.end))
+
+    def values(self, word: Word, s: State) -> list:
+        """Evaluate a word that may expand to several (arrays, unquoted splitting)."""
+        parts = word.parts
+        if len(parts) == 1 and isinstance(parts[0], Ref):
+            ref = parts[0]
+            var = s.vars.get(ref.name)
+            if ref.array_all and ref.op == "" and var is not None and var.array is not None:
+                self.mark_read(var)
+                return list(var.array)
+            if ref.op in (":+", "+") and ref.arg is not None:
+                if var is None or var.val.kind == "unset" or (ref.op == ":+" and var.val.text == ""
+                                                              and var.val.kind == "known"):
+                    return []
+                if var.val.kind == "unknown":
+                    return [Val("unknown", via=ref.name, span=(word.start, word.end))]
+                self.mark_read(var)
+                return self.values(ref.arg, s)
+            if not ref.quoted and word.quote == "" and ref.op == "" and var is not None:
+                self.mark_read(var)
+                if var.val.kind == "known" and var.array is None and any(c.isspace() for c in var.val.text):
+                    return [Val("known", t, span=(word.start, word.end)) for t in var.val.text.split()]
+        v = self.value(word, s)
+        return [v]
+
+    def mark_read(self, var: Var) -> None:
+        if var.origin is not None:
+            self.read.add(id(var.origin))
+
+    def part(self, p, s: State) -> Val:
+        if isinstance(p, Lit):
+            return Val("known", p.text, lit=(p.start, p.end))
+        if isinstance(p, Opaque):
+            return Val("unknown", via=p.reason)
+        return self.ref(p, s)
+
+    def ref(self, r: Ref, s: State) -> Val:
+        var = s.vars.get(r.name)
+        if var is not None:
+            self.mark_read(var)
+        positional = bool(_POSITIONAL.match(r.name))
+        if var is not None:
+            base = var.val
+        elif s.container and not positional:
+            base = UNSET  # a container starts from an empty environment
+        else:  # the caller's environment or argument: the script cannot know it
+            base = Val("unknown", via="$" + r.name if positional else r.name)
+        op = r.op
+        if op == "":
+            return base
+        if op == "other":
+            return Val("unknown", via=r.name)
+        empty_counts = op.startswith(":")
+        is_set = base.kind in ("known", "default") and (base.text != "" or not empty_counts)
+        if op in (":+", "+"):
+            if base.kind == "unknown":
+                return Val("unknown", via=base.via)
+            return self.value(r.arg, s) if is_set and r.arg is not None else Val("known", "")
+        # :- - := =
+        alt = self.value(r.arg, s) if r.arg is not None else Val("known", "")
+        if is_set:
+            return base
+        if base.kind == "unknown":
+            if alt.kind == "known":
+                result = Val("default", alt.text, via=base.via, lit=alt.lit)
+            elif alt.kind == "default":
+                result = Val("default", alt.text, via=base.via + " or " + alt.via, lit=alt.lit)
+            else:
+                result = alt
+        else:
+            result = alt
+        if op in (":=", "=") and var is None:
+            # ${X:=d} assigns X in this shell (not exported)
+            s.vars[r.name] = Var(result, s.allexport, None)
+        return result
+
+    # ------------------------------------------------------------ commands
+    def command(self, cmd: Command, states: list) -> list:
+        for sub in cmd.pre:
+            states = self.stmt(sub, states)
+        out = []
+        for s in states:
+            out.extend(self.command_in(cmd, s))
+        return out
+
+    def command_in(self, cmd: Command, s: State) -> list:
+        words = cmd.words
+        vals = [self.value(w, s) for w in words]
+        names = [v.text if v.kind != "unknown" else "" for v in vals]
+        if not names:
+            return [s]
+        i = 0
+        prefix = list(cmd.prefix)
+        # wrappers and `env X=1 ...`
+        while i < len(words):
+            n = names[i]
+            base = os.path.basename(n)
+            if base in G.WRAPPERS:
+                i += 1
+                while i < len(words) and names[i].startswith("-") and base != "exec":
+                    i += 1
+                continue
+            if base == "env":
+                i += 1
+                while i < len(words):
+                    t = names[i]
+                    if "=" in t and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", t):
+                        prefix.append(self.word_assign(words[i], "env"))
+                        i += 1
+                    elif t in ("-u", "--unset") and i + 1 < len(words):
+                        prefix.append(Assign(words[i].start, words[i + 1].end, name=names[i + 1],
+                                             mode="env-unset"))
+                        i += 2
+                    elif t.startswith("-"):
+                        i += 1
+                    else:
+                        break
+                continue
+            break
+        if i >= len(words):
+            return [s]
+        name = names[i]
+        base = os.path.basename(name)
+        rest = list(range(i + 1, len(words)))
+        if base in ("exit",):
+            s.done = "exit"
+            return [s]
+        if base == "return":
+            s.done = "return"
+            return [s]
+        if base in ("break", "continue"):
+            s.done = base
+            return [s]
+        if base == "set" and not prefix:
+            for j in rest:
+                t = names[j]
+                if t.startswith("-") and not t.startswith("--") and "a" in t[1:] and "o" not in t[1:]:
+                    s.allexport = True
+                elif t.startswith("+") and "a" in t[1:] and "o" not in t[1:]:
+                    s.allexport = False
+                elif t in ("-o", "+o") and j + 1 < len(words) and names[j + 1] == "allexport":
+                    s.allexport = t == "-o"
+            return [s]
+        if base == "read":
+            for j in rest:
+                t = names[j]
+                if re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", t):
+                    s.vars[t] = Var(Val("unknown", via="read"), s.vars.get(t, Var(UNSET, False, None)).exported, None)
+            return [s]
+        if base == "docker" and any(names[j] == "run" for j in rest[:2]):
+            self.docker(cmd, words, vals, names, rest, s)
+            return [s]
+        if base in ("bash", "sh", "zsh") and not prefix:
+            self.shell_c(words, names, rest, s, prefix)
+            return [s]
+        if base in ("bash", "sh") and prefix:
+            self.shell_c(words, names, rest, s, prefix)
+            return [s]
+        launcher = self.launcher(words, vals, names, i, s)
+        if launcher:
+            self.launch(cmd, words, vals, names, i, s, prefix, launcher)
+            return [s]
+        if name in self.functions and not prefix:
+            self.called.add(name)
+            return self.call(self.functions[name], [s])
+        if name in self.functions:
+            self.called.add(name)
+            child = s.fork()
+            for a in prefix:
+                self.assign(child, a) if a.mode != "env-unset" else child.vars.pop(a.name, None)
+            self.call(self.functions[name], [child])
+            return [s]
+        return [s]
+
+    def word_assign(self, word: Word, mode: str, text: Optional[str] = None) -> Assign:
+        """An Assign for a NAME=value word (env, docker -e)."""
+        lit = word.parts[0] if word.parts and isinstance(word.parts[0], Lit) else None
+        raw = text if text is not None else (lit.text if lit else "")
+        name = raw.split("=", 1)[0]
+        base = lit.start if lit else word.start
+        # the name's bytes: ASCII, so len(name) bytes
+        name_end = base + len(name)
+        eq_end = name_end + 1
+        value_parts = []
+        if lit and len(lit.text) > len(name) + 1:
+            value_parts.append(Lit(lit.text[len(name) + 1:], eq_end, lit.end))
+        value_parts.extend(word.parts[1:])
+        value = Word(value_parts, eq_end, word.end, "", "") if value_parts else None
+        a = Assign(word.start, word.end, name=name, name_start=base, name_end=name_end,
+                   value=value, mode=mode, exported=True, eq_end=eq_end,
+                   decl_start=word.start, decl_end=word.end)
+        if name in G.GATES:
+            self.extra_occ.append(Occurrence(name, base, name_end, mode))
+        return a
+
+    def launcher(self, words, vals, names, i, s: State) -> str:
+        name = names[i]
+        base = os.path.basename(name)
+        if base in G.LAUNCHERS:
+            return base
+        if base == "accelerate" and i + 1 < len(names) and names[i + 1] == "launch":
+            return "accelerate launch"
+        first = words[i].parts[0] if words[i].parts else None
+        if isinstance(first, Ref) and re.search(r"TORCHRUN|LAUNCHER|DISTRIBUTED", first.name):
+            return "$" + first.name
+        if base.startswith("python"):
+            for j in range(i + 1, len(names)):
+                t = names[j]
+                if t == "-m" and j + 1 < len(names):
+                    mod = names[j + 1]
+                    if mod.startswith(("torch.distributed.run", "torch.distributed.launch",
+                                       "aiak_training_llm")) or "train" in mod.split(".")[-1]:
+                        return base + " -m " + mod
+                    return ""
+                if t.endswith(".py"):
+                    stem = os.path.basename(t)
+                    if "train" in stem or "aiak_training_llm" in t:
+                        return base + " " + stem
+                    return ""
+                if not t.startswith("-"):
+                    return ""
+        return ""
+
+    def launch(self, cmd, words, vals, names, i, s: State, prefix, launcher: str) -> None:
+        key = (cmd.start, cmd.end)
+        launch = self.launches.get(key)
+        if launch is None:
+            launch = Launch(cmd.start, cmd.end, words[i].start, words[i].end, launcher)
+            self.launches[key] = launch
+        self.sub_launches += 1
+        child = s.fork()
+        prefix_sites = []
+        for a in prefix:
+            if a.mode == "env-unset":
+                child.vars.pop(a.name, None)
+                continue
+            self.assign(child, a)
+            prefix_sites.append(a)
+        args = []
+        for w in words[i + 1:]:
+            args.extend(self.values(w, child))
+        launch.paths.append(self.see(child, args, prefix_sites))
+
+    def see(self, s: State, args: list, prefix_sites: list, implicit: bool = False) -> LaunchPath:
+        seen = {}
+        for gate in G.GATES:
+            var = s.vars.get(gate)
+            lost = s.lost.get(gate)
+            if var is not None and var.origin is not None:
+                self.read.add(id(var.origin))
+            if var is None or var.val.kind == "unset":
+                if s.env_file:
+                    seen[gate] = Seen(Val("unknown", via="--env-file"), None, lost=lost)
+                else:
+                    seen[gate] = Seen(UNSET, None, lost=lost)
+            elif var.exported:
+                seen[gate] = Seen(var.val, var.origin)
+            else:
+                seen[gate] = Seen(UNSET, None, unexported=var.origin, lost=lost)
+        mbs, flag, sft, pretrain = None, None, False, False
+        for idx, v in enumerate(args):
+            t = v.text if v.kind in ("known", "default") else ""
+            if t == G.MBS_FLAG:
+                flag = v.span
+                mbs = args[idx + 1] if idx + 1 < len(args) else Val("unknown", via="missing")
+            elif t.startswith(G.MBS_FLAG + "="):
+                flag = v.span
+                lit = (v.lit[0] + len(G.MBS_FLAG) + 1, v.lit[1]) if v.lit else None
+                mbs = Val(v.kind, t[len(G.MBS_FLAG) + 1:], v.via, lit, v.span)
+            elif t == G.PACKING_SFT:
+                sft = True
+            elif t == G.PACKING_PRETRAIN:
+                pretrain = True
+        return LaunchPath(s.labels, seen, mbs, flag, sft, pretrain)
+
+    # ------------------------------------------------------------ child shells
+    def inner_script(self, word: Word):
+        key = (word.start, word.end)
+        if key in self.child_cache:
+            return self.child_cache[key]
+        raw = self.data[word.start:word.end]
+        base = word.start
+        if word.quote and len(raw) >= 2:
+            raw, base = raw[1:-1], word.start + 1
+        script = parse_bytes(raw, base=base)
+        self.child_cache[key] = script
+        self.children.append(script)
+        return script
+
+    def shell_c(self, words, names, rest, s: State, prefix) -> None:
+        script_word = None
+        for idx, j in enumerate(rest):
+            t = names[j]
+            if t.startswith("-") and "c" in t[1:] and not t.startswith("--"):
+                if idx + 1 < len(rest):
+                    script_word = words[rest[idx + 1]]
+                break
+            if not t.startswith("-"):
+                break
+        if script_word is None or self.child_depth >= MAX_CHILD_DEPTH:
+            return
+        child = State({k: v for k, v in s.vars.items() if v.exported}, labels=s.labels)
+        for a in prefix:
+            if a.mode != "env-unset":
+                self.assign(child, a)
+        self.run_child(script_word, child)
+
+    def run_child(self, word: Word, child: State) -> None:
+        script = self.inner_script(word)
+        self.child_depth += 1
+        try:
+            before = self.sub_launches
+            marker = len(self.gate_sites)
+            self.block(script.body, [child])
+            if self.sub_launches == before:
+                for key in list(self.gate_sites.keys())[marker:]:
+                    a, _ = self.gate_sites[key]
+                    if a.exported:
+                        self.lost[id(a)] = (a, Sub(word.start, word.end, kind="child"))
+        finally:
+            self.child_depth -= 1
+
+    _DOCKER_VALUE_FLAGS = {
+        "-v", "--volume", "--name", "-w", "--workdir", "--network", "--net", "--gpus", "--shm-size",
+        "--ipc", "-u", "--user", "--entrypoint", "-p", "--publish", "--mount", "--device",
+        "--runtime", "--cpus", "-m", "--memory", "--ulimit", "--label", "-l", "--hostname", "-h",
+        "--add-host", "--cap-add", "--security-opt", "--pid", "--platform", "--pull", "--restart",
+        "--log-driver", "--log-opt", "--tmpfs", "--group-add", "--dns",
+    }
+
+    def docker(self, cmd, words, vals, names, rest, s: State) -> None:
+        container = State({}, labels=s.labels, container=True)
+        j = rest.index(next(k for k in rest if names[k] == "run")) + 1
+        image_at = None
+        while j < len(rest):
+            k = rest[j]
+            t = names[k]
+            if t in ("-e", "--env") and j + 1 < len(rest):
+                w = words[rest[j + 1]]
+                spec = names[rest[j + 1]]
+                self.docker_env(container, s, w, spec)
+                j += 2
+                continue
+            if t.startswith("--env="):
+                self.docker_env(container, s, words[k], t[len("--env="):], strip=len("--env="))
+                j += 1
+                continue
+            if t.startswith("-e") and len(t) > 2 and "=" in t:
+                self.docker_env(container, s, words[k], t[2:], strip=2)
+                j += 1
+                continue
+            if t == "--env-file" or t.startswith("--env-file="):
+                container.env_file = True
+                j += 1 if "=" in t else 2
+                continue
+            if t in self._DOCKER_VALUE_FLAGS:
+                j += 2
+                continue
+            if t.startswith("-"):
+                j += 1
+                continue
+            image_at = j
+            break
+        if image_at is None:
+            return
+        inner = [rest[x] for x in range(image_at + 1, len(rest))]
+        if not inner:
+            return
+        first = os.path.basename(names[inner[0]])
+        if first in ("bash", "sh", "zsh"):
+            script_word = None
+            for idx, k in enumerate(inner[1:], start=1):
+                t = names[k]
+                if t.startswith("-") and "c" in t[1:]:
+                    if idx + 1 < len(inner):
+                        script_word = words[inner[idx + 1]]
+                    break
+                if not t.startswith("-"):
+                    break
+            if script_word is not None and self.child_depth < MAX_CHILD_DEPTH:
+                self.run_child(script_word, container)
+            return
+        sub_cmd = Command(words[inner[0]].start, cmd.end, words=[words[k] for k in inner],
+                          name_start=words[inner[0]].start, name_end=words[inner[0]].end)
+        self.command_in(sub_cmd, container)
+
+    def docker_env(self, container: State, host: State, word: Word, spec: str, strip: int = 0) -> None:
+        if "=" in spec:
+            if strip and word.parts and isinstance(word.parts[0], Lit):
+                lit = word.parts[0]
+                word = Word([Lit(lit.text[strip:], lit.start + strip, lit.end)] + word.parts[1:],
+                            word.start + strip, word.end)
+            a = self.word_assign(word, "docker")
+            self.assign(container, a)
+        else:
+            var = host.vars.get(spec)
+            if var is not None and var.exported:
+                container.vars[spec] = var
+                self.mark_read(var)
+            if spec in G.GATES:
+                self.extra_occ.append(Occurrence(spec, word.start + strip, word.end, "docker"))
+
+
+def _concat(vals: list) -> Val:
+    if not vals:
+        return Val("known", "")
+    if len(vals) == 1:
+        return vals[0]
+    kinds = {v.kind for v in vals}
+    nonempty = [v for v in vals if not (v.kind == "known" and v.text == "")]
+    lit = nonempty[0].lit if len(nonempty) == 1 else None
+    if "unknown" in kinds:
+        reason = next(v.via for v in vals if v.kind == "unknown")
+        return Val("unknown", via=reason)
+    text = "".join(v.text for v in vals)
+    if "default" in kinds:
+        via = next(v.via for v in vals if v.kind == "default")
+        return Val("default", text, via=via, lit=lit)
+    if kinds == {"unset"}:
+        return UNSET
+    return Val("known", text, lit=lit)
+
+
+def analyze_flow(script, data: bytes) -> FlowResult:
+    """Run the flow analysis over a parsed script."""
+    return Flow(script, data).run()

@@ -1,0 +1,173 @@
+"""What the training code does with each environment variable: the domain tables.
+
+Sources: LLaVA-OneVision-2 `aiak_training_llm/` on main (see ../shared/FACTS.md of the project).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BMR = "OFFLINE_PACKING_BMR"
+PACKED = "OFFLINE_PACKED_DATA"
+VQA = "OFFLINE_PACKING_VQA"
+GATES = (BMR, PACKED, VQA)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Which variables a code base reads, and in which role."""
+
+    name: str
+    encoding: tuple[str, ...]  # any of these on => sub-samples encoded with real cu_lengths
+    batch: str
+    dead: tuple[str, ...]
+    title_en: str
+    title_zh: str
+
+
+PROFILES: dict[str, Profile] = {
+    "ov2": Profile("ov2", (BMR,), PACKED, (VQA,),
+                   "LLaVA-OneVision-2 main", "LLaVA-OneVision-2 main 分支"),
+    "ov15": Profile("ov15", (VQA,), PACKED, (BMR,),
+                    "LLaVA-OneVision-1.5", "LLaVA-OneVision-1.5"),
+    "three-gate": Profile("three-gate", (VQA, BMR), PACKED, (),
+                          "OV2 branch reading both encoding gates", "同时读取两个编码开关的 OV2 分支"),
+}
+
+
+def profile(name: str | None) -> Profile:
+    """The profile by name; unknown names (and `auto` without project code) mean ov2."""
+    return PROFILES.get(name or "ov2", PROFILES["ov2"])
+
+
+def short(name: str) -> str:
+    """BMR / PACKED_DATA / VQA: the short names used in labels."""
+    return name.replace("OFFLINE_PACKING_", "").replace("OFFLINE_", "")
+
+
+# Python's int() decides; call it rather than imitate it.
+def int_gate(value: str) -> str:
+    """'on', 'off' or 'invalid' for the string the trainer reads, judged by int(v) == 1."""
+    try:
+        return "on" if int(value) == 1 else "off"
+    except ValueError:
+        return "invalid"
+
+
+@dataclass(frozen=True)
+class VarDoc:
+    """One row of the variables truth table."""
+
+    name: str
+    read_at: str
+    check: str
+    default: str
+    status_en: str
+    status_zh: str
+    effect_en: str
+    effect_zh: str
+
+
+VAR_DOCS: dict[str, VarDoc] = {
+    BMR: VarDoc(
+        BMR,
+        "aiak_training_llm/data/multimodal/task_encoder.py:194",
+        'int(os.environ.get("OFFLINE_PACKING_BMR", 0)) == 1',
+        "0",
+        "live (data layer)",
+        "生效（数据层）",
+        "In a dataloader worker, for every sub-sample of a packed sample: encodes each one as a "
+        "full multi-turn sample and builds the real cu_lengths. Off: the legacy captioning path, "
+        "which loses the turn structure.",
+        "在 dataloader worker 中对 packed 样本的每个子样本生效：把每个子样本按完整的多轮对话编码，并构造真实的 "
+        "cu_lengths。关闭时走旧的 captioning 路径，多轮结构丢失。",
+    ),
+    PACKED: VarDoc(
+        PACKED,
+        "aiak_training_llm/data/multimodal/task_encoder.py:363",
+        'self.is_packing_enabled or int(os.environ.get("OFFLINE_PACKED_DATA", 0)) == 1',
+        "0",
+        "live (batch layer)",
+        "生效（batch 层）",
+        "In batch(), once per micro-batch: forwards the real per-sample cu_lengths to the model. "
+        "Off: the model gets the dummy [[0]] and attends across sub-samples. Skipped when "
+        "--packing-pretrain-data or --packing-sft-data is passed.",
+        "在 batch() 中每个 micro-batch 读取一次：把真实的 cu_lengths 传给模型。关闭时模型拿到占位的 [[0]]，"
+        "注意力会跨子样本。传了 --packing-pretrain-data 或 --packing-sft-data 时不再读取。",
+    ),
+    VQA: VarDoc(
+        VQA,
+        "nowhere on LLaVA-OneVision-2 main (the LLaVA-OneVision-1.5 encoding gate)",
+        "-",
+        "-",
+        "dead under ov2",
+        "在 ov2 下无效（死变量）",
+        "Nothing in the OV2 training code reads it: setting it changes nothing. It was the "
+        "encoding gate of the older 1.5 code.",
+        "OV2 训练代码中没有任何地方读取它，设置与否毫无作用。它是旧版 1.5 代码的编码开关。",
+    ),
+}
+
+# Other variables read by aiak_training_llm/, for hover and value checks.
+OTHER_VARS: dict[str, tuple[str, str, str]] = {
+    "TE_EXTRA_STATE_MISSING_CHECK": (
+        "int(v) == 1, at import",
+        "A value int() rejects crashes the trainer at start-up.",
+        "int() 无法解析的值会让训练在启动时崩溃。",
+    ),
+    "SCATTER_BEFORE_PATCH_EMBED": (
+        'v == "1" (string compare)',
+        "Only the exact string 1 turns it on; true or yes are silently off.",
+        "只有字符串 1 才算打开；true、yes 会被静默当作关闭。",
+    ),
+    "PATCH_EMBED_TYPE": (
+        "v.upper() compared with TP_LINEAR and the other types",
+        "Case-insensitive choice of the patch-embedding implementation.",
+        "不区分大小写地选择 patch embedding 的实现。",
+    ),
+    "MEGATRON_LOGGING_LEVEL": (
+        "int(v) when set",
+        "Logging level; a non-integer value raises.",
+        "日志级别；非整数会报错。",
+    ),
+}
+
+# (bmr_on, packed_on) -> verdict key; the four rows of the combination table.
+COMBOS = {
+    (False, False): "off",
+    (True, False): "leak",
+    (False, True): "corrupt",
+    (True, True): "ok",
+}
+
+COMBO_TEXT = {
+    "off": ("no packing; right for unpacked data", "不做 packing；适用于未打包的数据"),
+    "leak": ("silent bug: real cu_lengths are built, then replaced by the dummy [[0]]; every "
+             "sub-sample attends to the ones before it (cross-sample leakage), loss looks fine",
+             "静默 bug：先构造了真实的 cu_lengths，随后被占位的 [[0]] 替换；每个子样本都能看到前面的子样本"
+             "（跨样本注意力泄漏），loss 看起来正常"),
+    "corrupt": ("broken: sub-samples take the legacy captioning path, so the forwarded cu_lengths "
+                "do not match the tokens (on current main every packed sample raises and is skipped)",
+                "已损坏：子样本走旧的 captioning 路径，传给模型的 cu_lengths 与 token 对不上（当前 main 上每个 "
+                "packed 样本都会报错并被跳过）"),
+    "ok": ("correct: padding-free, causal attention within each sub-sample",
+           "正确：padding-free，每个子样本内部因果注意力"),
+}
+
+VERDICT_LABEL = {
+    "ok": ("✓ padding-free", "✓ padding-free"),
+    "off": ("no packing", "未启用 packing"),
+    "leak": ("✗ leakage", "✗ 跨样本泄漏"),
+    "corrupt": ("✗ corrupted", "✗ 边界损坏"),
+    "invalid": ("✗ invalid value", "✗ 取值非法"),
+    "mixed": ("⚠ depends on path", "⚠ 取决于执行路径"),
+    "unknown": ("? set by the caller", "? 由调用方决定"),
+}
+
+# Commands that start the trainer (FACTS §6).
+LAUNCHERS = frozenset({"torchrun", "deepspeed", "srun", "mpirun"})
+PYTHONS = ("python", "python3")
+WRAPPERS = frozenset({"exec", "nohup", "time", "command", "builtin", "stdbuf", "numactl", "taskset"})
+PACKING_SFT = "--packing-sft-data"
+PACKING_PRETRAIN = "--packing-pretrain-data"
+MBS_FLAG = "--micro-batch-size"

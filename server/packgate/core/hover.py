@@ -1,0 +1,203 @@
+"""Hover text: the bilingual truth table, rendered per locale, with what this script's launches see."""
+
+from __future__ import annotations
+
+from . import gates as G
+from .rules.base import Context
+from .rules.packing import path_verdict
+
+_ROW_ORDER = ("off", "leak", "corrupt", "ok")
+
+
+def _occurrence_at(analysis, offset: int):
+    occs = list(analysis.script.occurrences) + list(analysis.flow.extra_occurrences)
+    best = None
+    for o in occs:
+        if o.start <= offset <= o.end and (o.name in G.GATES or o.name in G.OTHER_VARS
+                                          or o.name == G.MBS_FLAG):
+            if best is None or (o.end - o.start) < (best.end - best.start):
+                best = o
+    return best
+
+
+def hover_at(analysis, offset: int, lang: str, markdown: bool):
+    """(text, start, end) for a gate variable or --micro-batch-size at offset, else None."""
+    if analysis.script is None or analysis.flow is None:
+        return None
+    occ = _occurrence_at(analysis, offset)
+    if occ is None:
+        return None
+    langs = ("en", "zh") if lang == "both" else (lang,)
+    if occ.name == G.MBS_FLAG:
+        body = _mbs(analysis, langs, markdown)
+    elif occ.name in G.OTHER_VARS:
+        body = _other(occ.name, langs, markdown)
+    else:
+        body = _gate(analysis, occ.name, langs, markdown)
+    return body, occ.start, occ.end
+
+
+def _h(text: str, markdown: bool) -> str:
+    return f"**{text}**" if markdown else text
+
+
+def _code(text: str, markdown: bool) -> str:
+    return f"`{text}`" if markdown else text
+
+
+def _gate(analysis, name: str, langs, markdown: bool) -> str:
+    doc = G.VAR_DOCS[name]
+    prof = analysis.profile
+    role = ("encoding" if name in prof.encoding else "batch" if name == prof.batch else "dead")
+    out = [_h(name, markdown) if not markdown else f"### `{name}`", ""]
+    for lang in langs:
+        zh = lang == "zh"
+        status = {"encoding": ("live: encoding (data-layer) gate", "生效：编码（数据层）开关"),
+                  "batch": ("live: batch-layer gate", "生效：batch 层开关"),
+                  "dead": ("dead: nothing reads it", "无效：没有代码读取它")}[role][1 if zh else 0]
+        prof_title = prof.title_zh if zh else prof.title_en
+        rows = [
+            ("状态" if zh else "Status", f"{status} ({'配置' if zh else 'profile'} `{prof.name}`: {prof_title})"),
+            ("默认值" if zh else "Default", doc.default),
+            ("读取位置" if zh else "Read at", _code(doc.read_at, markdown)),
+            ("判断方式" if zh else "Check", _code(doc.check, markdown)),
+            ("作用" if zh else "Effect", doc.effect_zh if zh else doc.effect_en),
+        ]
+        if role == "dead" and name != G.VQA:
+            rows[4] = ("作用" if zh else "Effect",
+                       "当前配置的训练代码不读取它。" if zh else "The profile's training code does not read it.")
+        out.append(_table(("项目", "说明") if zh else ("", ""), rows, markdown))
+        out.append("")
+    out.append(_combos(analysis, langs, markdown))
+    out.append(_seen(analysis, name, langs, markdown))
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _table(header, rows, markdown: bool) -> str:
+    if not markdown:
+        return "\n".join(f"{k}: {v}" for k, v in rows)
+    lines = [f"| {header[0]} | {header[1]} |", "|---|---|"]
+    for k, v in rows:
+        lines.append(f"| {k} | {v} |")
+    return "\n".join(lines)
+
+
+def _verdicts_here(analysis) -> set:
+    ctx = Context(analysis.source, analysis.script, analysis.flow, analysis.profile, "en")
+    out = set()
+    for launch in analysis.flow.launches:
+        for p in launch.paths:
+            out.add(path_verdict(ctx, p)[0])
+    return out
+
+
+def _combos(analysis, langs, markdown: bool) -> str:
+    here = _verdicts_here(analysis)
+    enc = "/".join(G.short(n) for n in analysis.profile.encoding)
+    batch = G.short(analysis.profile.batch)
+    out = []
+    for lang in langs:
+        zh = lang == "zh"
+        title = "四种组合（本脚本启动时的组合标为 ▶）" if zh else "The four combinations (▶ marks this script's launch)"
+        out.append(_h(title, markdown))
+        out.append("")
+        if markdown:
+            out.append(f"| | {enc} | {batch} | {'结果' if zh else 'Result'} |")
+            out.append("|---|---|---|---|")
+        for key in _ROW_ORDER:
+            e, b = {"off": (0, 0), "leak": (1, 0), "corrupt": (0, 1), "ok": (1, 1)}[key]
+            mark = "▶" if key in here else ""
+            text = G.COMBO_TEXT[key][1 if zh else 0]
+            if markdown:
+                out.append(f"| {mark} | {e} | {b} | {text} |")
+            else:
+                out.append(f"{mark or ' '} {enc}={e} {batch}={b}: {text}")
+        out.append("")
+    return "\n".join(out)
+
+
+def _seen(analysis, name: str, langs, markdown: bool) -> str:
+    src = analysis.source
+    out = []
+    for lang in langs:
+        zh = lang == "zh"
+        out.append(_h("各启动命令看到的值" if zh else "What each launch sees", markdown))
+        out.append("")
+        for launch in analysis.flow.launches:
+            where = ("文件末尾" if zh else "end of file") if launch.implicit else \
+                f"{launch.label} ({'第 ' if zh else 'line '}{src.line_of(launch.name_start) + 1}{' 行' if zh else ''})"
+            values = []
+            for p in launch.paths:
+                seen = p.gates[name]
+                if seen.val.kind == "unset":
+                    v = "未设置" if zh else "unset"
+                    if seen.unexported is not None:
+                        v += (f"（第 {src.line_of(seen.unexported.start) + 1} 行赋值但未导出）" if zh else
+                              f" (assigned on line {src.line_of(seen.unexported.start) + 1} but not exported)")
+                    elif seen.lost is not None:
+                        v += (f"（第 {src.line_of(seen.lost[0].start) + 1} 行的导出丢失）" if zh else
+                              f" (the export on line {src.line_of(seen.lost[0].start) + 1} is lost)")
+                elif seen.val.kind == "unknown":
+                    v = (f"由调用方决定（{seen.val.via}）" if zh else f"set by the caller ({seen.val.via})")
+                else:
+                    v = _code(repr(seen.val.text), markdown)
+                    if seen.val.kind == "default":
+                        v += (f"（除非调用方设置 {seen.val.via}）" if zh else f" (unless the caller sets {seen.val.via})")
+                    if seen.origin is not None:
+                        v += (f"，来自第 {src.line_of(seen.origin.start) + 1} 行" if zh else
+                              f", from line {src.line_of(seen.origin.start) + 1}")
+                if v not in values:
+                    values.append(v)
+            out.append(f"- {where}: " + "; ".join(values))
+        out.append("")
+    return "\n".join(out)
+
+
+def _mbs(analysis, langs, markdown: bool) -> str:
+    src = analysis.source
+    out = [f"### `{G.MBS_FLAG}`" if markdown else G.MBS_FLAG, ""]
+    for lang in langs:
+        zh = lang == "zh"
+        if zh:
+            out.append("当 cu_lengths 为真实值（打开 OFFLINE_PACKED_DATA，或传了 --packing-pretrain-data）时，"
+                       "`pretrain_llava_onevision2.py:157` 断言 `cu_lengths.shape[0] == 1`：micro-batch size 必须为 1。"
+                       "`--packing-sft-data` 会自行把它设为 1。")
+        else:
+            out.append("When cu_lengths are real (OFFLINE_PACKED_DATA on, or --packing-pretrain-data), "
+                       "`pretrain_llava_onevision2.py:157` asserts `cu_lengths.shape[0] == 1`: the "
+                       "micro-batch size must be 1. `--packing-sft-data` forces it to 1 by itself.")
+        out.append("")
+        for launch in analysis.flow.launches:
+            if launch.implicit:
+                continue
+            vals = []
+            for p in launch.paths:
+                if p.mbs is None:
+                    continue
+                if p.mbs.kind == "known":
+                    v = p.mbs.text
+                elif p.mbs.kind == "default":
+                    v = (f"默认 {p.mbs.text}（{p.mbs.via} 可覆盖）" if zh else
+                         f"{p.mbs.text} by default ({p.mbs.via} can override)")
+                else:
+                    v = (f"未知（{p.mbs.via}）" if zh else f"unknown ({p.mbs.via})")
+                if v not in vals:
+                    vals.append(v)
+            if vals:
+                line = src.line_of(launch.name_start) + 1
+                out.append(f"- {launch.label} ({'第 ' if zh else 'line '}{line}{' 行' if zh else ''}): "
+                           + "; ".join(vals))
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _other(name: str, langs, markdown: bool) -> str:
+    check, en, zh = G.OTHER_VARS[name]
+    out = [f"### `{name}`" if markdown else name, ""]
+    for lang in langs:
+        if lang == "zh":
+            out.append(f"读取方式：{_code(check, markdown)}。{zh}")
+        else:
+            out.append(f"Read as {_code(check, markdown)}. {en}")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"

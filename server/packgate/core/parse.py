@@ -1,0 +1,767 @@
+"""tree-sitter-bash -> a small model of what a script does (statements, words, directives).
+
+The model keeps byte spans of everything a rule may point at or a fix may edit. Recursion is
+bounded by MAX_DEPTH: deeper constructs are kept as opaque statements, so a hostile nesting depth
+costs nothing and cannot overflow the stack.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+import tree_sitter
+import tree_sitter_bash
+
+MAX_DEPTH = 120
+MBS_FLAG = "--micro-batch-size"
+
+_LANGUAGE = tree_sitter.Language(tree_sitter_bash.language())
+
+
+def new_parser() -> tree_sitter.Parser:
+    """A tree-sitter parser for bash."""
+    return tree_sitter.Parser(_LANGUAGE)
+
+
+_PARSER = new_parser()
+
+
+# ---------------------------------------------------------------- words
+
+@dataclass
+class Lit:
+    """Literal text (quotes already removed), with the byte span it came from."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass
+class Ref:
+    """A parameter expansion: $X, ${X}, ${X:-word}, ${X:=word}, ${X:+word}, ${A[@]}."""
+
+    name: str
+    start: int
+    end: int
+    name_start: int
+    name_end: int
+    op: str = ""  # "", ":-", "-", ":=", "=", ":+", "+", or "other"
+    arg: Optional["Word"] = None
+    array_all: bool = False  # ${A[@]} / ${A[*]}
+    quoted: bool = False
+
+
+@dataclass
+class Opaque:
+    """Something whose value the script cannot know statically ($(...), $((...)), globs...)."""
+
+    reason: str
+    start: int
+    end: int
+
+
+Part = Union[Lit, Ref, Opaque]
+
+
+@dataclass
+class Word:
+    """One shell word: parts joined without separators."""
+
+    parts: list
+    start: int
+    end: int
+    quote: str = ""  # "'" or '"' when the whole word is one quoted string, else ""
+    raw: str = ""
+
+    def literal(self) -> Optional[str]:
+        """The text if the word is fully literal, else None."""
+        if all(isinstance(p, Lit) for p in self.parts):
+            return "".join(p.text for p in self.parts)
+        return None
+
+
+# ---------------------------------------------------------------- statements
+
+@dataclass
+class Stmt:
+    """Base of all statements: the byte span of the whole statement."""
+
+    start: int
+    end: int
+
+
+@dataclass
+class Assign(Stmt):
+    """NAME=value, possibly inside export/declare/local/readonly, or as a command prefix."""
+
+    name: str = ""
+    name_start: int = 0
+    name_end: int = 0
+    value: Optional[Word] = None  # None: `export X=` (empty)
+    array: Optional[list] = None  # list[Word] for NAME=( ... )
+    append: bool = False
+    mode: str = "plain"  # plain | export | declare | local | readonly | prefix | env | docker
+    exported: bool = False
+    eq_end: int = 0  # byte just after '='
+    decl_start: int = 0  # the enclosing declaration / statement (for fixes)
+    decl_end: int = 0
+    decl_items: int = 1  # how many names the declaration holds
+    keyword: str = ""  # export / declare -x / ... as written
+
+
+@dataclass
+class ExportNames(Stmt):
+    """export NAME... / declare -x NAME... without a value, or export -n NAME."""
+
+    names: list = field(default_factory=list)  # [(name, start, end)]
+    negate: bool = False
+
+
+@dataclass
+class Unset(Stmt):
+    """unset NAME..."""
+
+    names: list = field(default_factory=list)
+
+
+@dataclass
+class SetOpt(Stmt):
+    """set -a / set +a / set -o allexport / set +o allexport."""
+
+    allexport: bool = False
+
+
+@dataclass
+class Command(Stmt):
+    """A simple command: prefix assignments, then words."""
+
+    prefix: list = field(default_factory=list)  # list[Assign] (mode="prefix")
+    words: list = field(default_factory=list)  # list[Word]
+    name_start: int = 0
+    name_end: int = 0
+    pre: list = field(default_factory=list)  # statements run before (command substitutions)
+
+
+@dataclass
+class Block(Stmt):
+    """A sequence of statements."""
+
+    body: list = field(default_factory=list)
+
+
+@dataclass
+class If(Stmt):
+    """if / elif / else: clauses of (condition, body, label offset)."""
+
+    clauses: list = field(default_factory=list)  # [(Block cond, Block body, keyword_start)]
+    otherwise: Optional[Block] = None
+    else_start: int = 0
+
+
+@dataclass
+class Case(Stmt):
+    """case ... in pattern) ... ;; esac."""
+
+    items: list = field(default_factory=list)  # [(pattern text, Block, start)]
+    has_default: bool = False
+
+
+@dataclass
+class AndOr(Stmt):
+    """left && right / left || right."""
+
+    left: Block = None  # type: ignore[assignment]
+    op: str = "&&"
+    right: Block = None  # type: ignore[assignment]
+    op_start: int = 0
+
+
+@dataclass
+class Loop(Stmt):
+    """for / while / until: the body runs zero or more times."""
+
+    cond: Optional[Block] = None
+    body: Block = None  # type: ignore[assignment]
+
+
+@dataclass
+class Sub(Stmt):
+    """A child process: subshell, background job, pipeline stage or command substitution."""
+
+    kind: str = "subshell"
+    body: Block = None  # type: ignore[assignment]
+    # for background jobs: the byte span of the '&' token (a fix replaces it)
+    amp_start: int = 0
+    amp_end: int = 0
+    pipe_start: int = 0
+    pipe_end: int = 0
+
+
+@dataclass
+class FuncDef(Stmt):
+    """name() { ... }."""
+
+    name: str = ""
+    body: Block = None  # type: ignore[assignment]
+
+
+@dataclass
+class Exit(Stmt):
+    """exit / return: the path ends here."""
+
+    kind: str = "exit"
+
+
+@dataclass
+class Opaque_(Stmt):
+    """A statement too deep or too broken to model."""
+
+
+@dataclass
+class Directive:
+    """A `# packgate ...` comment."""
+
+    start: int
+    end: int
+    kind: str  # "disable" | "profile" | "source"
+    values: list
+    scope_start: int = 0
+    scope_end: int = 0  # (0, -1): whole file
+    file_wide: bool = False
+
+
+@dataclass
+class Occurrence:
+    """A mention of a variable (or of --micro-batch-size) in code, for hover and references."""
+
+    name: str
+    start: int
+    end: int
+    kind: str  # assign | export | expand | unset | prefix | env | docker | flag
+
+
+@dataclass
+class Script:
+    """The parsed model of one script."""
+
+    body: Block
+    directives: list
+    occurrences: list
+    statements: list  # every statement span, innermost-first searchable: [(start, end, line_start)]
+    has_error: bool
+    tree: object = None
+
+
+_DIRECTIVE = re.compile(r"#\s*packgate\s+(disable|profile|source)\s*=\s*(\S+)")
+_DECL_KEYWORDS = {"export", "declare", "typeset", "local", "readonly"}
+_INTERESTING = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class _Builder:
+    def __init__(self, data: bytes, base: int = 0):
+        self.data = data
+        self.base = base  # offset of `data` inside the real document (for `bash -c "..."` bodies)
+        self.directives: list[Directive] = []
+        self.occurrences: list[Occurrence] = []
+        self.statements: list[tuple[int, int]] = []
+        self.pending: list[Directive] = []
+        self.seen_command = False
+
+    # -- helpers
+    def text(self, node) -> str:
+        return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+    def s(self, node) -> int:
+        return node.start_byte + self.base
+
+    def e(self, node) -> int:
+        return node.end_byte + self.base
+
+    # -- blocks
+    def block(self, nodes, depth: int, start: int, end: int) -> Block:
+        body: list[Stmt] = []
+        items = [n for n in nodes if n.is_named or n.type in ("&",)]
+        i = 0
+        while i < len(items):
+            node = items[i]
+            if node.type == "comment":
+                self.comment(node)
+                i += 1
+                continue
+            if node.type == "&":
+                i += 1
+                continue
+            background = i + 1 < len(items) and items[i + 1].type == "&"
+            waiting, self.pending = self.pending, []
+            stmts = self.statement(node, depth)
+            self.seen_command = True
+            for dct in waiting:
+                dct.scope_start, dct.scope_end = self.s(node), self.e(node)
+            if background:
+                amp = items[i + 1]
+                inner = Block(self.s(node), self.e(node), stmts)
+                body.append(Sub(self.s(node), self.e(amp), kind="background", body=inner,
+                                amp_start=self.s(amp), amp_end=self.e(amp)))
+                i += 2
+            else:
+                body.extend(stmts)
+                i += 1
+        return Block(start, end, body)
+
+    def comment(self, node) -> None:
+        m = _DIRECTIVE.search(self.text(node))
+        if not m:
+            return
+        values = [v for v in m.group(2).split(",") if v]
+        d = Directive(self.s(node), self.e(node), m.group(1), values)
+        if m.group(1) == "disable":
+            if not self.seen_command and self.base == 0:
+                d.file_wide = True
+            else:
+                self.pending.append(d)
+        self.directives.append(d)
+
+    # -- statements
+    def statement(self, node, depth: int) -> list:
+        t = node.type
+        s, e = self.s(node), self.e(node)
+        self.statements.append((s, e))
+        if depth > MAX_DEPTH:
+            return [Opaque_(s, e)]
+        d = depth + 1
+        if t == "command":
+            return self.command(node, d)
+        if t == "declaration_command":
+            return self.declaration(node, d)
+        if t == "variable_assignment":
+            a = self.assignment(node, "plain", d)
+            return [*self.take_pre(), a] if a else []
+        if t == "variable_assignments":
+            out = []
+            for c in node.named_children:
+                if c.type == "variable_assignment":
+                    a = self.assignment(c, "plain", d)
+                    if a:
+                        out.extend(self.take_pre())
+                        out.append(a)
+            return out
+        if t == "unset_command":
+            names = []
+            for c in node.named_children:
+                if c.type in ("variable_name", "word"):
+                    name = self.text(c)
+                    if name.startswith("-"):
+                        continue
+                    names.append((name, self.s(c), self.e(c)))
+                    self.occurrences.append(Occurrence(name, self.s(c), self.e(c), "unset"))
+            return [Unset(s, e, names=names)]
+        if t in ("compound_statement",):
+            return [self.block(node.children, d, s, e)]
+        if t == "subshell":
+            return [Sub(s, e, kind="subshell", body=self.block(node.children, d, s, e))]
+        if t == "redirected_statement":
+            body = node.child_by_field_name("body")
+            out = []
+            for c in node.children:
+                if c.type == "herestring_redirect":
+                    for w in c.named_children:
+                        self.word(w, d)
+            return self.statement(body, d) if body is not None else out
+        if t == "pipeline":
+            stages = [c for c in node.named_children if c.type != "comment"]
+            pipes = [c for c in node.children if c.type in ("|", "|&")]
+            out = []
+            for idx, stage in enumerate(stages):
+                inner = self.statement(stage, d)
+                sub = Sub(self.s(stage), self.e(stage), kind="pipeline",
+                          body=Block(self.s(stage), self.e(stage), inner))
+                if idx < len(pipes):
+                    sub.pipe_start, sub.pipe_end = self.s(pipes[idx]), self.e(pipes[idx])
+                out.append(sub)
+            return [Block(s, e, out)]
+        if t == "list":
+            kids = [c for c in node.children if c.type != "comment"]
+            # list := stmt (&& | ||) stmt, left-nested
+            left_nodes, op, right_nodes, op_start = [], "&&", [], s
+            for c in kids:
+                if c.type in ("&&", "||"):
+                    op, op_start = c.type, self.s(c)
+                    left_nodes, right_nodes = right_nodes, []
+                    continue
+                right_nodes.append(c)
+            left = Block(s, op_start, [x for n in left_nodes for x in self.statement(n, d)])
+            right = Block(op_start, e, [x for n in right_nodes for x in self.statement(n, d)])
+            return [AndOr(s, e, left=left, op=op, right=right, op_start=op_start)]
+        if t == "negated_command":
+            out = []
+            for c in node.named_children:
+                out.extend(self.statement(c, d))
+            return out
+        if t == "if_statement":
+            return [self.if_statement(node, d)]
+        if t == "case_statement":
+            return [self.case_statement(node, d)]
+        if t in ("while_statement", "for_statement", "c_style_for_statement"):
+            cond_nodes = [c for i, c in enumerate(node.children)
+                          if node.field_name_for_child(i) == "condition"]
+            cond = self.block(cond_nodes, d, s, s) if cond_nodes else None
+            for i, c in enumerate(node.children):
+                if node.field_name_for_child(i) == "value":
+                    self.word(c, d)
+            body_node = node.child_by_field_name("body")
+            body = self.block(body_node.children, d, self.s(body_node), self.e(body_node)) \
+                if body_node is not None else Block(s, e, [])
+            return [Loop(s, e, cond=cond, body=body)]
+        if t == "function_definition":
+            name_node = node.child_by_field_name("name")
+            body_node = node.child_by_field_name("body")
+            name = self.text(name_node) if name_node is not None else ""
+            body = Block(s, e, self.statement(body_node, d) if body_node is not None else [])
+            return [FuncDef(s, e, name=name, body=body)]
+        if t in ("test_command",):
+            for c in node.named_children:
+                self.collect_refs(c, d)
+            return [*self.take_pre()]
+        if t == "comment":
+            self.comment(node)
+            return []
+        if t == "ERROR":
+            return [self.block(node.children, d, s, e)]
+        # anything else (arithmetic, heredoc bodies, ...): look for expansions only
+        return []
+
+    def take_pre(self) -> list:
+        pre, self._pre = getattr(self, "_pre", []), []
+        return pre
+
+    def if_statement(self, node, d: int) -> If:
+        result = If(self.s(node), self.e(node))
+        cond, body, kw = [], [], self.s(node)
+        mode = "cond"
+        for i, c in enumerate(node.children):
+            ctype = c.type
+            if ctype == "if":
+                continue
+            if ctype == "then":
+                mode = "body"
+                continue
+            if ctype == "fi":
+                continue
+            if ctype in ("elif_clause", "else_clause"):
+                continue
+            if node.field_name_for_child(i) == "condition":
+                cond.append(c)
+            elif c.is_named:
+                (cond if mode == "cond" else body).append(c)
+        result.clauses.append((self.block(cond, d, kw, kw), self.block(body, d, kw, self.e(node)), kw))
+        for c in node.children:
+            if c.type == "elif_clause":
+                ccond, cbody, mode = [], [], "cond"
+                for x in c.children:
+                    if x.type in ("elif",):
+                        continue
+                    if x.type == "then":
+                        mode = "body"
+                        continue
+                    if x.is_named:
+                        (ccond if mode == "cond" else cbody).append(x)
+                result.clauses.append((self.block(ccond, d, self.s(c), self.s(c)),
+                                       self.block(cbody, d, self.s(c), self.e(c)), self.s(c)))
+            elif c.type == "else_clause":
+                result.otherwise = self.block(c.children, d, self.s(c), self.e(c))
+                result.else_start = self.s(c)
+        return result
+
+    def case_statement(self, node, d: int) -> Case:
+        result = Case(self.s(node), self.e(node))
+        value = node.child_by_field_name("value")
+        if value is not None:
+            self.word(value, d)
+        for c in node.named_children:
+            if c.type != "case_item":
+                continue
+            pats, body = [], []
+            seen_paren = False
+            for i, x in enumerate(c.children):
+                if x.type == ")" and not seen_paren:
+                    seen_paren = True
+                    continue
+                if not seen_paren:
+                    if c.field_name_for_child(i) == "value":
+                        pats.append(self.text(x))
+                elif x.is_named and c.field_name_for_child(i) != "termination":
+                    body.append(x)
+            pattern = "|".join(pats)
+            if pattern in ("*", "*)"):
+                result.has_default = True
+            result.items.append((pattern, self.block(body, d, self.s(c), self.e(c)), self.s(c)))
+        return result
+
+    def declaration(self, node, d: int) -> list:
+        kw_node = node.children[0]
+        keyword = self.text(kw_node)
+        flags = ""
+        items = []
+        for c in node.children[1:]:
+            if c.type == "word" and self.text(c).startswith(("-", "+")):
+                flags += self.text(c)
+            elif c.type in ("variable_assignment", "variable_name"):
+                items.append(c)
+            elif c.type in ("word",) and _INTERESTING.match(self.text(c)):
+                items.append(c)
+        exported = keyword == "export" or (keyword in ("declare", "typeset") and "x" in flags
+                                           and not flags.startswith("+"))
+        negate = keyword == "export" and "n" in flags
+        if keyword in ("declare", "typeset") and flags.startswith("+") and "x" in flags:
+            negate = True
+        mode = {"export": "export", "local": "local", "readonly": "readonly"}.get(keyword, "declare")
+        written = keyword + ((" " + flags) if flags else "")
+        out: list[Stmt] = []
+        names = []
+        s, e = self.s(node), self.e(node)
+        for c in items:
+            if c.type == "variable_assignment":
+                a = self.assignment(c, mode, d)
+                if a is None:
+                    continue
+                a.exported = exported and not negate
+                a.decl_start, a.decl_end, a.decl_items = s, e, len(items)
+                a.keyword = written
+                if negate:
+                    out.extend(self.take_pre())
+                    out.append(a)
+                    names.append((a.name, a.name_start, a.name_end))
+                    continue
+                out.extend(self.take_pre())
+                out.append(a)
+            else:
+                name = self.text(c)
+                names.append((name, self.s(c), self.e(c)))
+                self.occurrences.append(Occurrence(name, self.s(c), self.e(c), "export"))
+        if names and (exported or negate):
+            out.append(ExportNames(s, e, names=names, negate=negate))
+        return out
+
+    def assignment(self, node, mode: str, d: int) -> Optional[Assign]:
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return None
+        if name_node.type == "subscript":  # A[i]=v: an element, never a gate
+            inner = name_node.child_by_field_name("name")
+            name_node = inner if inner is not None else name_node
+        name = self.text(name_node)
+        value_node = node.child_by_field_name("value")
+        append = any(c.type == "+=" for c in node.children)
+        eq = next((c for c in node.children if c.type in ("=", "+=")), None)
+        a = Assign(self.s(node), self.e(node), name=name, name_start=self.s(name_node),
+                   name_end=self.e(name_node), append=append, mode=mode,
+                   eq_end=self.e(eq) if eq is not None else self.e(name_node),
+                   decl_start=self.s(node), decl_end=self.e(node))
+        self.occurrences.append(Occurrence(name, a.name_start, a.name_end,
+                                           "prefix" if mode == "prefix" else "assign"))
+        if value_node is not None:
+            if value_node.type == "array":
+                a.array = [self.word(c, d) for c in value_node.named_children if c.type != "comment"]
+            else:
+                a.value = self.word(value_node, d)
+        return a
+
+    def command(self, node, d: int) -> list:
+        prefix_nodes, words, name_node = [], [], None
+        for i, c in enumerate(node.children):
+            f = node.field_name_for_child(i)
+            if f == "name":
+                name_node = c
+            elif c.type == "variable_assignment" and name_node is None:
+                prefix_nodes.append(c)
+            elif c.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                continue
+            elif f == "argument" or (name_node is not None and c.is_named and c.type != "comment"):
+                words.append(c)
+        out: list[Stmt] = []
+        # tree-sitter-bash sometimes glues standalone assignments on one line to the command on
+        # the next: a prefix needs the command on the same logical line.
+        if prefix_nodes and name_node is not None:
+            gap = self.data[prefix_nodes[-1].end_byte:name_node.start_byte]
+            if b"\n" in gap.replace(b"\\\r\n", b"").replace(b"\\\n", b""):
+                for p in prefix_nodes:
+                    a = self.assignment(p, "plain", d)
+                    if a:
+                        out.extend(self.take_pre())
+                        out.append(a)
+                prefix_nodes = []
+        prefix = []
+        for p in prefix_nodes:
+            a = self.assignment(p, "prefix", d)
+            if a:
+                a.exported = True
+                prefix.append(a)
+        cmd_words = []
+        if name_node is not None:
+            inner = name_node.named_children[0] if name_node.named_children else name_node
+            cmd_words.append(self.word(inner, d))
+        for w in words:
+            cmd_words.append(self.word(w, d))
+        s = self.s(node)
+        cmd = Command(s, self.e(node), prefix=prefix, words=cmd_words,
+                      name_start=self.s(name_node) if name_node is not None else s,
+                      name_end=self.e(name_node) if name_node is not None else s,
+                      pre=self.take_pre())
+        if not cmd_words:
+            # only assignments (e.g. inside `A=1 B=2` glued): they are plain assignments
+            for a in prefix:
+                a.mode, a.exported = "plain", False
+            out.extend(cmd.pre)
+            out.extend(prefix)
+            return out
+        out.append(cmd)
+        return out
+
+    # -- words
+    def word(self, node, d: int) -> Word:
+        parts: list = []
+        quote = ""
+        t = node.type
+        if t == "raw_string":
+            quote = "'"
+        elif t == "string":
+            quote = '"'
+        self.parts(node, parts, d, quoted=False)
+        for p in parts:
+            if isinstance(p, Lit) and p.text.startswith(MBS_FLAG):
+                rest = p.text[len(MBS_FLAG):]
+                if rest == "" or rest.startswith("="):
+                    self.occurrences.append(Occurrence(MBS_FLAG, p.start, p.start + len(MBS_FLAG), "flag"))
+        return Word(parts, self.s(node), self.e(node), quote, self.text(node))
+
+    def parts(self, node, out: list, d: int, quoted: bool) -> None:
+        t = node.type
+        if d > MAX_DEPTH:
+            out.append(Opaque("too deeply nested", self.s(node), self.e(node)))
+            return
+        if t in ("word", "number", "string_content", "extglob_pattern", "special_variable_name"):
+            out.append(Lit(_unescape(self.text(node), quoted), self.s(node), self.e(node)))
+        elif t == "raw_string":
+            txt = self.text(node)
+            out.append(Lit(txt[1:-1] if len(txt) >= 2 else "", self.s(node) + 1, self.e(node) - 1))
+        elif t == "ansi_c_string":
+            txt = self.text(node)
+            out.append(Lit(txt[2:-1], self.s(node) + 2, self.e(node) - 1))
+        elif t in ("string", "translated_string"):
+            prev_end = node.start_byte + (1 if t == "string" else 2)
+            for c in node.children:
+                if c.type == '"' or c.type == '$"':
+                    continue
+                # whitespace folded between children of a string is literal text
+                if c.start_byte > prev_end:
+                    gap = self.data[prev_end:c.start_byte].decode("utf-8", "replace")
+                    out.append(Lit(gap, prev_end + self.base, c.start_byte + self.base))
+                self.parts(c, out, d + 1, quoted=True)
+                prev_end = c.end_byte
+            if node.end_byte - 1 > prev_end and t == "string":
+                gap = self.data[prev_end:node.end_byte - 1].decode("utf-8", "replace")
+                if gap:
+                    out.append(Lit(gap, prev_end + self.base, node.end_byte - 1 + self.base))
+        elif t == "concatenation":
+            for c in node.children:
+                self.parts(c, out, d + 1, quoted)
+        elif t == "simple_expansion":
+            vn = next((c for c in node.named_children), None)
+            if vn is None:
+                out.append(Lit(self.text(node), self.s(node), self.e(node)))
+                return
+            name = self.text(vn)
+            self.occurrences.append(Occurrence(name, self.s(vn), self.e(vn), "expand"))
+            out.append(Ref(name, self.s(node), self.e(node), self.s(vn), self.e(vn), quoted=quoted))
+        elif t == "expansion":
+            out.append(self.expansion(node, d, quoted))
+        elif t == "command_substitution" or t == "process_substitution":
+            saved, self._pre = getattr(self, "_pre", []), []
+            body = self.block(node.children, d + 1, self.s(node), self.e(node))
+            self._pre = saved + [Sub(self.s(node), self.e(node), kind="cmdsubst", body=body)]
+            out.append(Opaque("the output of a command", self.s(node), self.e(node)))
+        elif t == "arithmetic_expansion":
+            self.collect_refs(node, d + 1)
+            out.append(Opaque("arithmetic", self.s(node), self.e(node)))
+        elif t in ("$",):
+            out.append(Lit("$", self.s(node), self.e(node)))
+        else:
+            self.collect_refs(node, d + 1)
+            out.append(Opaque(t, self.s(node), self.e(node)))
+
+    def expansion(self, node, d: int, quoted: bool):
+        name, ns, ne, op, arg, array_all = "", 0, 0, "", None, False
+        arg_nodes = []
+        seen_op = False
+        for i, c in enumerate(node.children):
+            f = node.field_name_for_child(i)
+            if c.type in ("${", "}"):
+                continue
+            if f == "operator":
+                op = self.text(c)
+                seen_op = True
+                continue
+            if not seen_op and c.type in ("variable_name", "special_variable_name") and not name:
+                name, ns, ne = self.text(c), self.s(c), self.e(c)
+                continue
+            if not seen_op and c.type == "subscript" and not name:
+                vn = c.child_by_field_name("name")
+                idx = c.child_by_field_name("index")
+                if vn is not None:
+                    name, ns, ne = self.text(vn), self.s(vn), self.e(vn)
+                if idx is not None and self.text(idx) in ("@", "*"):
+                    array_all = True
+                continue
+            if seen_op:
+                arg_nodes.append(c)
+            elif c.type in ("#", "!"):
+                op = "other"
+        if not name:
+            return Opaque("expansion", self.s(node), self.e(node))
+        self.occurrences.append(Occurrence(name, ns, ne, "expand"))
+        if op not in ("", ":-", "-", ":=", "=", ":+", "+"):
+            op = "other"
+        if arg_nodes:
+            parts: list = []
+            for c in arg_nodes:
+                self.parts(c, parts, d + 1, quoted)
+            arg = Word(parts, self.s(arg_nodes[0]), self.e(arg_nodes[-1]))
+        elif op in (":-", "-", ":=", "=", ":+", "+"):
+            arg = Word([], ne, ne)
+        return Ref(name, self.s(node), self.e(node), ns, ne, op=op, arg=arg, array_all=array_all,
+                   quoted=quoted)
+
+    def collect_refs(self, node, d: int) -> None:
+        """Record variable mentions below node (iteratively) without modelling them."""
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n.type == "variable_name":
+                self.occurrences.append(Occurrence(self.text(n), self.s(n), self.e(n), "expand"))
+            elif n.type == "command_substitution":
+                parts: list = []
+                self.parts(n, parts, d + 1, False)
+                continue
+            stack.extend(n.children)
+
+
+def _unescape(text: str, quoted: bool) -> str:
+    if "\\" not in text:
+        return text
+    if quoted:
+        return re.sub(r"\\([$`\"\\\n])", r"\1", text)
+    return re.sub(r"\\(.)", r"\1", text, flags=re.S)
+
+
+def parse_bytes(data: bytes, base: int = 0, old_tree=None) -> Script:
+    """Parse bash bytes into a Script model (base: offset of data within the outer document)."""
+    tree = _PARSER.parse(data, old_tree) if old_tree is not None else _PARSER.parse(data)
+    root = tree.root_node
+    b = _Builder(data, base)
+    body = b.block(root.children, 0, base, base + len(data))
+    for dct in b.pending:  # a trailing directive covers nothing
+        dct.scope_start, dct.scope_end = -1, -1
+    return Script(body, b.directives, b.occurrences, b.statements, root.has_error, tree)

@@ -1,0 +1,110 @@
+"""What every check gets: the facts, the profile, and helpers that build findings and fixes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import gates as G
+from ..fixes import quote_like
+from ..model import Edit, Finding, Fix, Related
+from ..parse import Assign
+from ..source import Source
+from .table import BY_KEY, pick
+
+
+@dataclass
+class Context:
+    """Inputs of the checks and the list they append findings to."""
+
+    source: Source
+    script: object
+    flow: object
+    profile: G.Profile
+    lang: str
+    path: str | None = None
+    findings: list = field(default_factory=list)
+    seen: set = field(default_factory=set)
+
+    @property
+    def live(self) -> tuple:
+        """Gate variables the profile's code reads."""
+        return tuple(self.profile.encoding) + (self.profile.batch,)
+
+    def line(self, offset: int) -> int:
+        """1-based line of a byte offset."""
+        return self.source.line_of(offset) + 1
+
+    def text(self, code: str, table: str, key: str, **fields) -> str:
+        """A message or fix text of a rule in the context's language."""
+        rule = BY_KEY[code.lower()]
+        en, zh = getattr(rule, table)[key]
+        # a field given as an (english, chinese) pair is picked per language
+        en_fields = {k: v[0] if isinstance(v, tuple) else v for k, v in fields.items()}
+        zh_fields = {k: v[1] if isinstance(v, tuple) else v for k, v in fields.items()}
+        return pick(self.lang, en.format(**en_fields), zh.format(**zh_fields))
+
+    def fix(self, code: str, key: str, edits, *, safe: bool = True, preferred: bool = False,
+            **fields) -> Fix:
+        """A fix whose description comes from the rule table."""
+        return Fix(self.text(code, "fixes", key, **fields), tuple(edits), safe, preferred, "fix")
+
+    def emit(self, code: str, message: str, start: int, end: int, *, fixes=(), related=(),
+             dedupe=None, severity: str | None = None, data=None) -> None:
+        """Record a finding once (dedupe key defaults to code and range)."""
+        key = (code, dedupe if dedupe is not None else (start, end))
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        rule = BY_KEY[code.lower()]
+        self.findings.append(Finding(
+            code=rule.code, rule=rule.name, severity=severity or rule.severity, message=message,
+            start=start, end=end, fixes=tuple(fixes), related=tuple(related),
+            tags=rule.tags, doc_url=rule.doc_url, path=self.path, data=data or {}))
+
+    def related(self, start: int, end: int, en: str, zh: str) -> Related:
+        """Related information in the context's language."""
+        return Related(start, end, pick(self.lang, en, zh))
+
+    def launch_related(self, launch) -> Related:
+        """A related-information entry pointing at a launch."""
+        if launch.implicit:
+            return self.related(launch.start, launch.end, "end of the file (no launch command)",
+                                "文件末尾（没有启动命令）")
+        return self.related(launch.name_start, launch.name_end,
+                            f"the launch: {launch.label}", f"启动命令：{launch.label}")
+
+    def launch_name(self, launch) -> tuple:
+        """How messages name a launch, in English and Chinese."""
+        if launch.implicit:
+            return ("the end of the file", "文件末尾")
+        line = self.line(launch.name_start)
+        return (f"{launch.label} (line {line})", f"{launch.label}（第 {line} 行）")
+
+
+def gate_state(seen) -> str:
+    """on / off / invalid / unknown for what a launch sees of a gate."""
+    val = seen.val
+    if val.kind == "unset":
+        return "off"
+    if val.kind == "unknown":
+        return "unknown"
+    return G.int_gate(val.text)
+
+
+def shown(val) -> str:
+    """A value as a message shows it."""
+    if val.kind == "unset":
+        return "unset"
+    if val.kind == "unknown":
+        return f"<{val.via}>"
+    return repr(val.text) if val.text.strip() != val.text or val.text == "" else val.text
+
+
+def value_edit(a: Assign, new: str, source: Source) -> Edit:
+    """Replace an assignment's value with new, keeping the quoting of the old value."""
+    if a.value is None:
+        return Edit(a.eq_end, a.eq_end, new)
+    word = a.value
+    if word.quote in ("'", '"'):
+        return Edit(word.start, word.end, quote_like(word.quote, new))
+    return Edit(word.start, word.end, new)

@@ -1,0 +1,157 @@
+"""Text, bytes and positions: the one place where offsets are converted between encodings.
+
+Offsets inside packgate are byte offsets into the UTF-8 encoding of the document (what
+tree-sitter reports). Lines break at ``\\n``, ``\\r\\n`` and a lone ``\\r``, as LSP defines them;
+form feed and U+2028 are ordinary characters here.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Iterable
+
+ENCODINGS = ("utf-8", "utf-16", "utf-32")
+
+
+class Source:
+    """A document: its text, its UTF-8 bytes and a line index over those bytes."""
+
+    __slots__ = ("text", "data", "line_starts", "eol", "_ascii")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.data = text.encode("utf-8", "surrogatepass")
+        self._ascii = len(self.data) == len(text)
+        starts = [0]
+        data = self.data
+        find = data.find
+        i = find(b"\r")
+        if i < 0:  # fast path: only \n line ends
+            pos = find(b"\n")
+            while pos >= 0:
+                starts.append(pos + 1)
+                pos = find(b"\n", pos + 1)
+        else:
+            n = len(data)
+            pos = 0
+            while pos < n:
+                nl = find(b"\n", pos)
+                cr = find(b"\r", pos)
+                if nl < 0 and cr < 0:
+                    break
+                if cr < 0 or (0 <= nl < cr):
+                    starts.append(nl + 1)
+                    pos = nl + 1
+                elif cr + 1 < n and data[cr + 1] == 0x0A:
+                    starts.append(cr + 2)
+                    pos = cr + 2
+                else:
+                    starts.append(cr + 1)
+                    pos = cr + 1
+        self.line_starts = starts
+        crlf = data.count(b"\r\n")
+        self.eol = "\r\n" if crlf and crlf * 2 >= data.count(b"\n") else "\n"
+
+    @classmethod
+    def from_bytes(cls, raw: bytes) -> "Source":
+        """Decode raw file bytes (invalid UTF-8 replaced, a BOM kept as a character)."""
+        return cls(raw.decode("utf-8", "replace"))
+
+    @property
+    def line_count(self) -> int:
+        """Number of lines (a final line without a line end counts)."""
+        return len(self.line_starts)
+
+    def line_of(self, offset: int) -> int:
+        """0-based line of a byte offset."""
+        return bisect_right(self.line_starts, offset) - 1
+
+    def line_end(self, line: int, *, with_eol: bool = False) -> int:
+        """Byte offset of the end of a line, before its line ending unless with_eol."""
+        if line + 1 < len(self.line_starts):
+            nxt = self.line_starts[line + 1]
+            if with_eol:
+                return nxt
+            if self.data[nxt - 2:nxt] == b"\r\n":
+                return nxt - 2
+            return nxt - 1
+        return len(self.data)
+
+    def line_bytes(self, line: int) -> bytes:
+        """The bytes of a line without its ending."""
+        return self.data[self.line_starts[line]:self.line_end(line)]
+
+    def position(self, offset: int, encoding: str = "utf-16") -> tuple[int, int]:
+        """Byte offset -> (line, character), both 0-based, characters in the given encoding."""
+        offset = max(0, min(offset, len(self.data)))
+        line = self.line_of(offset)
+        start = self.line_starts[line]
+        end = self.line_end(line)
+        if offset > end:  # inside a \r\n pair: clamp to the line end
+            offset = end
+        if encoding == "utf-8" or self._ascii:
+            return line, offset - start
+        chunk = self.data[start:offset].decode("utf-8", "replace")
+        if encoding == "utf-32":
+            return line, len(chunk)
+        return line, _utf16_len(chunk)
+
+    def offset(self, line: int, character: int, encoding: str = "utf-16") -> int:
+        """(line, character) -> byte offset, clamped into the document like LSP asks."""
+        if line < 0:
+            return 0
+        if line >= len(self.line_starts):
+            return len(self.data)
+        start = self.line_starts[line]
+        end = self.line_end(line)
+        character = max(0, character)
+        if encoding == "utf-8" or self._ascii:
+            off = min(start + character, end)
+            # never land inside a multi-byte character
+            while off > start and off < end and (self.data[off] & 0xC0) == 0x80:
+                off -= 1
+            return off
+        text = self.data[start:end].decode("utf-8", "replace")
+        units = 0
+        pos = 0
+        for ch in text:
+            width = 1 if encoding == "utf-32" else (2 if ord(ch) > 0xFFFF else 1)
+            if units + width > character:
+                break
+            units += width
+            pos += len(ch.encode("utf-8", "replace"))
+        return min(start + pos, end)
+
+    def user_position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) with columns counting code points: the CLI's view."""
+        line, col = self.position(offset, "utf-32")
+        return line + 1, col + 1
+
+    def slice(self, start: int, end: int) -> str:
+        """Text of a byte range."""
+        return self.data[start:end].decode("utf-8", "replace")
+
+    def indentation(self, offset: int) -> str:
+        """The leading whitespace of the line that holds offset."""
+        line = self.line_bytes(self.line_of(offset))
+        stripped = line.lstrip(b" \t")
+        return line[: len(line) - len(stripped)].decode("utf-8", "replace")
+
+
+def _utf16_len(text: str) -> int:
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def apply_edits(data: bytes, edits: Iterable) -> bytes:
+    """Apply byte-range edits (objects with start, end, text); overlapping later edits are dropped."""
+    ordered = sorted(edits, key=lambda e: (e.start, e.end))
+    out = []
+    pos = 0
+    for edit in ordered:
+        if edit.start < pos:
+            continue
+        out.append(data[pos:edit.start])
+        out.append(edit.text.encode("utf-8"))
+        pos = edit.end
+    out.append(data[pos:])
+    return b"".join(out)
