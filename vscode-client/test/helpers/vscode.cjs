@@ -231,7 +231,12 @@ function createVscode(opts = {}) {
     return opts.choose ? opts.choose(message, items) : undefined;
   }
 
-  return { vscode, record, events };
+  /** Change a setting as the user would (then fire events.configuration yourself if needed). */
+  function set(name, value, layer = 'user') {
+    (layer === 'user' ? user : workspaceSettings)[name] = value;
+  }
+
+  return { vscode, record, events, set };
 }
 
 // The glob forms the document selector uses: a leading "**/", "*" and "{a,b}".
