@@ -75,6 +75,18 @@ describe('settings parity with the server', () => {
   });
 });
 
+describe('README', () => {
+  test('its settings table lists every setting with its default', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const [name, schema] of Object.entries(properties)) {
+      const row = readme.split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
+      assert.ok(row, `README.md has no row for ${name}`);
+      assert.ok(row.includes(`| \`${JSON.stringify(schema.default)}\` |`) || row.includes(`| \`${schema.default}\` |`), row);
+    }
+    assert.match(readme, /"editor\.codeActionsOnSave": \{\s*"source\.fixAll\.packgate": "explicit"/);
+  });
+});
+
 describe('translations', () => {
   test('every %key% of package.json is in package.nls.json and package.nls.zh-cn.json', () => {
     const used = [...JSON.stringify(manifest).matchAll(/"%([^%"]+)%"/g)].map((m) => m[1]);
