@@ -101,10 +101,11 @@ async function start(): Promise<void> {
     args: [...found.args, 'lsp'],
     options: { cwd: folders[0] },
   };
-  client = factory.createClient(CLIENT_ID, 'packgate', server, clientOptions(output!));
-  status = new PackingStatus(client, DOCUMENT_SELECTOR, log);
+  const created: LanguageClient = factory.createClient(CLIENT_ID, 'packgate', server, clientOptions(output!, () => created));
+  client = created;
+  status = new PackingStatus(created, DOCUMENT_SELECTOR, log);
   try {
-    await client.start();
+    await created.start();
   } catch (error) {
     log(`The packgate server did not start: ${String(error)}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('The packgate server did not start: {0}', String(error)));
@@ -126,7 +127,10 @@ async function stop(): Promise<void> {
 }
 
 /** The options of the language client; settings go out in the shape the server reads. */
-export function clientOptions(channel: vscode.LogOutputChannel): LanguageClientOptions {
+export function clientOptions(
+  channel: vscode.LogOutputChannel,
+  self: () => LanguageClient | undefined = () => client,
+): LanguageClientOptions {
   return {
     documentSelector: DOCUMENT_SELECTOR,
     initializationOptions: initializationOptions(vscode.workspace.getConfiguration('packgate')),
@@ -137,7 +141,7 @@ export function clientOptions(channel: vscode.LogOutputChannel): LanguageClientO
       workspace: {
         // ... holding the server's settings only, as in the initialization options.
         didChangeConfiguration: async () => {
-          await client?.sendNotification(
+          await self()?.sendNotification(
             DidChangeConfigurationNotification.type,
             didChangeConfigurationParams(vscode.workspace.getConfiguration('packgate')),
           );
