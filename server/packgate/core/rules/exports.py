@@ -122,6 +122,6 @@ def check_pg008(ctx: Context) -> None:
         key = "overwritten" if isinstance(by, Assign) else "unset"
         msg = ctx.text("PG008", "messages", key, name=a.name, value=shown(val),
                        by_line=ctx.line(by.start))
-        fix = ctx.fix("PG008", "remove", [_removal(ctx, a)], safe=False)
+        fix = ctx.fix("PG008", "remove", [_removal(ctx, a)], safe=False, preferred=True)
         related = [ctx.related(by.start, by.end, "overwritten here", "在这里被覆盖")]
         ctx.emit("PG008", msg, a.name_start, a.name_end, fixes=[fix], related=related)

@@ -1,0 +1,255 @@
+"""The CLI contract: formats, exit codes, fixes, bad input (one clear line, never a traceback)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from packgate.cli import main
+
+LEAK = "#!/bin/bash\n# 中文 😀\nexport OFFLINE_PACKING_BMR='1'\ntorchrun train.py --micro-batch-size 1\n"
+CLEAN = "#!/bin/bash\nexport OFFLINE_PACKING_BMR='1'\nexport OFFLINE_PACKED_DATA='1'\ntorchrun train.py\n"
+
+
+def run(capsys, *argv):
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.fixture
+def tree(tmp_path):
+    (tmp_path / "leak.sh").write_text(LEAK, encoding="utf-8")
+    (tmp_path / "clean.bash").write_text(CLEAN, encoding="utf-8")
+    (tmp_path / "launcher").write_text("#!/usr/bin/env bash\n" + LEAK.split("\n", 1)[1], encoding="utf-8")
+    (tmp_path / "notes.txt").write_text(LEAK, encoding="utf-8")
+    for skipped in (".git", "node_modules", ".venv"):
+        (tmp_path / skipped).mkdir()
+        (tmp_path / skipped / "x.sh").write_text(LEAK, encoding="utf-8")
+    return tmp_path
+
+
+def test_text_format_and_exit_code(tree, capsys):
+    rc, out, err = run(capsys, "check", str(tree / "leak.sh"), "--color", "never")
+    assert rc == 1
+    first = out.splitlines()[0]
+    assert first.startswith(f"{tree / 'leak.sh'}:3:8: error: ")
+    assert first.endswith("[PG001 missing-companion]")
+    assert "Found 1 problem" in out
+
+
+def test_folder_discovery_skips_vendor_dirs_and_reads_shebangs(tree, capsys):
+    rc, out, err = run(capsys, "check", str(tree), "--format", "json")
+    data = json.loads(out)
+    paths = sorted({Path(d["path"]).name for d in data["diagnostics"]})
+    assert paths == ["launcher", "leak.sh"]
+    assert data["summary"]["files"] == 3
+    assert rc == 1
+
+
+def test_clean_exit_zero(tree, capsys):
+    rc, out, _ = run(capsys, "check", str(tree / "clean.bash"))
+    assert rc == 0 and "No problems" in out
+
+
+def test_json_schema(tree, capsys):
+    rc, out, _ = run(capsys, "check", str(tree / "leak.sh"), "--format", "json")
+    data = json.loads(out)
+    assert set(data) == {"version", "diagnostics", "summary"}
+    d = data["diagnostics"][0]
+    assert {k: d[k] for k in ("line", "column", "end_line", "end_column", "code", "rule", "severity")} == {
+        "line": 3, "column": 8, "end_line": 3, "end_column": 27, "code": "PG001",
+        "rule": "missing-companion", "severity": "error"}
+    assert d["fixes"][0]["edits"][0]["text"].strip() == "export OFFLINE_PACKED_DATA='1'"
+    assert data["summary"] == {"files": 1, "error": 1, "warning": 0, "information": 0, "hint": 0}
+
+
+def test_sarif(tree, capsys, monkeypatch):
+    monkeypatch.chdir(tree)
+    rc, out, _ = run(capsys, "check", "leak.sh", "clean.bash", "--format", "sarif")
+    doc = json.loads(out)
+    assert doc["version"] == "2.1.0"
+    run0 = doc["runs"][0]
+    assert [r["id"] for r in run0["tool"]["driver"]["rules"]] == [f"PG00{i}" for i in range(1, 9)]
+    res = run0["results"][0]
+    assert res["ruleId"] == "PG001" and res["level"] == "error"
+    loc = res["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == "leak.sh"
+    assert loc["region"]["startLine"] == 3 and loc["region"]["startColumn"] == 8
+    assert res["fixes"][0]["artifactChanges"][0]["replacements"]
+
+
+def test_sarif_has_results_when_clean(tree, capsys):
+    rc, out, _ = run(capsys, "check", str(tree / "clean.bash"), "--format", "sarif")
+    assert json.loads(out)["runs"][0]["results"] == [] and rc == 0
+
+
+def test_github_annotations(tree, capsys, monkeypatch):
+    monkeypatch.chdir(tree)
+    rc, out, _ = run(capsys, "check", "leak.sh", "--format", "github")
+    assert out.startswith("::error file=leak.sh,line=3,col=8,endLine=3,endColumn=27,title=PG001 missing-companion::")
+
+
+def test_fix_in_place_and_diff(tree, capsys):
+    target = tree / "leak.sh"
+    rc, out, _ = run(capsys, "check", str(target), "--diff")
+    assert "+export OFFLINE_PACKED_DATA='1'" in out
+    assert target.read_text(encoding="utf-8") == LEAK  # --diff changes nothing
+    rc, out, _ = run(capsys, "check", str(target), "--fix")
+    assert rc == 0
+    assert "export OFFLINE_PACKED_DATA='1'\n" in target.read_text(encoding="utf-8")
+
+
+def test_fix_keeps_crlf(tmp_path, capsys):
+    target = tmp_path / "crlf.sh"
+    target.write_bytes(LEAK.replace("\n", "\r\n").encode())
+    run(capsys, "check", str(target), "--fix")
+    data = target.read_bytes()
+    assert b"export OFFLINE_PACKED_DATA='1'\r\n" in data
+    assert b"\n" not in data.replace(b"\r\n", b"")
+
+
+def test_stdin_and_stdin_filename(capsys, monkeypatch):
+    import io
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(LEAK.encode())))
+    rc, out, _ = run(capsys, "check", "-", "--stdin-filename", "stage2.sh")
+    assert rc == 1 and out.startswith("stage2.sh:3:8:")
+
+
+def test_lang_zh_and_both(tree, capsys):
+    _, zh, _ = run(capsys, "check", str(tree / "leak.sh"), "--lang", "zh")
+    assert "泄漏" in zh
+    _, both, _ = run(capsys, "check", str(tree / "leak.sh"), "--lang", "both")
+    assert "泄漏" in both and "attend" in both
+
+
+def test_select_ignore_severity(tree, capsys):
+    rc, out, _ = run(capsys, "check", str(tree / "leak.sh"), "--ignore", "missing-companion")
+    assert rc == 0
+    rc, out, _ = run(capsys, "check", str(tree / "leak.sh"), "--select", "PG002")
+    assert rc == 0
+    script = tree / "over.sh"
+    script.write_text(CLEAN.replace("export OFFLINE_PACKING_BMR='1'", "export OFFLINE_PACKING_BMR=0\nexport OFFLINE_PACKING_BMR=1"))
+    rc, out, _ = run(capsys, "check", str(script))
+    assert rc == 1 and "PG008" in out
+    rc, out, _ = run(capsys, "check", str(script), "--severity", "warning")
+    assert rc == 0
+
+
+def test_profile_option(tmp_path, capsys):
+    script = tmp_path / "v.sh"
+    script.write_text("export OFFLINE_PACKING_VQA=1\nexport OFFLINE_PACKED_DATA=1\ntorchrun train.py\n")
+    rc, out, _ = run(capsys, "check", str(script), "--profile", "ov15")
+    assert rc == 0, out
+    rc, out, _ = run(capsys, "check", str(script))
+    assert "PG002" in out and "PG001" in out
+
+
+def test_config_file_upward(tmp_path, capsys):
+    (tmp_path / "pyproject.toml").write_text('[tool.packgate]\nprofile = "ov15"\nlang = "zh"\n')
+    sub = tmp_path / "scripts" / "stage"
+    sub.mkdir(parents=True)
+    script = sub / "v.sh"
+    script.write_text("export OFFLINE_PACKING_BMR=1\nexport OFFLINE_PACKED_DATA=1\ntorchrun train.py\n")
+    rc, out, _ = run(capsys, "check", str(script))
+    assert "PG002" in out and "不读取" in out  # BMR is dead under ov15, message in Chinese
+
+
+def test_packgate_toml_and_invalid_value_falls_back(tmp_path, capsys):
+    (tmp_path / ".packgate.toml").write_text('profile = "nonsense"\nignore = ["PG001"]\n')
+    script = tmp_path / "x.sh"
+    script.write_text(LEAK)
+    rc, out, err = run(capsys, "check", str(script))
+    assert rc == 0
+    assert "invalid packgate.profile" in err
+
+
+def test_missing_path_exit_2_others_still_checked(tree, capsys):
+    rc, out, err = run(capsys, "check", str(tree / "nope.sh"), str(tree / "leak.sh"))
+    assert rc == 2
+    assert "nope.sh: cannot read" in err and "Traceback" not in err
+    assert "PG001" in out
+
+
+def test_binary_file(tmp_path, capsys):
+    b = tmp_path / "bin.sh"
+    b.write_bytes(b"\x7fELF\x00\x00\x01binary")
+    rc, out, err = run(capsys, "check", str(b))
+    assert rc == 2 and "binary file" in err and len(err.strip().splitlines()) == 1
+
+
+def test_invalid_utf8_still_analyzed(tmp_path, capsys):
+    b = tmp_path / "latin.sh"
+    b.write_bytes(b"# caf\xe9\nexport OFFLINE_PACKING_BMR=1\ntorchrun train.py\n")
+    rc, out, err = run(capsys, "check", str(b))
+    assert rc == 1 and "PG001" in out and "invalid UTF-8" in err
+
+
+def test_empty_file(tmp_path, capsys):
+    e = tmp_path / "empty.sh"
+    e.write_bytes(b"")
+    rc, out, err = run(capsys, "check", str(e))
+    assert rc == 0 and err == ""
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")
+def test_unreadable_file_in_folder(tree, capsys):
+    bad = tree / "secret.sh"
+    bad.write_text(LEAK)
+    bad.chmod(0)
+    rc, out, err = run(capsys, "check", str(tree))
+    assert rc == 2 and "secret.sh: cannot read" in err and "leak.sh" in out
+
+
+def test_fifo_and_device_refused(tmp_path, capsys):
+    fifo = tmp_path / "pipe.sh"
+    os.mkfifo(fifo)
+    rc, out, err = run(capsys, "check", str(fifo), "/dev/zero")
+    assert rc == 2
+    assert err.count("not a regular file") == 2
+
+
+def test_deep_nesting_and_big_file(tmp_path, capsys):
+    deep = tmp_path / "deep.sh"
+    deep.write_text("X=" + "$(" * 3000 + "echo" + ")" * 3000 + "\n")
+    big = tmp_path / "big.sh"
+    big.write_text("export OFFLINE_PACKING_BMR=1\n" + "echo line\n" * 100_000 + "torchrun train.py\n")
+    rc, out, err = run(capsys, "check", str(deep), str(big))
+    assert rc == 1 and "Traceback" not in err
+    assert f"{big}:1:8: error" in out
+
+
+def test_usage_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["check"])
+    assert exc.value.code == 2
+    with pytest.raises(SystemExit) as exc:
+        main(["check", "--format", "xml", "x.sh"])
+    assert exc.value.code == 2
+
+
+def test_rules_and_explain(capsys):
+    rc, out, _ = run(capsys, "rules")
+    assert rc == 0 and len(out.strip().splitlines()) == 8 and "PG003  micro-batch-size" in out
+    rc, out, _ = run(capsys, "explain", "lost-export", "--lang", "zh")
+    assert rc == 0 and out.startswith("# PG006 `lost-export`") and "问题" in out
+    rc, out, err = run(capsys, "explain", "PG999")
+    assert rc == 2 and "unknown rule" in err
+
+
+def test_settings_schema(capsys):
+    rc, out, _ = run(capsys, "settings-schema")
+    schema = json.loads(out)
+    assert set(schema) == {"packgate.profile", "packgate.lang", "packgate.select", "packgate.ignore",
+                           "packgate.severity"}
+
+
+def test_console_script_runs(tmp_path):
+    script = tmp_path / "x.sh"
+    script.write_text(LEAK)
+    exe = Path(sys.executable).with_name("packgate")
+    res = subprocess.run([str(exe), "check", str(script)], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 1 and "PG001" in res.stdout

@@ -1,0 +1,72 @@
+"""Directives with ShellCheck's scopes, profiles by comment, and hover text."""
+
+from packgate import Settings, analyze
+
+EN = Settings(lang="en")
+BODY = "export OFFLINE_PACKING_BMR=1\ntorchrun train.py\n"
+
+
+def codes(text, **kw):
+    return [f.code for f in analyze(text, settings=Settings(lang="en", **kw)).findings]
+
+
+def test_file_wide_disable_before_first_command():
+    assert codes("#!/bin/bash\n# packgate disable=missing-companion\n" + BODY) == []
+    assert codes("# packgate disable=all\n" + BODY) == []
+
+
+def test_next_command_scope():
+    text = "#!/bin/bash\necho hi\n# packgate disable=PG001\n" + BODY
+    assert codes(text) == []
+    text = "#!/bin/bash\n# packgate disable=PG001\necho hi\n" + BODY  # covers only `echo hi`... file-wide
+    assert codes(text) == []
+    text = "#!/bin/bash\necho hi\n# packgate disable=PG001\necho there\n" + BODY
+    assert codes(text) == ["PG001"]
+
+
+def test_directive_covers_whole_compound_command():
+    text = ("echo start\n# packgate disable=PG001\nif true; then\n  export OFFLINE_PACKING_BMR=1\nfi\n"
+            "torchrun train.py\n")
+    assert "PG001" not in codes(text)
+
+
+def test_other_codes_not_disabled():
+    text = "echo a\n# packgate disable=dead-var\n" + BODY
+    assert codes(text) == ["PG001"]
+
+
+def test_profile_directive():
+    text = "# packgate profile=ov15\nexport OFFLINE_PACKING_VQA=1\nexport OFFLINE_PACKED_DATA=1\ntorchrun train.py\n"
+    assert codes(text) == []
+    assert "PG002" in codes(text.replace("profile=ov15", "profile=ov2"))
+    tg = "# packgate profile=three-gate\nexport OFFLINE_PACKING_VQA=1\nexport OFFLINE_PACKED_DATA=1\ntorchrun train.py\n"
+    assert codes(tg) == []
+
+
+def test_hover_on_gate_in_both_languages():
+    text = "# 中文\nexport OFFLINE_PACKING_BMR='1'\ntorchrun train.py\n"
+    a = analyze(text, settings=EN)
+    off = a.source.data.index(b"PACKING_BMR")
+    body, start, end = a.hover(off, "both")
+    assert a.source.data[start:end] == b"OFFLINE_PACKING_BMR"
+    assert "task_encoder.py:194" in body and "跨样本" in body and "cross-sample" in body
+    assert "| ▶ | 1 | 0 |" in body  # the row that applies is marked
+    assert "from line 2" in body
+    en, _, _ = a.hover(off, "en")
+    assert "跨样本" not in en
+    plain, _, _ = a.hover(off, "zh", markdown=False)
+    assert "|" not in plain and "读取位置" in plain
+
+
+def test_hover_on_micro_batch_size_flag_and_outside():
+    text = "export OFFLINE_PACKED_DATA=1\nexport OFFLINE_PACKING_BMR=1\nMBS=${4:-1}\ntorchrun train.py --micro-batch-size $MBS\n"
+    a = analyze(text, settings=EN)
+    body, _, _ = a.hover(a.source.data.index(b"micro-batch"), "en")
+    assert "cu_lengths.shape[0] == 1" in body and "1 by default" in body
+    assert a.hover(0, "en") is None
+
+
+def test_launch_summaries():
+    a = analyze(BODY, settings=EN)
+    [s] = a.launch_summaries
+    assert s.verdict == "leak" and "BMR=1" in s.label and "✗" in s.label

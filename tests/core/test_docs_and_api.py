@@ -1,0 +1,45 @@
+"""Docs are generated from the rule table and kept current; the public API works as documented."""
+
+from pathlib import Path
+
+import packgate
+from packgate.core.docs import all_pages
+from packgate.core.rules import RULES
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
+
+
+def test_docs_rules_are_current():
+    pages = all_pages()
+    for name, text in pages.items():
+        assert (DOCS / name).read_text(encoding="utf-8") == text, f"run `make docs`: {name} is stale"
+    assert sorted(p.name for p in DOCS.glob("*.md")) == sorted(pages)
+
+
+def test_every_page_has_problem_correct_code_rationale_exceptions_in_both_languages():
+    for rule in RULES:
+        page = all_pages()[f"{rule.code}.md"]
+        for heading in ("### Problem", "### Correct code", "### Rationale", "### Exceptions",
+                        "### 问题", "### 正确写法", "### 原因", "### 例外"):
+            assert heading in page, (rule.code, heading)
+
+
+def test_public_lint_api(tmp_path):
+    text = "export OFFLINE_PACKING_BMR=1\ntorchrun train.py\n"
+    findings = packgate.lint(text)
+    assert [f.code for f in findings] == ["PG001"]
+    assert findings[0].line == 1 and findings[0].column == 8
+    assert "泄漏" in packgate.lint(text, lang="zh")[0].message
+    assert packgate.lint(text, profile="ov15") == [] or all(f.code != "PG001" for f in packgate.lint(text, profile="ov15"))
+
+
+def test_lint_reads_config_near_path(tmp_path):
+    (tmp_path / ".packgate.toml").write_text('ignore = ["missing-companion"]\n')
+    text = "export OFFLINE_PACKING_BMR=1\ntorchrun train.py\n"
+    assert packgate.lint(text, path=str(tmp_path / "x.sh")) == []
+
+
+def test_readme_rule_index_lists_every_rule():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for rule in RULES:
+        assert f"{rule.code}" in readme and f"`{rule.name}`" in readme

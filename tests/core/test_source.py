@@ -1,0 +1,79 @@
+"""Positions: byte <-> (line, character) in utf-8, utf-16 and utf-32, with CRLF, CR, tabs, CJK, emoji."""
+
+import pytest
+
+from packgate.core.source import Source, apply_edits
+from packgate.core.model import Edit
+
+TEXT = "a\r\n# 中文 😀\tx=1\rlast\u2028still\x0cline\nend"
+
+
+def test_lines_break_on_lf_crlf_and_lone_cr_only():
+    src = Source(TEXT)
+    assert src.line_count == 4
+    assert src.line_bytes(0) == b"a"
+    assert src.line_bytes(1) == "# 中文 😀\tx=1".encode()
+    assert src.line_bytes(2) == "last\u2028still\x0cline".encode()  # U+2028 and form feed are not breaks
+    assert src.line_bytes(3) == b"end"
+
+
+@pytest.mark.parametrize("encoding,expected", [("utf-8", 14), ("utf-16", 8), ("utf-32", 7)])
+def test_position_of_x_after_cjk_emoji_tab(encoding, expected):
+    src = Source(TEXT)
+    offset = src.data.index(b"x=1")
+    assert src.position(offset, encoding) == (1, expected)
+    assert src.offset(1, expected, encoding) == offset
+
+
+def test_round_trip_every_character_boundary():
+    src = Source(TEXT)
+    for enc in ("utf-8", "utf-16", "utf-32"):
+        for i, ch in enumerate(src.text):
+            off = len(src.text[:i].encode())
+            line, col = src.position(off, enc)
+            if src.text[i - 1:i + 1] == "\r\n" and i > 0:
+                continue  # between \r and \n is not a position
+            assert src.offset(line, col, enc) == off, (enc, i, ch)
+
+
+def test_offsets_clamp_like_lsp():
+    src = Source("ab\ncd")
+    assert src.offset(0, 99, "utf-16") == 2  # past the line end: the line end
+    assert src.offset(9, 0, "utf-16") == len(src.data)  # past the end: the end
+    assert src.offset(-1, 0, "utf-16") == 0
+    assert src.position(10_000, "utf-16") == (1, 2)
+
+
+def test_utf16_never_splits_a_surrogate_pair():
+    src = Source("😀x")
+    # character 1 is inside the pair: stays before the emoji's end
+    assert src.offset(0, 1, "utf-16") == 0
+    assert src.offset(0, 2, "utf-16") == 4
+
+
+def test_utf8_never_lands_inside_a_character():
+    src = Source("中x")
+    assert src.offset(0, 1, "utf-8") == 0
+    assert src.offset(0, 3, "utf-8") == 3
+
+
+def test_user_position_is_one_based_code_points():
+    src = Source("# 😀 中\nexport X=1")
+    assert src.user_position(src.data.index(b"X")) == (2, 8)
+    assert src.user_position(src.data.index("中".encode())) == (1, 5)
+
+
+def test_eol_detection():
+    assert Source("a\r\nb\r\n").eol == "\r\n"
+    assert Source("a\nb\n").eol == "\n"
+
+
+def test_apply_edits_skips_overlaps():
+    data = b"0123456789"
+    out = apply_edits(data, [Edit(2, 4, "ab"), Edit(3, 5, "zz"), Edit(8, 8, "!")])
+    assert out == b"01ab4567!89"
+
+
+def test_invalid_utf8_is_replaced():
+    src = Source.from_bytes(b"export X=\xff1\n")
+    assert "\ufffd" in src.text
