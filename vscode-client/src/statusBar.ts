@@ -1,7 +1,7 @@
 // The status bar item with the packing verdict of the active shell script.
 
 import * as vscode from 'vscode';
-import { ErrorCodes, LanguageClient, ResponseError, State } from 'vscode-languageclient/node';
+import { ErrorCodes, LanguageClient, State } from 'vscode-languageclient/node';
 import { LaunchSummariesRequest, statusView } from './status';
 
 export class PackingStatus implements vscode.Disposable {
@@ -60,7 +60,8 @@ export class PackingStatus implements vscode.Disposable {
         textDocument: { uri: this.client.code2ProtocolConverter.asUri(document.uri) },
       });
     } catch (error) {
-      if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) {
+      // A server without the request (an older packgate): stop asking, say so once.
+      if ((error as { code?: unknown } | undefined)?.code === ErrorCodes.MethodNotFound) {
         this.supported = false;
         this.log('The server does not answer packgate/launchSummaries; the status bar item stays hidden.');
       }

@@ -361,4 +361,26 @@ describe('status bar', () => {
     await new Promise((r) => setTimeout(r, 30));
     assert.equal(item.visible, false);
   });
+
+  test('a server without packgate/launchSummaries: the item stays hidden and it stops asking', async () => {
+    const folder = dir('ws');
+    executable(join(folder, '.venv', 'bin', 'packgate'));
+    const { vscode, record, events } = createVscode({ folders: [folder] });
+    vscode.window.activeTextEditor = {
+      document: { uri: vscode.Uri.file(join(folder, 'train.sh')), languageId: 'shellscript' },
+    };
+    const extension = loadExtension(vscode);
+    const clients = fakeClients(() => {
+      throw Object.assign(new Error('Method Not Found: packgate/launchSummaries'), { code: -32601 });
+    });
+    extension.factory.createClient = clients.createClient;
+    activeExtension = extension;
+    await extension.activate(context());
+    await new Promise((r) => setTimeout(r, 30));
+    events.activeEditor.fire(vscode.window.activeTextEditor);
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(record.statusItems[0].visible, false);
+    assert.equal(clients.created[0].requests.length, 1, 'asked once');
+    assert.equal(record.channels[0].lines.filter((l) => /launchSummaries/.test(l)).length, 1);
+  });
 });
