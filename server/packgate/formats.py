@@ -137,8 +137,9 @@ def render_sarif(report: Report) -> str:
             result["fixes"] = fixes
         related = []
         for i, r in enumerate(f.related):
-            line, col = analysis.source.user_position(r.start)
-            end_line, end_col = analysis.source.user_position(r.end)
+            src = analysis.source_for(r.path)
+            line, col = src.user_position(r.start)
+            end_line, end_col = src.user_position(r.end)
             related.append({"id": i, "message": {"text": r.message}, "physicalLocation": {
                 "artifactLocation": {"uri": _uri(r.path) if r.path else uri, "uriBaseId": "%SRCROOT%"},
                 "region": {"startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col}}})

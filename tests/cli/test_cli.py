@@ -73,7 +73,7 @@ def test_sarif(tree, capsys, monkeypatch):
     doc = json.loads(out)
     assert doc["version"] == "2.1.0"
     run0 = doc["runs"][0]
-    assert [r["id"] for r in run0["tool"]["driver"]["rules"]] == [f"PG00{i}" for i in range(1, 9)]
+    assert [r["id"] for r in run0["tool"]["driver"]["rules"]] == [f"PG00{i}" for i in range(1, 10)]
     res = run0["results"][0]
     assert res["ruleId"] == "PG001" and res["level"] == "error"
     loc = res["locations"][0]["physicalLocation"]
@@ -233,7 +233,7 @@ def test_usage_errors_exit_2(capsys):
 
 def test_rules_and_explain(capsys):
     rc, out, _ = run(capsys, "rules")
-    assert rc == 0 and len(out.strip().splitlines()) == 8 and "PG003  micro-batch-size" in out
+    assert rc == 0 and len(out.strip().splitlines()) == 9 and "PG003  micro-batch-size" in out
     rc, out, _ = run(capsys, "explain", "lost-export", "--lang", "zh")
     assert rc == 0 and out.startswith("# PG006 `lost-export`") and "问题" in out
     rc, out, err = run(capsys, "explain", "PG999")

@@ -25,10 +25,11 @@ def bash_ok(text: str) -> bool:
 
 def test_registry_matches_table():
     assert [r.code for r in RULES] == list(CHECKS)
-    assert [r.code for r in RULES] == [f"PG00{i}" for i in range(1, 9)]
+    assert [r.code for r in RULES] == [f"PG00{i}" for i in range(1, 10)]
     names = [r.name for r in RULES]
     assert names == ["missing-companion", "dead-var", "micro-batch-size", "not-exported",
-                     "invalid-value", "lost-export", "path-dependent", "overridden"]
+                     "invalid-value", "lost-export", "path-dependent", "overridden",
+                     "unfollowed-source"]
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)

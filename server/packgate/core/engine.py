@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -47,6 +46,20 @@ class Analysis:
         self.path = path
         self.note = note  # why the document was not analysed, if it was not
         self.version_key = (hash(source.text), settings)
+        self._other: dict = {}
+
+    @property
+    def dependencies(self) -> set:
+        """Every other file this analysis read or tried to read (sourced scripts)."""
+        return set(self.flow.dependencies) if self.flow is not None else set()
+
+    def source_for(self, path: str | None) -> Source:
+        """The Source of this document (path None) or of a sourced file it read."""
+        if path is None or self.flow is None or path not in self.flow.foreign:
+            return self.source
+        if path not in self._other:
+            self._other[path] = Source(self.flow.foreign[path])
+        return self._other[path]
 
     # -- queries used by renderers
     def hover(self, offset: int, lang: str = "both", markdown: bool = True):
@@ -108,18 +121,29 @@ def _overlaps(edit: Edit, taken) -> bool:
     return False
 
 
-def resolve_profile(settings: Settings, script: Optional[Script]) -> G.Profile:
-    """The directive's profile, else the setting's; `auto` falls back to ov2 without project code."""
+def resolve_profile(settings: Settings, script: Optional[Script], path: str | None = None,
+                    revalidate: bool = True) -> G.Profile:
+    """The directive's profile, else the setting's; `auto` reads the project's Python code."""
     name = profile_of(script.directives) if script is not None else None
     name = name or settings.profile
     if name == "auto":
-        name = "ov2"
+        from .project import index_for
+        index = index_for(path, revalidate=revalidate)
+        derived = index.profile() if index is not None else None
+        return derived if derived is not None else G.profile("ov2")
     return G.profile(name)
 
 
+_DEFAULT = object()
+
+
 def analyze(text: str, *, path: str | None = None, settings: Settings | None = None,
-            old_tree=None) -> Analysis:
-    """Analyse one document and return its findings and facts."""
+            old_tree=None, loader=_DEFAULT, revalidate: bool = True) -> Analysis:
+    """Analyse one document and return its findings and facts.
+
+    loader reads sourced files (`(path) -> (text, None) | (None, reason)`); by default a
+    SourceLoader rooted at the script's project; None turns source-following off.
+    """
     settings = settings or Settings()
     source = Source(text)
     if len(source.data) > MAX_BYTES:
@@ -127,8 +151,11 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
                 f"{MAX_BYTES // (1024 * 1024)} MiB)")
         return Analysis(source, None, None, G.profile(settings.profile), settings, [], path, note)
     script = parse_bytes(source.data, old_tree=old_tree)
-    flow = analyze_flow(script, source.data)
-    profile = resolve_profile(settings, script)
+    if loader is _DEFAULT:
+        from .sources import SourceLoader, default_root
+        loader = SourceLoader(default_root(path)).load if path else None
+    flow = analyze_flow(script, source.data, path, loader)
+    profile = resolve_profile(settings, script, path, revalidate)
     ctx = Context(source, script, flow, profile, settings.lang, path)
     wanted = _enabled_codes(settings)
     for code, check in CHECKS.items():

@@ -36,6 +36,7 @@ class Val:
     via: str = ""
     lit: Optional[tuple] = None  # byte span of the literal that decides the value
     span: Optional[tuple] = None  # byte span of the word it came from
+    foreign: bool = False  # lit / span are offsets in a sourced file, not in this document
 
 
 UNSET = Val("unset")
@@ -116,6 +117,10 @@ class FlowResult:
     extra_occurrences: list
     children: list  # parsed Scripts of `bash -c` / container bodies (for directives)
     truncated: bool = False
+    site_via: dict = field(default_factory=dict)  # id(Assign in a sourced file) -> (start, end) of the source command
+    unfollowed: list = field(default_factory=list)  # (start, end, reason) of source commands not followed
+    foreign: dict = field(default_factory=dict)  # sourced file path -> its text
+    dependencies: set = field(default_factory=set)  # every file the analysis read (or tried to)
 
 
 _POSITIONAL = re.compile(r"^([0-9]+|[@*#?$!-])$")
@@ -124,9 +129,18 @@ _POSITIONAL = re.compile(r"^([0-9]+|[@*#?$!-])$")
 class Flow:
     """The walker. Create one per analysis and call run()."""
 
-    def __init__(self, script, data: bytes):
+    def __init__(self, script, data: bytes, path: Optional[str] = None, loader=None):
         self.script = script
         self.data = data
+        self.path = os.path.abspath(path) if path else None
+        self.loader = loader
+        self.file_stack: list = [self.path]  # the file being walked (None: the main text has no path)
+        self.via: Optional[tuple] = None  # the main file's `source` command while walking a sourced file
+        self.site_via: dict = {}
+        self.unfollowed: list = []
+        self.foreign: dict = {}
+        self.dependencies: set = set()
+        self.source_cache: dict = {}
         self.launches: dict = {}
         self.functions: dict = {}
         self.called: set = set()
@@ -169,6 +183,10 @@ class Flow:
             extra_occurrences=self.extra_occ,
             children=self.children,
             truncated=self.truncated,
+            site_via=self.site_via,
+            unfollowed=self.unfollowed,
+            foreign=self.foreign,
+            dependencies=self.dependencies,
         )
 
     # ------------------------------------------------------------ statements
@@ -354,6 +372,8 @@ class Flow:
         s.vars[a.name] = Var(value, exported, a, array)
         if a.name in G.GATES or a.name in G.OTHER_VARS:
             self.gate_sites.setdefault(id(a), (a, value))
+            if a.file is not None and self.via is not None:
+                self.site_via.setdefault(id(a), self.via)
 
     def overwrite(self, origin: Assign, by) -> None:
         if origin.name in G.GATES and id(origin) not in self.overwrites:
@@ -364,6 +384,8 @@ class Flow:
         """Evaluate a word to one value."""
         vals = [self.part(p, s) for p in word.parts]
         v = _concat(vals)
+        if len(self.file_stack) > 1:
+            return replace(v, span=(word.start, word.end), foreign=True)
         return replace(v, span=(word.start, word.end))
 
     def values(self, word: Word, s: State) -> list:
@@ -396,8 +418,10 @@ class Flow:
 
     def part(self, p, s: State) -> Val:
         if isinstance(p, Lit):
-            return Val("known", p.text, lit=(p.start, p.end))
+            return Val("known", p.text, lit=(p.start, p.end), foreign=len(self.file_stack) > 1)
         if isinstance(p, Opaque):
+            if p.reason == "script-dir" and self.file_stack[-1]:
+                return Val("known", os.path.dirname(self.file_stack[-1]))
             return Val("unknown", via=p.reason)
         return self.ref(p, s)
 
@@ -406,6 +430,10 @@ class Flow:
         if var is not None:
             self.mark_read(var)
         positional = bool(_POSITIONAL.match(r.name))
+        if var is None and r.name == "0" and self.path:
+            var = Var(Val("known", self.path), False, None)
+        elif var is None and r.name == "BASH_SOURCE" and self.file_stack[-1]:
+            var = Var(Val("known", self.file_stack[-1]), False, None)
         if var is not None:
             base = var.val
         elif s.container and not positional:
@@ -429,9 +457,10 @@ class Flow:
             return base
         if base.kind == "unknown":
             if alt.kind == "known":
-                result = Val("default", alt.text, via=base.via, lit=alt.lit)
+                result = Val("default", alt.text, via=base.via, lit=alt.lit, foreign=alt.foreign)
             elif alt.kind == "default":
-                result = Val("default", alt.text, via=base.via + " or " + alt.via, lit=alt.lit)
+                result = Val("default", alt.text, via=base.via + " or " + alt.via, lit=alt.lit,
+                             foreign=alt.foreign)
             else:
                 result = alt
         else:
@@ -508,6 +537,8 @@ class Flow:
                 elif t in ("-o", "+o") and j + 1 < len(words) and names[j + 1] == "allexport":
                     s.allexport = t == "-o"
             return [s]
+        if base in ("source", ".") and i == 0 and len(words) > 1:
+            return self.source(cmd, words[1], vals[1], s)
         if base == "read":
             for j in rest:
                 t = names[j]
@@ -589,8 +620,14 @@ class Flow:
         return ""
 
     def launch(self, cmd, words, vals, names, i, s: State, prefix, launcher: str) -> None:
-        key = (cmd.start, cmd.end)
-        launch = self.launches.get(key)
+        if self.via is not None:  # a launch in a sourced file: shown at the `source` command
+            key = self.via
+            launch = self.launches.get(key)
+            if launch is None:
+                launch = Launch(key[0], key[1], key[0], key[1], launcher + " (sourced)")
+        else:
+            key = (cmd.start, cmd.end)
+            launch = self.launches.get(key)
         if launch is None:
             launch = Launch(cmd.start, cmd.end, words[i].start, words[i].end, launcher)
             self.launches[key] = launch
@@ -633,12 +670,83 @@ class Flow:
             elif t.startswith(G.MBS_FLAG + "="):
                 flag = v.span
                 lit = (v.lit[0] + len(G.MBS_FLAG) + 1, v.lit[1]) if v.lit else None
-                mbs = Val(v.kind, t[len(G.MBS_FLAG) + 1:], v.via, lit, v.span)
+                mbs = Val(v.kind, t[len(G.MBS_FLAG) + 1:], v.via, lit, v.span, v.foreign)
             elif t == G.PACKING_SFT:
                 sft = True
             elif t == G.PACKING_PRETRAIN:
                 pretrain = True
         return LaunchPath(s.labels, seen, mbs, flag, sft, pretrain)
+
+    # ------------------------------------------------------------ source / .
+    MAX_SOURCE_DEPTH = 8
+
+    def source(self, cmd: Command, word: Word, val: Val, s: State) -> list:
+        """Run a sourced file in this shell, when it can be found and read safely."""
+        override = self.source_directive(cmd)
+        where = (word.start, word.end) if self.via is None else self.via
+        if override is not None:
+            target = override
+        elif val.kind in ("known", "default") and val.text:
+            target = val.text
+        else:
+            self.unfollowed.append((*where, ("dynamic", val.via or "?")))
+            return [s]
+        if self.loader is None:  # following is off (no file location): nothing more to say
+            return [s]
+        current = self.file_stack[-1]
+        if not os.path.isabs(target):
+            if current is None:
+                self.unfollowed.append((*where, ("relative", target)))
+                return [s]
+            target = os.path.join(os.path.dirname(current), target)
+        target = os.path.normpath(target)
+
+        real = os.path.realpath(target)
+        chain = [p for p in self.file_stack if p]
+        if real in {os.path.realpath(p) for p in chain}:
+            self.unfollowed.append((*where, ("cycle", " → ".join(os.path.basename(p) for p in chain + [real]))))
+            return [s]
+        if len(self.file_stack) > self.MAX_SOURCE_DEPTH:
+            self.unfollowed.append((*where, ("depth", target)))
+            return [s]
+        self.dependencies.add(real)
+        script = self.source_cache.get(real)
+        if script is None:
+            text, reason = self.loader(target)
+            if text is None:
+                self.unfollowed.append((*where, ("refused", f"{target}: {reason}")))
+                self.source_cache[real] = False
+                return [s]
+            self.foreign[real] = text
+            script = parse_bytes(text.encode("utf-8", "surrogatepass"), file=real)
+            self.source_cache[real] = script
+        elif script is False:
+            return [s]
+        outer_via = self.via
+        if self.via is None:
+            self.via = (cmd.start, cmd.end)
+        self.file_stack.append(real)
+        try:
+            out = self.block(script.body, [s])
+        finally:
+            self.file_stack.pop()
+            self.via = outer_via
+        for st in out:
+            if st.done == "return":
+                st.done = ""
+        return out
+
+    def source_directive(self, cmd: Command) -> Optional[str]:
+        """The path of a `# packgate source=PATH` comment that covers this command."""
+        if self.via is not None:
+            return None
+        for d in self.script.directives:
+            if d.kind == "source" and d.values and d.scope_start <= cmd.start < d.scope_end:
+                path = d.values[0]
+                if not os.path.isabs(path) and self.path:
+                    path = os.path.join(os.path.dirname(self.path), path)
+                return path
+        return None
 
     # ------------------------------------------------------------ child shells
     def inner_script(self, word: Word):
@@ -776,18 +884,19 @@ def _concat(vals: list) -> Val:
     kinds = {v.kind for v in vals}
     nonempty = [v for v in vals if not (v.kind == "known" and v.text == "")]
     lit = nonempty[0].lit if len(nonempty) == 1 else None
+    foreign = nonempty[0].foreign if len(nonempty) == 1 else False
     if "unknown" in kinds:
         reason = next(v.via for v in vals if v.kind == "unknown")
         return Val("unknown", via=reason)
     text = "".join(v.text for v in vals)
     if "default" in kinds:
         via = next(v.via for v in vals if v.kind == "default")
-        return Val("default", text, via=via, lit=lit)
+        return Val("default", text, via=via, lit=lit, foreign=foreign)
     if kinds == {"unset"}:
         return UNSET
-    return Val("known", text, lit=lit)
+    return Val("known", text, lit=lit, foreign=foreign)
 
 
-def analyze_flow(script, data: bytes) -> FlowResult:
-    """Run the flow analysis over a parsed script."""
-    return Flow(script, data).run()
+def analyze_flow(script, data: bytes, path: Optional[str] = None, loader=None) -> FlowResult:
+    """Run the flow analysis over a parsed script (loader reads sourced files; None: not followed)."""
+    return Flow(script, data, path, loader).run()

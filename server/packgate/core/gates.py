@@ -23,6 +23,7 @@ class Profile:
     dead: tuple[str, ...]
     title_en: str
     title_zh: str
+    reads: tuple = ()  # project.Read entries when the profile was derived from the code (auto)
 
 
 PROFILES: dict[str, Profile] = {

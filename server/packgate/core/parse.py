@@ -110,6 +110,7 @@ class Assign(Stmt):
     decl_end: int = 0
     decl_items: int = 1  # how many names the declaration holds
     keyword: str = ""  # export / declare -x / ... as written
+    file: Optional[str] = None  # set for assignments that live in a sourced file
 
 
 @dataclass
@@ -255,13 +256,18 @@ class Script:
     tree: object = None
 
 
+_SELF = r"""(?:"?\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?"?)"""
+_DIRNAME = r"""(?:"?\$\(\s*dirname\s+(?:--\s+)?""" + _SELF + r"""\s*\)"?)"""
+_SCRIPT_DIR = re.compile(r"""^\$\(\s*(?:dirname\s+(?:--\s+)?""" + _SELF + r"""|cd\s+(?:--\s+)?"""
+                         + _DIRNAME + r"""\s*(?:&&|;)\s*pwd(?:\s+-P)?)\s*\)$""")
 _DIRECTIVE = re.compile(r"#\s*packgate\s+(disable|profile|source)\s*=\s*(\S+)")
 _DECL_KEYWORDS = {"export", "declare", "typeset", "local", "readonly"}
 _INTERESTING = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class _Builder:
-    def __init__(self, data: bytes, base: int = 0):
+    def __init__(self, data: bytes, base: int = 0, file: Optional[str] = None):
+        self.file = file
         self.data = data
         self.base = base  # offset of `data` inside the real document (for `bash -c "..."` bodies)
         self.directives: list[Directive] = []
@@ -317,11 +323,10 @@ class _Builder:
             return
         values = [v for v in m.group(2).split(",") if v]
         d = Directive(self.s(node), self.e(node), m.group(1), values)
-        if m.group(1) == "disable":
-            if not self.seen_command and self.base == 0:
-                d.file_wide = True
-            else:
-                self.pending.append(d)
+        if m.group(1) == "disable" and not self.seen_command and self.base == 0:
+            d.file_wide = True
+        elif m.group(1) in ("disable", "source"):
+            self.pending.append(d)
         self.directives.append(d)
 
     # -- statements
@@ -559,7 +564,7 @@ class _Builder:
         a = Assign(self.s(node), self.e(node), name=name, name_start=self.s(name_node),
                    name_end=self.e(name_node), append=append, mode=mode,
                    eq_end=self.e(eq) if eq is not None else self.e(name_node),
-                   decl_start=self.s(node), decl_end=self.e(node))
+                   decl_start=self.s(node), decl_end=self.e(node), file=self.file)
         self.occurrences.append(Occurrence(name, a.name_start, a.name_end,
                                            "prefix" if mode == "prefix" else "assign"))
         if value_node is not None:
@@ -678,6 +683,9 @@ class _Builder:
             out.append(Ref(name, self.s(node), self.e(node), self.s(vn), self.e(vn), quoted=quoted))
         elif t == "expansion":
             out.append(self.expansion(node, d, quoted))
+        elif t == "command_substitution" and _SCRIPT_DIR.match(self.text(node)):
+            # $(dirname "$0"), $(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd): the script's folder
+            out.append(Opaque("script-dir", self.s(node), self.e(node)))
         elif t == "command_substitution" or t == "process_substitution":
             saved, self._pre = getattr(self, "_pre", []), []
             body = self.block(node.children, d + 1, self.s(node), self.e(node))
@@ -756,11 +764,11 @@ def _unescape(text: str, quoted: bool) -> str:
     return re.sub(r"\\(.)", r"\1", text, flags=re.S)
 
 
-def parse_bytes(data: bytes, base: int = 0, old_tree=None) -> Script:
+def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] = None) -> Script:
     """Parse bash bytes into a Script model (base: offset of data within the outer document)."""
     tree = _PARSER.parse(data, old_tree) if old_tree is not None else _PARSER.parse(data)
     root = tree.root_node
-    b = _Builder(data, base)
+    b = _Builder(data, base, file)
     body = b.block(root.children, 0, base, base + len(data))
     for dct in b.pending:  # a trailing directive covers nothing
         dct.scope_start, dct.scope_end = -1, -1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .exports import check_pg002, check_pg004, check_pg006, check_pg008
 from .packing import check_pg001, check_pg007
+from .sourcing import check_pg009
 from .table import RULES, Rule, rule_by_key
 from .values import check_pg003, check_pg005
 
@@ -17,6 +18,7 @@ CHECKS = {
     "PG006": check_pg006,
     "PG007": check_pg007,
     "PG008": check_pg008,
+    "PG009": check_pg009,
 }
 
 __all__ = ["CHECKS", "RULES", "Rule", "rule_by_key"]

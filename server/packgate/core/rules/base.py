@@ -49,8 +49,24 @@ class Context:
         return Fix(self.text(code, "fixes", key, **fields), tuple(edits), safe, preferred, "fix")
 
     def emit(self, code: str, message: str, start: int, end: int, *, fixes=(), related=(),
-             dedupe=None, severity: str | None = None, data=None) -> None:
-        """Record a finding once (dedupe key defaults to code and range)."""
+             dedupe=None, severity: str | None = None, data=None, site=None,
+             keep_fixes: bool = False) -> None:
+        """Record a finding once (dedupe key defaults to code and range).
+
+        site: the assignment the finding is about; when it lives in a sourced file the finding
+        moves to the `source` command of this script, points into the file, and keeps only the
+        fixes built for this script (keep_fixes).
+        """
+        if site is not None and getattr(site, "file", None):
+            via = self.flow.site_via.get(id(site))
+            if via is None:
+                return
+            related = [Related(site.name_start, site.name_end,
+                               pick(self.lang, f"{site.name} is set here", f"{site.name} 在此设置"),
+                               site.file)] + list(related)
+            start, end = via
+            if not keep_fixes:
+                fixes = ()
         key = (code, dedupe if dedupe is not None else (start, end))
         if key in self.seen:
             return

@@ -37,7 +37,7 @@ def check_pg002(ctx: Context) -> None:
             continue
         msg = ctx.text("PG002", "messages", "dead", name=a.name, profile=ctx.profile.name)
         fix = ctx.fix("PG002", "remove", [_removal(ctx, a)], preferred=True, name=a.name)
-        ctx.emit("PG002", msg, a.name_start, a.name_end, fixes=[fix])
+        ctx.emit("PG002", msg, a.name_start, a.name_end, fixes=[fix], site=a)
 
 
 def check_pg004(ctx: Context) -> None:
@@ -60,7 +60,7 @@ def check_pg004(ctx: Context) -> None:
                     fixes.append(ctx.fix("PG004", "export",
                                          [Edit(a.decl_start, a.decl_start + len(kw), kw + " -x")],
                                          preferred=True, name=name))
-                ctx.emit("PG004", msg, a.name_start, a.name_end, fixes=fixes,
+                ctx.emit("PG004", msg, a.name_start, a.name_end, fixes=fixes, site=a,
                          related=[ctx.launch_related(launch)])
 
 
@@ -87,7 +87,7 @@ def check_pg006(ctx: Context) -> None:
         if edits:
             fixes.append(ctx.fix("PG006", "split", edits, preferred=True))
         related = [ctx.launch_related(launch)] if launch is not None else []
-        ctx.emit("PG006", msg, a.name_start, a.name_end, fixes=fixes, related=related)
+        ctx.emit("PG006", msg, a.name_start, a.name_end, fixes=fixes, related=related, site=a)
 
 
 def _split(ctx: Context, sub) -> list:
@@ -124,4 +124,4 @@ def check_pg008(ctx: Context) -> None:
                        by_line=ctx.line(by.start))
         fix = ctx.fix("PG008", "remove", [_removal(ctx, a)], safe=False, preferred=True)
         related = [ctx.related(by.start, by.end, "overwritten here", "在这里被覆盖")]
-        ctx.emit("PG008", msg, a.name_start, a.name_end, fixes=[fix], related=related)
+        ctx.emit("PG008", msg, a.name_start, a.name_end, fixes=[fix], related=related, site=a)

@@ -127,9 +127,22 @@ def _report_pg001(ctx: Context, launch, verdict, on, off, on_name, off_name) -> 
                                    f"{off_name} is set to {off.val.text!r} here",
                                    f"{off_name} 在这里被设为 {off.val.text!r}"))
     fixes = []
+    if a is not None and a.file is not None:
+        # the gate is on in a sourced file: add the companion right after the `source` line
+        via = ctx.flow.site_via.get(id(a))
+        quote = a.value.quote if a.value is not None else ""
+        if via is not None:
+            edit = insert_statement_after(ctx.source, via[1], f"export {off_name}={quote_like(quote, '1')}",
+                                          before=via[0])
+            fixes.append(ctx.fix("PG001", "insert", [edit], preferred=True, off=off_name, on=on_name,
+                                 value=quote_like(quote, "1")))
+        ctx.emit("PG001", msg, a.name_start, a.name_end, fixes=fixes, related=related, site=a,
+                 keep_fixes=True, dedupe=(id(a), verdict), data={"launch": [launch.start, launch.end]})
+        return
     if a is not None:
         quote = a.value.quote if a.value is not None else ""
-        if off.origin is not None and off.origin.mode not in ("prefix", "env", "docker"):
+        if off.origin is not None and off.origin.file is None and \
+                off.origin.mode not in ("prefix", "env", "docker"):
             fixes.append(ctx.fix("PG001", "set", [value_edit(off.origin, "1", ctx.source)],
                                  preferred=True, off=off_name, value=quote_like(quote, "1")))
         else:

@@ -22,6 +22,8 @@ def check_pg003(ctx: Context) -> None:
                 continue
             mbs = path.mbs
             anchor = mbs.span or path.mbs_flag or (launch.name_start, launch.name_end)
+            if mbs.foreign or launch.label.endswith("(sourced)"):
+                anchor = (launch.name_start, launch.name_end)
             common = dict(launch=ctx.launch_name(launch), line=ctx.line(launch.name_start), why=why)
             related = [ctx.launch_related(launch)]
             if mbs.kind == "unknown":
@@ -38,9 +40,9 @@ def check_pg003(ctx: Context) -> None:
             if number == 1:
                 continue
             fixes = []
-            if mbs.lit is not None:
+            if mbs.lit is not None and not mbs.foreign:
                 fixes.append(ctx.fix("PG003", "one", [Edit(mbs.lit[0], mbs.lit[1], "1")], preferred=True))
-            if mbs.lit is not None and mbs.lit != anchor:
+            if mbs.lit is not None and mbs.lit != anchor and not mbs.foreign:
                 related.append(ctx.related(mbs.lit[0], mbs.lit[1], f"the value {text} comes from here",
                                            f"值 {text} 来自这里"))
             key = "default" if mbs.kind == "default" else "value"
@@ -79,4 +81,4 @@ def check_pg005(ctx: Context) -> None:
                          preferred=(v == "1"), name=name, value=v) for v in ("1", "0")]
         start = a.name_start
         end = a.value.end if a.value is not None else a.eq_end
-        ctx.emit("PG005", msg, start, end, fixes=fixes)
+        ctx.emit("PG005", msg, start, end, fixes=fixes, site=a)

@@ -1,0 +1,167 @@
+"""Profile `auto`: derive the gates from the Python training code found in the project.
+
+The index reads `*.py` files below a project root and records every read of a gate variable
+(`os.environ.get`, `os.getenv`, `os.environ[...]`) with how its value is parsed. It never imports
+or runs the code it reads.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import gates as G
+
+ROOT_MARKERS = (".git", "pyproject.toml", ".packgate.toml")
+# Reads in tests and fixtures do not say what the trainer reads.
+SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", "site-packages", ".tox",
+             ".mypy_cache", ".pytest_cache", "build", "dist", "tests", "test", "testing", "fixtures"}
+MAX_FILES = 20_000
+MAX_FILE_BYTES = 2 * 1024 * 1024
+
+_NAMES = "|".join(re.escape(n) for n in G.GATES)
+_READ = re.compile(
+    r"""(?:os\.)?(?:environ\.get|getenv|environ\s*\[)\s*\(?\s*["'](?P<name>""" + _NAMES + r""")["']""")
+
+
+@dataclass(frozen=True)
+class Read:
+    """One place in the training code that reads a gate."""
+
+    name: str
+    path: str
+    line: int  # 1-based
+    column: int  # 1-based, code points
+    parse: str  # "int" (int(v) == 1), "str" (v == "1") or "other"
+    text: str  # the source line, stripped
+
+
+@dataclass
+class ProjectIndex:
+    """Every gate read found below a root, and the profile they imply."""
+
+    root: str
+    reads: list = field(default_factory=list)
+    files_scanned: int = 0
+    stamp: tuple = ()
+
+    def reads_of(self, name: str) -> list:
+        """The reads of one variable."""
+        return [r for r in self.reads if r.name == name]
+
+    def profile(self) -> G.Profile | None:
+        """The profile the reads imply, or None when the project holds no such code."""
+        live = {r.name for r in self.reads}
+        if not live:
+            return None
+        encoding = tuple(n for n in (G.VQA, G.BMR) if n in live)
+        batch = G.PACKED
+        if not encoding:
+            # only the batch gate is read: the encoding side cannot be packed by an env gate
+            encoding = (G.BMR,)
+        dead = tuple(n for n in (G.BMR, G.VQA) if n not in live)
+        title = "derived from " + ", ".join(sorted({f"{Path(r.path).name}:{r.line}" for r in self.reads})[:4])
+        return G.Profile("auto", encoding, batch, dead, title,
+                         "由项目代码推断：" + title[len("derived from "):], tuple(self.reads))
+
+
+def find_root(start: Path) -> Path | None:
+    """The nearest folder upward holding .git, pyproject.toml or .packgate.toml."""
+    try:
+        here = start.resolve()
+    except OSError:
+        return None
+    if not here.is_dir():
+        here = here.parent
+    for folder in (here, *here.parents):
+        if any((folder / m).exists() for m in ROOT_MARKERS):
+            return folder
+    return None
+
+
+def _parse_kind(line: str) -> str:
+    if re.search(r"\bint\s*\(", line):
+        return "int"
+    if re.search(r"""==\s*["']1["']|["']1["']\s*==""", line):
+        return "str"
+    return "other"
+
+
+def scan(root: Path) -> ProjectIndex:
+    """Read the Python files below root (bounded) and index the gate reads."""
+    index = ProjectIndex(str(root))
+    stamps = []
+    count = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            count += 1
+            if count > MAX_FILES:
+                break
+            path = Path(folder) / name
+            try:
+                st = path.lstat()
+                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+                    continue
+                data = path.read_bytes()
+            except OSError:
+                continue
+            stamps.append((str(path), st.st_mtime_ns, st.st_size))
+            if not any(g.encode() in data for g in G.GATES):
+                continue
+            text = data.decode("utf-8", "replace")
+            for lineno, line in enumerate(text.splitlines(), 1):
+                for m in _READ.finditer(line):
+                    index.reads.append(Read(m.group("name"), str(path), lineno, m.start() + 1,
+                                            _parse_kind(line), line.strip()))
+    index.files_scanned = count
+    index.stamp = tuple(stamps)
+    return index
+
+
+_CACHE: dict = {}
+
+
+def index_for(path: str | None, *, revalidate: bool = True) -> ProjectIndex | None:
+    """The (cached) index of the project holding path.
+
+    With revalidate, a changed Python file triggers a rescan; the language server passes False
+    and calls invalidate() from its file watcher instead, so typing never stats the tree.
+    """
+    if not path:
+        return None
+    root = find_root(Path(path))
+    if root is None:
+        return None
+    cached = _CACHE.get(str(root))
+    if cached is not None and (not revalidate or not _changed(cached)):
+        return cached
+    index = scan(root)
+    _CACHE[str(root)] = index
+    return index
+
+
+def _changed(index: ProjectIndex) -> bool:
+    # cheap check: the files that held reads or existed last time (new files are picked up by
+    # invalidate() from the server's file watcher, or by the next CLI run)
+    for p, mtime, size in index.stamp:
+        try:
+            st = os.stat(p)
+        except OSError:
+            return True
+        if st.st_mtime_ns != mtime or st.st_size != size:
+            return True
+    return False
+
+
+def invalidate(root: str | None = None) -> None:
+    """Forget cached indexes (all, or the one of root)."""
+    if root is None:
+        _CACHE.clear()
+    else:
+        _CACHE.pop(str(Path(root).resolve()), None)
