@@ -1,0 +1,6 @@
+#!/bin/bash
+# Edited on Windows: every line ends in CRLF.
+export OFFLINE_PACKING_BMR='1'
+
+torchrun --nproc_per_node 8 aiak_training_llm/train.py \
+    --micro-batch-size 1

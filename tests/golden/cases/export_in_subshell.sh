@@ -1,0 +1,10 @@
+#!/bin/bash
+# An export inside ( ... ) dies with the subshell.
+export OFFLINE_PACKING_BMR=1
+(
+    cd /mnt/data/packed || exit 1
+    export OFFLINE_PACKED_DATA=1
+)
+
+torchrun --nproc_per_node 8 aiak_training_llm/train.py \
+    --micro-batch-size 1

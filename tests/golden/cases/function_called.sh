@@ -1,0 +1,10 @@
+#!/bin/bash
+# A function that sets both gates, called before the launch.
+enable_packing() {
+    export OFFLINE_PACKING_BMR=1
+    export OFFLINE_PACKED_DATA=1
+}
+
+enable_packing
+torchrun --nproc_per_node 8 aiak_training_llm/train.py \
+    --micro-batch-size 1

@@ -1,0 +1,10 @@
+#!/bin/bash
+# The last assignment before the launch wins.
+export OFFLINE_PACKING_BMR=1
+export OFFLINE_PACKED_DATA=0
+
+# switched to packed shards
+export OFFLINE_PACKED_DATA=1
+
+torchrun --nproc_per_node 8 aiak_training_llm/train.py \
+    --micro-batch-size 1

@@ -1,0 +1,9 @@
+#!/bin/bash
+# set -euo pipefail does not turn on allexport.
+set -euo pipefail
+
+export OFFLINE_PACKING_BMR=1
+OFFLINE_PACKED_DATA=1
+
+torchrun --nproc_per_node 8 aiak_training_llm/train.py \
+    --micro-batch-size 1

@@ -1,0 +1,8 @@
+#!/bin/bash
+# Exports and the launch share one subshell: the trainer sees both.
+(
+    export OFFLINE_PACKING_BMR=1
+    export OFFLINE_PACKED_DATA=1
+    torchrun --nproc_per_node 8 aiak_training_llm/train.py \
+        --micro-batch-size 1
+)

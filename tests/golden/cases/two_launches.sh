@@ -1,0 +1,12 @@
+#!/bin/bash
+# Stage 1 runs unpacked; stage 2 turns packing on and keeps a micro-batch size of 2.
+torchrun --nproc_per_node 8 aiak_training_llm/train.py \
+    --data-path /mnt/data/stage1 \
+    --micro-batch-size 2
+
+export OFFLINE_PACKING_BMR=1
+export OFFLINE_PACKED_DATA=1
+
+torchrun --nproc_per_node 8 aiak_training_llm/train.py \
+    --data-path /mnt/data/stage2_packed \
+    --micro-batch-size 2

@@ -1,0 +1,8 @@
+#!/bin/bash
+# ksh-style exports: both gates reach the trainer.
+typeset -x OFFLINE_PACKING_BMR=1
+typeset -x OFFLINE_PACKED_DATA=1
+
+torchrun --nproc_per_node 8 aiak_training_llm/train.py \
+    --micro-batch-size 1 \
+    --seq-length 16384

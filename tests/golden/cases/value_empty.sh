@@ -1,0 +1,7 @@
+#!/bin/bash
+# export X= exports the empty string: int('') raises.
+export OFFLINE_PACKING_BMR=1
+export OFFLINE_PACKED_DATA=
+
+torchrun --nproc_per_node 8 aiak_training_llm/train.py \
+    --micro-batch-size 1

@@ -1,0 +1,140 @@
+"""Golden fixtures: one small launcher per bash construct and real-script idiom (FACTS.md §5-§7).
+
+Each `cases/NAME.sh` has a `cases/NAME.expected` holding the exact output of
+
+    packgate check --format text --lang en --color never NAME.sh
+
+run from inside `cases/` (so paths print as `NAME.sh`). The `.expected` files encode what
+FACTS.md says is true, not what the engine happens to print: they were generated, then
+reviewed one by one and corrected by hand where the engine is wrong.
+
+Regenerate after a deliberate change of messages or positions with
+
+    PACKGATE_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/golden
+
+then review the diff (`git diff tests/golden/cases`) case by case against FACTS.md before
+committing: never regenerate a case listed in KNOWN_ENGINE_BUGS without fixing the engine
+first, or the truth it encodes is overwritten with the bug. Update mode skips those cases.
+
+Two more tests apply every safe fix (`packgate check --fix` on a temporary copy): the result
+must still pass `bash -n` (skipped when bash is not installed), and the fixes must converge
+(a second `packgate check --diff` on the fixed copy proposes nothing: a safe fix that does not
+remove its finding gets applied again and again).
+
+KNOWN_ENGINE_BUGS lists the tests the engine does not pass yet: key `NAME` for the golden
+output of case NAME, `NAME/fix` for its fix tests. They run as strict xfails so the suite stays
+green. Remove an entry when the engine is fixed (a strict xfail that passes fails the suite, as
+a reminder).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from packgate.cli import main
+
+CASES = Path(__file__).parent / "cases"
+UPDATE = os.environ.get("PACKGATE_UPDATE_GOLDEN") == "1"
+CHECK_ARGS = ["check", "--format", "text", "--lang", "en", "--color", "never"]
+
+# case name -> why the engine's output differs from the truth. Temporary: the lead removes
+# entries as the engine gets fixed.
+KNOWN_ENGINE_BUGS: dict[str, str] = {
+}
+
+
+def _case_names() -> list[str]:
+    return sorted(p.stem for p in CASES.glob("*.sh"))
+
+
+def _params(names, suffix: str = ""):
+    out = []
+    for n in names:
+        reason = KNOWN_ENGINE_BUGS.get(n + suffix)
+        out.append(pytest.param(n, id=n, marks=pytest.mark.xfail(strict=True, reason=reason))
+                   if reason else n)
+    return out
+
+
+def run_check(args: list[str], cwd: Path) -> tuple[int, str, str]:
+    """packgate.cli.main in-process from cwd: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(args)
+            except SystemExit as exc:  # argparse usage errors
+                code = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        os.chdir(old)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_every_case_has_expected_output():
+    """No orphan scripts or orphan .expected files."""
+    scripts = set(_case_names())
+    expected = {p.stem for p in CASES.glob("*.expected")}
+    assert scripts, "no golden cases found"
+    if not UPDATE:
+        assert scripts - expected == set(), "cases without .expected (run with PACKGATE_UPDATE_GOLDEN=1)"
+    assert expected - scripts == set(), ".expected files without a case"
+    unknown = {k for k in KNOWN_ENGINE_BUGS if k.removesuffix("/fix") not in scripts}
+    assert unknown == set(), "KNOWN_ENGINE_BUGS names a case that does not exist"
+
+
+@pytest.mark.parametrize("name", _params(_case_names()))
+def test_golden(name: str):
+    """The text output for the case matches its reviewed .expected file."""
+    code, out, err = run_check([*CHECK_ARGS, f"{name}.sh"], CASES)
+    expected_path = CASES / f"{name}.expected"
+    if UPDATE and name not in KNOWN_ENGINE_BUGS:
+        expected_path.write_text(out, encoding="utf-8", newline="")
+    expected = expected_path.read_text(encoding="utf-8")
+    assert err == "", f"unexpected stderr: {err}"
+    assert out == expected
+    has_findings = not expected.startswith("No problems")
+    assert code == (1 if has_findings else 0), f"exit code {code}"
+
+
+def _fixed_copy(name: str, tmp_path: Path) -> Path:
+    """A copy of the case with `packgate check --fix` applied."""
+    copy = tmp_path / f"{name}.sh"
+    shutil.copyfile(CASES / copy.name, copy)
+    code, _, err = run_check(["check", "--fix", "--color", "never", copy.name], tmp_path)
+    assert code in (0, 1), f"packgate --fix failed ({code}): {err}"
+    return copy
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+@pytest.mark.parametrize("name", _params(_case_names(), "/fix"))
+def test_safe_fixes_keep_valid_bash(name: str, tmp_path: Path):
+    """`packgate check --fix` on a copy leaves a file that `bash -n` accepts."""
+    original = CASES / f"{name}.sh"
+    assert _bash_n(original) == "", f"the case itself is not valid bash: {_bash_n(original)}"
+    copy = _fixed_copy(name, tmp_path)
+    problems = _bash_n(copy)
+    assert problems == "", (f"after --fix, bash -n fails:\n{problems}\n--- fixed file ---\n"
+                            f"{copy.read_text(encoding='utf-8', errors='replace')}")
+
+
+@pytest.mark.parametrize("name", _params(_case_names(), "/fix"))
+def test_safe_fixes_converge(name: str, tmp_path: Path):
+    """After `--fix`, no safe fix is left to apply: each fix removed the finding it was for."""
+    copy = _fixed_copy(name, tmp_path)
+    _, diff, _ = run_check(["check", "--diff", copy.name], tmp_path)
+    assert diff == "", (f"--fix did not converge; still proposed:\n{diff}\n--- fixed file ---\n"
+                        f"{copy.read_text(encoding='utf-8', errors='replace')}")
+
+
+def _bash_n(path: Path) -> str:
+    proc = subprocess.run(["bash", "-n", str(path)], capture_output=True, text=True, timeout=30)
+    return "" if proc.returncode == 0 else (proc.stderr or f"exit {proc.returncode}")
