@@ -25,6 +25,17 @@ class Profile:
     title_zh: str
     reads: tuple = ()  # project.Read entries when the profile was derived from the code (auto)
 
+    def parse_of(self, name: str) -> str:
+        """How the code parses a gate: "int" (int(v) == 1, the default) or "str" (v == "1")."""
+        kinds = {r.parse for r in self.reads if r.name == name}
+        return "str" if kinds == {"str"} else "int"
+
+    def judge(self, name: str, value: str) -> str:
+        """'on', 'off' or 'invalid' for a value of a gate, the way this code base reads it."""
+        if self.parse_of(name) == "str":
+            return "on" if value == "1" else "off"
+        return int_gate(value)
+
 
 PROFILES: dict[str, Profile] = {
     "ov2": Profile("ov2", (BMR,), PACKED, (VQA,),

@@ -56,11 +56,18 @@ def _gate(analysis, name: str, langs, markdown: bool) -> str:
                   "batch": ("live: batch-layer gate", "生效：batch 层开关"),
                   "dead": ("dead: nothing reads it", "无效：没有代码读取它")}[role][1 if zh else 0]
         prof_title = prof.title_zh if zh else prof.title_en
+        reads = [r for r in prof.reads if r.name == name]
+        read_at = ", ".join(_code(f"{r.path}:{r.line}", markdown) for r in reads[:3]) if reads \
+            else _code(doc.read_at, markdown)
+        check = _code(reads[0].text, markdown) if reads else _code(doc.check, markdown)
+        if prof.reads and not reads:
+            read_at = "不在本项目的代码中" if zh else "not read anywhere in this project's code"
+            check = "-"
         rows = [
             ("状态" if zh else "Status", f"{status} ({'配置' if zh else 'profile'} `{prof.name}`: {prof_title})"),
             ("默认值" if zh else "Default", doc.default),
-            ("读取位置" if zh else "Read at", _code(doc.read_at, markdown)),
-            ("判断方式" if zh else "Check", _code(doc.check, markdown)),
+            ("读取位置" if zh else "Read at", read_at),
+            ("判断方式" if zh else "Check", check),
             ("作用" if zh else "Effect", doc.effect_zh if zh else doc.effect_en),
         ]
         if role == "dead" and name != G.VQA:

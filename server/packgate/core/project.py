@@ -7,8 +7,8 @@ or runs the code it reads.
 
 from __future__ import annotations
 
+import ast
 import os
-import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,11 +21,6 @@ SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", "site-packa
              ".mypy_cache", ".pytest_cache", "build", "dist", "tests", "test", "testing", "fixtures"}
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 2 * 1024 * 1024
-
-_NAMES = "|".join(re.escape(n) for n in G.GATES)
-_READ = re.compile(
-    r"""(?:os\.)?(?:environ\.get|getenv|environ\s*\[)\s*\(?\s*["'](?P<name>""" + _NAMES + r""")["']""")
-
 
 @dataclass(frozen=True)
 class Read:
@@ -63,7 +58,12 @@ class ProjectIndex:
             # only the batch gate is read: the encoding side cannot be packed by an env gate
             encoding = (G.BMR,)
         dead = tuple(n for n in (G.BMR, G.VQA) if n not in live)
-        title = "derived from " + ", ".join(sorted({f"{Path(r.path).name}:{r.line}" for r in self.reads})[:4])
+        places = []
+        for r in sorted(self.reads, key=lambda r: (r.path, r.line)):
+            place = f"{Path(r.path).name}:{r.line}"
+            if place not in places:
+                places.append(place)
+        title = "derived from " + ", ".join(places[:4])
         return G.Profile("auto", encoding, batch, dead, title,
                          "由项目代码推断：" + title[len("derived from "):], tuple(self.reads))
 
@@ -82,12 +82,62 @@ def find_root(start: Path) -> Path | None:
     return None
 
 
-def _parse_kind(line: str) -> str:
-    if re.search(r"\bint\s*\(", line):
-        return "int"
-    if re.search(r"""==\s*["']1["']|["']1["']\s*==""", line):
-        return "str"
-    return "other"
+def _reads_in(text: str, path: str) -> list:
+    """Gate reads in one Python file, found on its syntax tree (strings and comments never count)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    lines = text.splitlines()
+    parents: dict = {}
+    found = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+            stack.append(child)
+        name = _read_name(node)
+        if name is None:
+            continue
+        kind = "other"
+        up = parents.get(node)
+        for _ in range(4):
+            if up is None:
+                break
+            if isinstance(up, ast.Call) and isinstance(up.func, ast.Name) and up.func.id == "int":
+                kind = "int"
+                break
+            if isinstance(up, ast.Compare) and any(
+                    isinstance(c, ast.Constant) and c.value == "1" for c in [up.left, *up.comparators]):
+                kind = "str"
+                break
+            up = parents.get(up)
+        line = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
+        found.append(Read(name, path, node.lineno, node.col_offset + 1, kind, line.strip()))
+    found.sort(key=lambda r: (r.line, r.column))
+    return found
+
+
+def _read_name(node) -> str | None:
+    """The gate a node reads: environ.get("X"), getenv("X"), environ["X"]."""
+    arg = None
+    if isinstance(node, ast.Call) and node.args:
+        func = node.func
+        attr = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if attr == "getenv" or (attr == "get" and isinstance(func, ast.Attribute)
+                                and _is_environ(func.value)):
+            arg = node.args[0]
+    elif isinstance(node, ast.Subscript) and _is_environ(node.value):
+        arg = node.slice
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value in G.GATES:
+        return arg.value
+    return None
+
+
+def _is_environ(node) -> bool:
+    return (isinstance(node, ast.Attribute) and node.attr == "environ") or \
+        (isinstance(node, ast.Name) and node.id == "environ")
 
 
 def scan(root: Path) -> ProjectIndex:
@@ -115,10 +165,7 @@ def scan(root: Path) -> ProjectIndex:
             if not any(g.encode() in data for g in G.GATES):
                 continue
             text = data.decode("utf-8", "replace")
-            for lineno, line in enumerate(text.splitlines(), 1):
-                for m in _READ.finditer(line):
-                    index.reads.append(Read(m.group("name"), str(path), lineno, m.start() + 1,
-                                            _parse_kind(line), line.strip()))
+            index.reads.extend(_reads_in(text, str(path)))
     index.files_scanned = count
     index.stamp = tuple(stamps)
     return index

@@ -20,7 +20,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
     "profile": {
         "type": "string",
         "enum": list(PROFILES),
-        "default": "ov2",
+        "default": "auto",
         "description": "Which training code the scripts launch: ov2 (LLaVA-OneVision-2 main), "
         "ov15 (LLaVA-OneVision-1.5), three-gate (a branch reading both encoding gates), "
         "or auto (derived from the Python code in the project, else ov2).",
@@ -63,7 +63,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
 class Settings:
     """Resolved settings; every field has a default, so a partial source is fine."""
 
-    profile: str = "ov2"
+    profile: str = "auto"
     lang: str = "both"
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()

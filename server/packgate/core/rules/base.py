@@ -97,13 +97,15 @@ class Context:
         return (f"{launch.label} (line {line})", f"{launch.label}（第 {line} 行）")
 
 
-def gate_state(seen) -> str:
+def gate_state(seen, profile: G.Profile | None = None, name: str = "") -> str:
     """on / off / invalid / unknown for what a launch sees of a gate."""
     val = seen.val
     if val.kind == "unset":
         return "off"
     if val.kind == "unknown":
         return "unknown"
+    if profile is not None and name:
+        return profile.judge(name, val.text)
     return G.int_gate(val.text)
 
 

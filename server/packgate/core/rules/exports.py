@@ -35,7 +35,9 @@ def check_pg002(ctx: Context) -> None:
     for a, val in ctx.flow.gate_sites:
         if a.name not in ctx.profile.dead:
             continue
-        msg = ctx.text("PG002", "messages", "dead", name=a.name, profile=ctx.profile.name)
+        profile = (ctx.profile.name, ctx.profile.name) if ctx.profile.name != "auto" else \
+            ("project's", "本项目的")
+        msg = ctx.text("PG002", "messages", "dead", name=a.name, profile=profile)
         fix = ctx.fix("PG002", "remove", [_removal(ctx, a)], preferred=True, name=a.name)
         ctx.emit("PG002", msg, a.name_start, a.name_end, fixes=[fix], site=a)
 

@@ -16,8 +16,8 @@ def path_verdict(ctx: Context, path) -> tuple[str, object, object]:
     batch = path.gates[ctx.profile.batch]
     if path.sft or path.pretrain:
         return "online", None, batch
-    enc_states = [gate_state(s) for s in enc]
-    b = gate_state(batch)
+    enc_states = [gate_state(s, ctx.profile, n) for s, n in zip(enc, ctx.profile.encoding)]
+    b = gate_state(batch, ctx.profile, ctx.profile.batch)
     if "on" in enc_states:
         e, enc_seen = "on", enc[enc_states.index("on")]
     elif "unknown" in enc_states:

@@ -13,7 +13,7 @@ def check_pg003(ctx: Context) -> None:
         for path in launch.paths:
             if path.sft or path.mbs is None:
                 continue  # --packing-sft-data forces the size to 1 itself
-            batch = gate_state(path.gates[ctx.profile.batch])
+            batch = gate_state(path.gates[ctx.profile.batch], ctx.profile, ctx.profile.batch)
             if batch == "on":
                 why = f"{ctx.profile.batch}=1"
             elif path.pretrain:
@@ -60,10 +60,16 @@ def check_pg005(ctx: Context) -> None:
         if name in G.GATES:
             if name not in ctx.live:
                 continue
-            if G.int_gate(val.text) != "invalid":
+            if ctx.profile.parse_of(name) == "str":
+                if val.text in ("1", "0", ""):
+                    continue
+                key = "string"
+            elif G.int_gate(val.text) != "invalid":
                 continue
-            where = G.VAR_DOCS[name].read_at
-            key = "value"
+            else:
+                key = "value"
+            reads = [r for r in ctx.profile.reads if r.name == name]
+            where = f"{reads[0].path}:{reads[0].line}" if reads else G.VAR_DOCS[name].read_at
         elif name in ("TE_EXTRA_STATE_MISSING_CHECK", "MEGATRON_LOGGING_LEVEL"):
             if G.int_gate(val.text) != "invalid":
                 continue
