@@ -72,10 +72,13 @@ export async function deactivate(): Promise<void> {
 
 /** Stop the running server, if any, look for the server again and start it. */
 export function restart(): Promise<void> {
-  pending = pending.then(async () => {
-    await stop();
-    await start();
-  });
+  // One restart at a time; a failed one does not block the next.
+  pending = pending
+    .catch(() => undefined)
+    .then(async () => {
+      await stop();
+      await start();
+    });
   return pending;
 }
 
@@ -91,7 +94,8 @@ async function start(): Promise<void> {
   });
   log(`Looked for packgate at: ${search.tried.join(', ')}`);
   if (!search.found) {
-    await reportNotFound(search, folders);
+    // Not awaited: activation must not wait for the user to answer the notification.
+    void reportNotFound(search, folders);
     return;
   }
   const found = search.found;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, afterEach, beforeEach, describe, test } from 'node:test';
 
 const require = createRequire(import.meta.url);
-const { createVscode, loadExtension, context, MANIFEST } = require('./helpers/vscode.cjs');
+const { createVscode, loadExtension, context, MANIFEST, SERVER_DEFAULTS } = require('./helpers/vscode.cjs');
 const { fakeClients } = require('./helpers/fakeClient.cjs');
 
 const scratch = mkdtempSync(join(tmpdir(), 'packgate-activation-'));
@@ -65,8 +65,12 @@ async function activate(opts = {}, answer) {
   activeExtension = extension;
   const ctx = context();
   await extension.activate(ctx);
+  await settle();
   return { extension, vscode, record, events, clients, ctx };
 }
+
+/** Let notifications and their answers run (activation does not wait for them). */
+const settle = () => new Promise((r) => setTimeout(r, 50));
 
 const EXPECTED_SELECTOR = [
   { scheme: 'file', language: 'shellscript' },
@@ -89,7 +93,7 @@ describe('activation', () => {
     assert.deepEqual(client.server, { command: server, args: ['lsp'], options: { cwd: folder } });
     assert.deepEqual(client.options.documentSelector, EXPECTED_SELECTOR);
     assert.deepEqual(client.options.initializationOptions, {
-      packgate: { profile: 'ov15', lang: 'both', select: [], ignore: ['PG008'], severity: { 'dead-var': 'error' } },
+      packgate: { ...SERVER_DEFAULTS, profile: 'ov15', ignore: ['PG008'], severity: { 'dead-var': 'error' } },
     });
     assert.deepEqual(client.options.synchronize, { configurationSection: 'packgate' });
     assert.equal(client.options.outputChannel, record.channels[0]);
@@ -229,6 +233,15 @@ describe('when packgate is not found', () => {
     assert.ok(command.endsWith(checkout) || command.endsWith(`"${checkout}"`), command);
   });
 
+  test('activation does not wait for the user to answer the notification', async () => {
+    const { vscode, record } = createVscode({ folders: [dir('ws')], choose: () => new Promise(() => {}) });
+    const extension = loadExtension(vscode);
+    activeExtension = extension;
+    await extension.activate(context());
+    await settle();
+    assert.equal(record.messages.length, 1);
+  });
+
   test('with a workspace .venv, the command installs into it (where the search looks next time)', async () => {
     const folder = dir('ws');
     const python = executable(join(folder, '.venv', 'bin', 'python'));
@@ -267,7 +280,7 @@ describe('settings after the start', () => {
     assert.deepEqual(client.notifications, [
       {
         method: 'workspace/didChangeConfiguration',
-        params: { settings: { packgate: { profile: 'ov2', lang: 'zh', select: [], ignore: [], severity: {} } } },
+        params: { settings: { packgate: { ...SERVER_DEFAULTS, lang: 'zh' } } },
       },
     ]);
   });
@@ -281,7 +294,7 @@ describe('settings after the start', () => {
       async () => [{ path: '', trace: { server: 'off' }, profile: 'ov2' }, { tabSize: 4 }],
     );
     assert.deepEqual(answers, [
-      { profile: 'ov2', lang: 'both', select: ['PG001'], ignore: [], severity: {} },
+      { ...SERVER_DEFAULTS, select: ['PG001'] },
       { tabSize: 4 },
     ]);
   });

@@ -78,6 +78,7 @@ describe('the .vsix', () => {
     try {
       extension.factory.createClient = () => assert.fail('no server here');
       await extension.activate({ subscriptions: [] });
+      await new Promise((r) => setTimeout(r, 50));
     } finally {
       process.env.PATH = saved;
     }

@@ -13,6 +13,11 @@ const DEFAULTS = Object.fromEntries(
   Object.entries(MANIFEST.contributes.configuration.properties).map(([key, schema]) => [key, schema.default]),
 );
 
+/** The defaults of the five settings the server reads, keyed as the server reads them. */
+const SERVER_DEFAULTS = Object.fromEntries(
+  ['profile', 'lang', 'select', 'ignore', 'severity'].map((key) => [key, DEFAULTS[`packgate.${key}`]]),
+);
+
 class Disposable {
   constructor(fn) {
     this.fn = fn;
@@ -285,4 +290,4 @@ function context() {
   return { subscriptions: [], extensionPath: ROOT, extensionUri: Uri.file(ROOT) };
 }
 
-module.exports = { createVscode, loadExtension, context, ROOT, BUNDLE, MANIFEST, DEFAULTS };
+module.exports = { createVscode, loadExtension, context, ROOT, BUNDLE, MANIFEST, DEFAULTS, SERVER_DEFAULTS };
