@@ -1,5 +1,5 @@
 #!/bin/bash
-# source runs a file in this shell; the file is not followed, so it changes nothing here.
+# source of a file that does not exist: bash reports it and goes on; nothing is exported.
 export OFFLINE_PACKING_BMR=1
 source ./cluster_env.sh
 

@@ -1,0 +1,8 @@
+#!/bin/bash
+# export -n keeps the shell variable but drops it from the environment.
+export OFFLINE_PACKING_BMR=1
+export OFFLINE_PACKED_DATA=1
+export -n OFFLINE_PACKED_DATA
+
+torchrun --nproc_per_node 8 aiak_training_llm/train.py \
+    --micro-batch-size 1

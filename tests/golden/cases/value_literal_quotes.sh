@@ -1,0 +1,7 @@
+#!/bin/bash
+# The inner single quotes survive quote removal: the trainer reads '1' with the quotes.
+export OFFLINE_PACKING_BMR=1
+export OFFLINE_PACKED_DATA="'1'"
+
+torchrun --nproc_per_node 8 aiak_training_llm/train.py \
+    --micro-batch-size 1
