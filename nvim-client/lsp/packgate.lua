@@ -15,8 +15,9 @@ return {
   -- a test compares the two. Sent on start and answered to workspace/configuration.
   settings = {
     packgate = {
-      -- ov2 | ov15 | three-gate | auto: which training code the scripts launch.
-      profile = 'ov2',
+      -- auto | ov2 | ov15 | three-gate: which training code the scripts launch
+      -- (auto: read from the project's Python code, else ov2).
+      profile = 'auto',
       -- en | zh | both: language of messages and hover text.
       lang = 'both',
       -- Only report these rules (codes or names); empty means every rule.

@@ -33,7 +33,7 @@ local function wait_for(what, predicate, ms)
   end
 end
 
---- The diagnostics of one rule in a buffer, as plain data (0-based rows, byte columns).
+--- The diagnostics of one rule (all if code is nil) in a buffer; rows 0-based, columns in bytes.
 local function diagnostics_of(bufnr, code)
   local out = {}
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do
@@ -127,6 +127,12 @@ local function run()
   result.server_pull = caps.diagnosticProvider ~= nil
   result.server_hover = caps.hoverProvider ~= nil and caps.hoverProvider ~= false
   result.server_code_action = caps.codeActionProvider ~= nil and caps.codeActionProvider ~= false
+  -- Neovim's own keys reach packgate with no mapping from the user: K (set on attach) and gra.
+  local function rhs_of(lhs)
+    local map = vim.fn.maparg(lhs, 'n', false, true)
+    return map.desc or map.rhs or (map.callback and 'callback') or ''
+  end
+  result.keys = { K = rhs_of('K'), gra = rhs_of('gra') }
 
   step('diagnostics')
   wait_for('a PG001 diagnostic', function()

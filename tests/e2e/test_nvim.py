@@ -143,6 +143,8 @@ def test_neovim_diagnostic_hover_and_quickfix(tmp_path: Path) -> None:
     assert result["filetype"] == "sh", why
     assert result["offset_encoding"] == "utf-8", f"Neovim 0.11 offers utf-8 first{why}"
     assert Path(result["root_dir"]) == project, why
+    assert "hover" in result["keys"]["K"] and "code_action" in result["keys"]["gra"], \
+        f"Neovim's default K / gra mappings are not there{why}"
 
     # Diagnostics are pulled (Neovim 0.11 supports textDocument/diagnostic), never also pushed.
     assert result["server_pull"], f"the server did not offer pull diagnostics to Neovim{why}"
