@@ -111,8 +111,8 @@ async function start(): Promise<void> {
   try {
     await created.start();
   } catch (error) {
+    // The language client has already shown the error, with a button to the output.
     log(`The packgate server did not start: ${String(error)}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('The packgate server did not start: {0}', String(error)));
   }
 }
 

@@ -26,6 +26,9 @@ class Disposable {
     if (this.fn) this.fn();
     this.fn = undefined;
   }
+  static from(...disposables) {
+    return new Disposable(() => disposables.forEach((d) => d?.dispose()));
+  }
 }
 
 class EventEmitter {
@@ -41,6 +44,99 @@ class EventEmitter {
   }
   dispose() {
     this.listeners.clear();
+  }
+}
+
+class CodeActionKind {
+  constructor(value) {
+    this.value = value;
+  }
+  append(part) {
+    return new CodeActionKind(this.value ? `${this.value}.${part}` : part);
+  }
+  contains(other) {
+    return this.value === other.value || other.value.startsWith(`${this.value}.`);
+  }
+  intersects(other) {
+    return this.contains(other) || other.contains(this);
+  }
+}
+for (const [name, value] of Object.entries({
+  Empty: '',
+  QuickFix: 'quickfix',
+  Refactor: 'refactor',
+  RefactorExtract: 'refactor.extract',
+  RefactorInline: 'refactor.inline',
+  RefactorMove: 'refactor.move',
+  RefactorRewrite: 'refactor.rewrite',
+  Source: 'source',
+  SourceOrganizeImports: 'source.organizeImports',
+  SourceFixAll: 'source.fixAll',
+  Notebook: 'notebook',
+})) {
+  CodeActionKind[name] = new CodeActionKind(value);
+}
+
+class CancellationTokenSource {
+  constructor() {
+    const emitter = new EventEmitter();
+    this.emitter = emitter;
+    this.token = { isCancellationRequested: false, onCancellationRequested: emitter.event };
+  }
+  cancel() {
+    if (!this.token.isCancellationRequested) {
+      this.token.isCancellationRequested = true;
+      this.emitter.fire();
+    }
+  }
+  dispose() {
+    this.emitter.dispose();
+  }
+}
+
+class Position {
+  constructor(line, character) {
+    this.line = line;
+    this.character = character;
+  }
+}
+
+class Range {
+  constructor(a, b, c, d) {
+    [this.start, this.end] = typeof a === 'number' ? [new Position(a, b), new Position(c, d)] : [a, b];
+  }
+}
+
+class Diagnostic {
+  constructor(range, message, severity) {
+    Object.assign(this, { range, message, severity });
+  }
+}
+
+class MarkdownString {
+  constructor(value = '') {
+    this.value = value;
+  }
+  appendText(text) {
+    this.value += text;
+    return this;
+  }
+  appendMarkdown(text) {
+    this.value += text;
+    return this;
+  }
+}
+
+class Hover {
+  constructor(contents, range) {
+    this.contents = Array.isArray(contents) ? contents : [contents];
+    this.range = range;
+  }
+}
+
+class TabInputText {
+  constructor(uri) {
+    this.uri = uri;
   }
 }
 
@@ -122,14 +218,29 @@ function createVscode(opts = {}) {
     Disposable,
     EventEmitter,
     Uri,
+    CodeActionKind,
+    TabInputText,
+    CancellationTokenSource,
+    Position,
+    Range,
+    Diagnostic,
+    MarkdownString,
+    Hover,
+    DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
+    DiagnosticTag: { Unnecessary: 1, Deprecated: 2 },
     StatusBarAlignment: { Left: 1, Right: 2 },
+    LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
     ThemeColor: class ThemeColor {
       constructor(id) {
         this.id = id;
       }
     },
     l10n: { t: (message, ...args) => format(message, args) },
-    env: { clipboard: { writeText: async (text) => void record.clipboard.push(text) } },
+    env: {
+      appName: 'Visual Studio Code',
+      language: opts.language ?? 'en',
+      clipboard: { writeText: async (text) => void record.clipboard.push(text) },
+    },
     commands: {
       registerCommand: (id, fn) => {
         record.commands.set(id, fn);
@@ -194,13 +305,13 @@ function createVscode(opts = {}) {
   // TypeScript's import copies only own properties: give each name it uses an empty class.
   for (const name of [
     'CallHierarchyIncomingCall', 'CallHierarchyItem', 'CallHierarchyOutgoingCall',
-    'CancellationError', 'CancellationTokenSource', 'CodeAction', 'CodeActionKind', 'CodeLens',
+    'CancellationError', 'CodeAction', 'CodeLens',
     'Color', 'ColorInformation', 'ColorPresentation', 'CompletionItem', 'CompletionList',
-    'Diagnostic', 'DiagnosticRelatedInformation', 'DocumentHighlight', 'DocumentLink',
-    'DocumentSymbol', 'FoldingRange', 'Hover', 'InlayHint', 'InlayHintLabelPart',
+    'DiagnosticRelatedInformation', 'DocumentHighlight', 'DocumentLink',
+    'DocumentSymbol', 'FoldingRange', 'InlayHint', 'InlayHintLabelPart',
     'InlineCompletionItem', 'InlineCompletionList', 'InlineValueEvaluatableExpression',
     'InlineValueText', 'InlineValueVariableLookup', 'LinkedEditingRanges', 'Location',
-    'MarkdownString', 'ParameterInformation', 'Position', 'Range', 'RelativePattern',
+    'ParameterInformation', 'RelativePattern',
     'SelectionRange', 'SemanticTokens', 'SemanticTokensEdit', 'SemanticTokensEdits',
     'SemanticTokensLegend', 'SignatureHelp', 'SignatureInformation', 'SnippetString',
     'SnippetTextEdit', 'SymbolInformation', 'TabInputCustom', 'TabInputNotebook', 'TabInputText',
@@ -213,8 +324,26 @@ function createVscode(opts = {}) {
     };
   }
 
+  // Providers the language client registers (languages.registerHoverProvider, ...) are kept
+  // in record.providers; diagnostic collections in record.diagnostics.
+  record.providers = [];
+  record.diagnostics = new Map();
+  vscode.languages.createDiagnosticCollection = (name) => {
+    const collection = {
+      name,
+      set: (uri, items) => void record.diagnostics.set(uri.toString(), items ?? []),
+      delete: (uri) => void record.diagnostics.delete(uri.toString()),
+      get: (uri) => record.diagnostics.get(uri.toString()),
+      has: (uri) => record.diagnostics.has(uri.toString()),
+      clear: () => record.diagnostics.clear(),
+      forEach: (fn) => record.diagnostics.forEach((items, uri) => fn(Uri.parse(uri), items, collection)),
+      dispose: () => {},
+    };
+    return collection;
+  };
+
   // Any other event of a namespace (workspace.onDidOpenTextDocument, ...) is an emitter that
-  // the tests can fire through `events`.
+  // the tests can fire through `events`; any register* function records what it is given.
   for (const space of ['window', 'workspace', 'languages', 'notebooks', 'extensions', 'env']) {
     vscode[space] = new Proxy(vscode[space] ?? {}, {
       get(target, name) {
@@ -223,6 +352,13 @@ function createVscode(opts = {}) {
           events[`${space}.${name}`] = emitter;
           target[name] = emitter.event;
         }
+        if (!(name in target) && typeof name === 'string' && /^register[A-Z]/.test(name)) {
+          target[name] = (...args) => {
+            const entry = { kind: `${space}.${name}`, args };
+            record.providers.push(entry);
+            return new Disposable(() => record.providers.splice(record.providers.indexOf(entry), 1));
+          };
+        }
         return target[name];
       },
     });
@@ -230,6 +366,29 @@ function createVscode(opts = {}) {
   vscode.notebooks.notebookDocuments = [];
   vscode.workspace.textDocuments = [];
   vscode.workspace.notebookDocuments = [];
+  vscode.window.visibleTextEditors = [];
+  const tabs = [];
+  vscode.window.tabGroups = {
+    all: [{ tabs }],
+    onDidChangeTabs: (events.tabs = new EventEmitter()).event,
+    onDidChangeTabGroups: new EventEmitter().event,
+  };
+
+  /** Open a document in an editor tab and make it the active editor, as VS Code would. */
+  function openDocument(fsPath, text, languageId = 'shellscript') {
+    const uri = Uri.file(fsPath);
+    const document = textDocument(uri, text, languageId);
+    vscode.workspace.textDocuments.push(document);
+    tabs.push({ input: new TabInputText(uri) });
+    const editor = { document };
+    vscode.window.visibleTextEditors.push(editor);
+    vscode.window.activeTextEditor = editor;
+    events['workspace.onDidOpenTextDocument']?.fire(document);
+    events.tabs.fire({ opened: [tabs.at(-1)], closed: [], changed: [] });
+    events['window.onDidChangeVisibleTextEditors']?.fire(vscode.window.visibleTextEditors);
+    events.activeEditor.fire(editor);
+    return document;
+  }
 
   async function notify(level, message, items) {
     record.messages.push({ level, message, items });
@@ -241,7 +400,25 @@ function createVscode(opts = {}) {
     (layer === 'user' ? user : workspaceSettings)[name] = value;
   }
 
-  return { vscode, record, events, set };
+  return { vscode, record, events, set, openDocument };
+}
+
+/** The parts of vscode.TextDocument the language client reads. */
+function textDocument(uri, text, languageId) {
+  const lines = text.split('\n');
+  return {
+    uri,
+    fileName: uri.fsPath,
+    languageId,
+    version: 1,
+    isClosed: false,
+    isDirty: false,
+    isUntitled: false,
+    eol: 1,
+    lineCount: lines.length,
+    getText: () => text,
+    lineAt: (line) => ({ text: lines[line] }),
+  };
 }
 
 // The glob forms the document selector uses: a leading "**/", "*" and "{a,b}".
