@@ -58,6 +58,18 @@ KNOWN_ENGINE_BUGS: dict[str, str] = {
                         "PG002 already covers it)",
     "export_n": "export -n is treated as 'never exported' (PG004 on an export line); FACTS §5: "
                 "export -n X is gone again like unset X, so PG001 at the gate that is on",
+    "function_args": "positional parameters inside a function are not bound to the call's "
+                     "arguments: `launch_stage ... 2` gives --micro-batch-size 2 (PG003 error), "
+                     "engine says $2 cannot be known (information)",
+    "function_declare_x": "declare -x inside a function makes a local variable, gone after "
+                          "return; engine treats it as a global export (misses PG001)",
+    "function_local": "local X=1; export X inside a function is gone after return; engine "
+                      "treats it as a global export (misses PG001)",
+    "other_env_values": "PG005 on MEGATRON_LOGGING_LEVEL says 'use 1 or 0' (and offers those "
+                        "fixes); it is a logging level: use an integer level",
+    "profile_ov15_invalid_vqa": "PG005 under ov15 says the VQA gate is read 'nowhere on "
+                                "LLaVA-OneVision-2 main' while claiming int() raises in the "
+                                "training code",
     "or_keep_caller_value": "PG007 claims PACKED_DATA=unset on the path where [[ -n $X ]] "
                             "succeeded; there it is the caller's (unknown) value",
     "param_assign_default_unexported": "${X:=1} assigns without exporting: expected PG004 on "
