@@ -56,6 +56,9 @@ KNOWN_ENGINE_BUGS: dict[str, str] = {
                     "PG006 already reports that cause (CONTRACT PG001 exceptions)",
     "disable_if_block": "PG008 fires on OFFLINE_PACKING_VQA, which ov2 never reads (not a gate; "
                         "PG002 already covers it)",
+    "docker_env_passthrough_unexported": "-e NAME of a gate that the host only assigned (never "
+                                         "exported) passes nothing; engine says nothing, "
+                                         "expected PG004 on both assignments",
     "export_n": "export -n is treated as 'never exported' (PG004 on an export line); FACTS §5: "
                 "export -n X is gone again like unset X, so PG001 at the gate that is on",
     "function_args": "positional parameters inside a function are not bound to the call's "
@@ -70,6 +73,8 @@ KNOWN_ENGINE_BUGS: dict[str, str] = {
     "profile_ov15_invalid_vqa": "PG005 under ov15 says the VQA gate is read 'nowhere on "
                                 "LLaVA-OneVision-2 main' while claiming int() raises in the "
                                 "training code",
+    "loop_variable_sweep": "a for-loop variable over a literal list (for MBS in 1 2) is treated "
+                           "as unknown (PG003 information); the script knows it takes 2 (error)",
     "or_keep_caller_value": "PG007 claims PACKED_DATA=unset on the path where [[ -n $X ]] "
                             "succeeded; there it is the caller's (unknown) value",
     "param_assign_default_unexported": "${X:=1} assigns without exporting: expected PG004 on "
