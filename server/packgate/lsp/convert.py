@@ -46,6 +46,7 @@ class ClientFeatures:
     related_information: bool = False
     document_changes: bool = False
     configuration: bool = False
+    watch_files: bool = False
 
     @classmethod
     def from_capabilities(cls, caps: types.ClientCapabilities | None,
@@ -62,6 +63,7 @@ class ClientFeatures:
                 get_capability(caps, "text_document.publish_diagnostics.related_information", False)),
             document_changes=bool(get_capability(caps, "workspace.workspace_edit.document_changes", False)),
             configuration=bool(get_capability(caps, "workspace.configuration", False)),
+            watch_files=bool(get_capability(caps, "workspace.did_change_watched_files.dynamic_registration", False)),
         )
 
 
@@ -90,16 +92,13 @@ def to_offset(source: Source, position: types.Position, encoding: str) -> int:
     return source.offset(position.line, position.character, encoding)
 
 
-def apply_change(text: str, change: types.TextDocumentContentChangeEvent, encoding: str) -> str:
-    """Apply one didChange content change (incremental or whole-document) to a text."""
+def change_offsets(source: Source, change: types.TextDocumentContentChangeEvent,
+                   encoding: str) -> tuple[int | None, int | None]:
+    """The byte range a didChange content change replaces ((None, None): the whole document)."""
     if not isinstance(change, types.TextDocumentContentChangePartial):
-        return change.text
-    source = Source(text)
+        return None, None
     start = to_offset(source, change.range.start, encoding)
-    end = max(start, to_offset(source, change.range.end, encoding))
-    data = source.data
-    return (data[:start] + change.text.encode("utf-8", "surrogatepass") + data[end:]).decode(
-        "utf-8", "surrogatepass")
+    return start, max(start, to_offset(source, change.range.end, encoding))
 
 
 def range_overlaps(a: types.Range, b: types.Range) -> bool:
@@ -257,6 +256,7 @@ def quick_fixes(diagnostic: types.Diagnostic, uri: str, version: int | None,
 def fix_all_action(edits: Sequence[Any], source: Source, uri: str, version: int | None,
                    client: ClientFeatures) -> types.CodeAction | None:
     """`source.fixAll.packgate`: every safe fix at once (None when there is nothing to fix)."""
+    edits = [e for e in edits if e is not None]
     if not edits:
         return None
     text_edits = [types.TextEdit(range=to_range(source, e.start, e.end, client.encoding), new_text=e.text)
@@ -293,6 +293,27 @@ _MESSAGE_TYPE = {
     "info": types.MessageType.Info,
     "log": types.MessageType.Log,
 }
+
+
+def launch_summaries(summaries: Iterable[Any], source: Source, encoding: str) -> list[dict[str, Any]]:
+    """`packgate/launchSummaries`: the verdict at each launch, as the VS Code status bar reads it."""
+    return [{"range": to_range(source, s.start, s.end, encoding), "verdict": s.verdict, "label": s.label}
+            for s in summaries]
+
+
+def uri_of(params: Any) -> str | None:
+    """The textDocument.uri of a custom request's params (plain JSON or an attrs object)."""
+    doc = params.get("textDocument") if isinstance(params, Mapping) else getattr(params, "textDocument", None)
+    uri = doc.get("uri") if isinstance(doc, Mapping) else getattr(doc, "uri", None)
+    return uri if isinstance(uri, str) else None
+
+
+def watchers_registration(globs: Sequence[str]) -> types.RegistrationParams:
+    """client/registerCapability for workspace/didChangeWatchedFiles on these globs."""
+    options = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern=g) for g in globs])
+    return types.RegistrationParams(registrations=[types.Registration(
+        id="packgate-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)])
 
 
 def configuration_params(scope_uri: str | None = None) -> types.ConfigurationParams:

@@ -15,7 +15,6 @@ import inspect
 import logging
 import sys
 import traceback
-from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import unquote
 
@@ -29,10 +28,14 @@ from pygls.workspace import TextDocument
 from packgate.core.source import Source
 from packgate.lsp import convert
 from packgate.lsp.convert import ClientFeatures
-from packgate.lsp.session import Entry, Session, path_of
+from packgate.lsp.session import Entry, Session, path_of, warm_up
 
 logger = logging.getLogger("packgate.lsp")
 CONFIG_FILES = (".packgate.toml", "pyproject.toml")
+# What can change an analysis besides the document: the project's Python code (profile auto),
+# its packgate configuration, and the scripts a launcher sources.
+WATCHED = ("**/*.py", "**/pyproject.toml", "**/.packgate.toml", "**/*.sh", "**/*.bash", "**/*.env")
+LAUNCH_SUMMARIES = "packgate/launchSummaries"
 
 
 def _version() -> str:
@@ -56,7 +59,9 @@ class PackgateProtocol(LanguageServerProtocol):
         encoding = convert.encoding_name(self.workspace.position_encoding)
         text = doc.source
         for change in params.content_changes:
-            text = convert.apply_change(text, change, encoding)
+            source = Source(text)
+            start, end = convert.change_offsets(source, change, encoding)
+            text = self._server.session.splice(doc.uri, source, start, end, change.text)
         doc.apply_change(types.TextDocumentContentChangeWholeDocument(text=text))
         doc.version = params.text_document.version
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
@@ -106,37 +111,36 @@ class PackgateServer(LanguageServer):
         """The open document at uri, or None (unknown and closed documents are not read from disk)."""
         return self.workspace.text_documents.get(unquote(uri))
 
-    def entry(self, uri: str) -> Entry | None:
+    def entry(self, uri: str, revalidate: bool = False) -> Entry | None:
         """The analysis of the open document's current version (cached per version)."""
         doc = self.document(uri)
         if doc is None:
             return None
-        entry, problems = self.session.analysis(doc.uri, doc.version, doc.source)
+        entry, problems = self.session.analysis(doc.uri, doc.version, doc.source, revalidate=revalidate)
+        if entry.analysis.note:
+            problems.append(f"{doc.uri}: {entry.analysis.note}")
         self.say(problems)
         return entry
 
     def diagnostics(self, uri: str, entry: Entry) -> list[types.Diagnostic]:
         """The entry's findings as LSP diagnostics (converted once per entry)."""
         if entry.rendered is None:
-            source = entry.analysis.source
-            own = path_of(uri)
-            entry.rendered = convert.to_diagnostics(
-                entry.analysis.findings, source, uri, entry.version, self.client,
-                lambda path: source if path == own else _read_source(path))
+            entry.rendered = convert.to_diagnostics(entry.analysis.findings, entry.analysis.source, uri,
+                                                    entry.version, self.client, entry.analysis.source_for)
         return entry.rendered
 
-    def publish(self, uri: str) -> None:
+    def publish(self, uri: str, revalidate: bool = False) -> None:
         """Push the document's diagnostics with its version (push clients only)."""
         doc = self.document(uri)
         if doc is None or self.client.pull_diagnostics:
             return
-        entry = self.entry(uri)
+        entry = self.entry(uri, revalidate)
         if entry is not None:
             self.text_document_publish_diagnostics(
                 convert.publish_params(doc.uri, doc.version, self.diagnostics(doc.uri, entry)))
 
     def rediagnose(self) -> None:
-        """After a settings change: push again, or ask pulling clients to pull again."""
+        """After a settings or project change: push again, or ask pulling clients to pull again."""
         if self.client.pull_diagnostics:
             if self.client.diagnostic_refresh:
                 self.workspace_diagnostic_refresh(None)
@@ -152,13 +156,6 @@ class PackgateServer(LanguageServer):
             self.log(f"workspace/configuration failed: {exc!r}", "warning")
             return None
         return result[0] if result else None
-
-
-def _read_source(path: str) -> Source | None:
-    try:
-        return Source.from_bytes(Path(path).read_bytes())
-    except OSError:
-        return None
 
 
 def guarded(fallback: Callable[[], Any] = lambda: None):
@@ -201,11 +198,19 @@ def initialize(ls: PackgateServer, params: types.InitializeParams) -> None:
 
 @guarded()
 async def initialized(ls: PackgateServer, params: types.InitializedParams) -> None:
-    """Show early settings problems, then pull the editor settings if the client can serve them."""
+    """Show early settings problems, watch the project's files, pull the editor settings."""
+    ls.thread_pool.submit(warm_up)
     ls.say(ls.pending)
+    if ls.client.watch_files:
+        try:
+            await ls.client_register_capability_async(convert.watchers_registration(WATCHED))
+        except Exception as exc:  # a client that declines: open and save still revalidate
+            ls.log(f"file watching not registered: {exc!r}", "warning")
     if ls.client.configuration:
+        before = ls.session.editor
         ls.say(ls.session.set_editor_section(await ls.pull_configuration()))
-        ls.rediagnose()
+        if ls.session.editor != before:  # documents opened meanwhile used the older settings
+            ls.rediagnose()
 
 
 @guarded()
@@ -221,8 +226,13 @@ async def did_change_configuration(ls: PackgateServer, params: types.DidChangeCo
 
 @guarded()
 def did_open(ls: PackgateServer, params: types.DidOpenTextDocumentParams) -> None:
-    """Diagnose a newly opened document."""
-    ls.publish(params.text_document.uri)
+    """Diagnose a newly opened document (re-checking the project's code for `profile = auto`)."""
+    uri = params.text_document.uri
+    ls.session.forget(uri)  # a reopened document may hold other text under the same version
+    if ls.client.pull_diagnostics:
+        ls.entry(uri, revalidate=True)  # the client pulls next: have the analysis ready
+    else:
+        ls.publish(uri, revalidate=True)
 
 
 @guarded()
@@ -233,9 +243,25 @@ def did_change(ls: PackgateServer, params: types.DidChangeTextDocumentParams) ->
 
 @guarded()
 def did_save(ls: PackgateServer, params: types.DidSaveTextDocumentParams) -> None:
-    """A saved packgate configuration file changes the settings of every open document."""
-    if params.text_document.uri.endswith(CONFIG_FILES):
-        ls.rediagnose()
+    """A saved config file, Python file or sourced script can change other documents' analyses."""
+    uri = params.text_document.uri
+    path = path_of(uri)
+    if uri.endswith(CONFIG_FILES + (".py",)) or (path and ls.session.depending_on(path)):
+        _project_changed(ls)
+
+
+@guarded()
+def did_change_watched_files(ls: PackgateServer, params: types.DidChangeWatchedFilesParams) -> None:
+    """Files changed outside the editor: forget what the analyses derived from the project."""
+    if params.changes:
+        _project_changed(ls)
+
+
+def _project_changed(ls: PackgateServer) -> None:
+    from packgate.core import project
+    project.invalidate()
+    ls.session.forget_all()
+    ls.rediagnose()
 
 
 @guarded()
@@ -287,11 +313,23 @@ def code_action(ls: PackgateServer, params: types.CodeActionParams) -> list[type
             fresh = diag if convert.data_version(diag) == doc.version else _match(diag, current)
             if fresh is not None:
                 actions += convert.quick_fixes(fresh, uri, doc.version, ls.client, attach=diag)
-    if convert.wants_kind(only, convert.FIX_ALL_KIND):
-        fix_all = convert.fix_all_action(entry.analysis.fix_all_edits(), entry.analysis.source,
+    automatic = params.context.trigger_kind == types.CodeActionTriggerKind.Automatic
+    if convert.wants_kind(only, convert.FIX_ALL_KIND) and not (automatic and not only):
+        # fixAll re-analyses until it converges: only when asked (a source action, or on save)
+        fix_all = convert.fix_all_action([ls.session.fix_all(uri, entry)], entry.analysis.source,
                                          uri, doc.version, ls.client)
         actions += [fix_all] if fix_all else []
     return actions
+
+
+@guarded()
+def launch_summaries(ls: PackgateServer, params: Any) -> list[dict[str, Any]] | None:
+    """`packgate/launchSummaries`: the verdict at each launch, for the VS Code status bar."""
+    uri = convert.uri_of(params)
+    entry = ls.entry(uri) if uri else None
+    if entry is None:
+        return None
+    return convert.launch_summaries(entry.analysis.launch_summaries, entry.analysis.source, ls.client.encoding)
 
 
 def _match(diag: types.Diagnostic, current: list[types.Diagnostic]) -> types.Diagnostic | None:
@@ -307,6 +345,7 @@ HANDLERS: tuple[tuple[str, Any, Callable[..., Any]], ...] = (
     (types.TEXT_DOCUMENT_DID_CHANGE, None, did_change),
     (types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False), did_save),
     (types.TEXT_DOCUMENT_DID_CLOSE, None, did_close),
+    (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, None, did_change_watched_files),
     (types.TEXT_DOCUMENT_DIAGNOSTIC,
      types.DiagnosticOptions(identifier="packgate", inter_file_dependencies=False, workspace_diagnostics=False),
      document_diagnostic),
@@ -315,6 +354,7 @@ HANDLERS: tuple[tuple[str, Any, Callable[..., Any]], ...] = (
      types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, convert.FIX_ALL_KIND],
                              resolve_provider=False),
      code_action),
+    (LAUNCH_SUMMARIES, None, launch_summaries),
 )
 
 

@@ -1,7 +1,7 @@
-"""The language server's state: editor settings, per-file settings and one analysis per document version.
+"""The language server's state: editor settings, per-file settings, parse trees and one analysis per document version.
 
 No protocol types live here; ``server.py`` feeds it plain values and ``convert.py`` renders
-what it returns.
+what it returns. Offsets are byte offsets into the UTF-8 text, as in packgate.core.
 
 Settings are layered like ruff's server does it, lowest first:
 
@@ -20,13 +20,30 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 from urllib.parse import urlparse
 
 from pygls.uris import to_fs_path
 
-from packgate.core.engine import Analysis, analyze
+from packgate.core.model import Edit
 from packgate.core.settings import SCHEMA, Settings, settings_for
+from packgate.core.source import Source, apply_edits
+
+if TYPE_CHECKING:
+    from packgate.core.engine import Analysis
+
+FIX_PASSES = 4  # as `packgate check --fix`: a fix may reveal the next (PG006, then PG003)
+
+
+def analyze(text: str, **options: Any) -> "Analysis":
+    """packgate.core.engine.analyze, imported on first use so that `initialize` is answered sooner."""
+    from packgate.core.engine import analyze as run
+    return run(text, **options)
+
+
+def warm_up() -> None:
+    """Import the core ahead of the first document (called off the event loop after initialize)."""
+    import packgate.core.engine  # noqa: F401
 
 
 @dataclass
@@ -35,21 +52,32 @@ class Entry:
 
     version: int | None
     settings: Settings
-    analysis: Analysis
+    analysis: "Analysis"
     result_id: str
     rendered: Any = None  # the converted diagnostics, filled lazily by the server
 
 
 @dataclass
+class _Tree:
+    """The last parse tree of a document, edited in step with every change since."""
+
+    tree: Any
+    size: int  # the byte length of the text the edited tree now describes
+
+
+@dataclass
 class Session:
-    """Settings and analysis cache shared by every handler."""
+    """Settings, parse trees and the analysis cache shared by every handler."""
 
     init_section: Mapping[str, Any] = field(default_factory=dict)
     editor_section: Mapping[str, Any] = field(default_factory=dict)
     editor: Settings = field(default_factory=Settings)
     entries: dict[str, Entry] = field(default_factory=dict)
+    trees: dict[str, _Tree] = field(default_factory=dict)
     _shown: set[str] = field(default_factory=set)
     _ids: Any = field(default_factory=itertools.count)
+
+    # -- settings
 
     def set_init_options(self, raw: Any) -> list[str]:
         """Take the editor settings from initializationOptions; returns problems found."""
@@ -73,27 +101,107 @@ class Session:
         path = path_of(uri)
         return settings_for(path, self.editor, problems) if path else self.editor
 
-    def analysis(self, uri: str, version: int | None, text: str) -> tuple[Entry, list[str]]:
-        """The cached analysis of this document version, made if the text or settings changed."""
-        problems: list[str] = []
-        settings = self.settings_for(uri, problems)
-        entry = self.entries.get(uri)
-        if entry is None or entry.version != version or entry.settings != settings \
-                or entry.analysis.source.text != text:
-            result = analyze(text, path=path_of(uri), settings=settings)
-            entry = Entry(version, settings, result, f"{version}-{next(self._ids)}")
-            self.entries[uri] = entry
-        return entry, problems
-
-    def forget(self, uri: str) -> None:
-        """Drop a closed document's analysis."""
-        self.entries.pop(uri, None)
-
     def unseen(self, problems: list[str]) -> list[str]:
         """The problems not yet shown to the user (each is shown once per session)."""
         fresh = [p for p in dict.fromkeys(problems) if p not in self._shown]
         self._shown.update(fresh)
         return fresh
+
+    # -- text changes
+
+    def splice(self, uri: str, source: Source, start: int | None, end: int | None, new: str) -> str:
+        """Apply one change (start None: the whole text) and keep the document's parse tree in step."""
+        if start is None or end is None:
+            self.trees.pop(uri, None)
+            return new
+        inserted = new.encode("utf-8", "surrogatepass")
+        data = source.data
+        kept = self.trees.get(uri)
+        if kept is not None and kept.size == len(data):
+            # tree-sitter points are (row, byte column) with rows counted at \n only.
+            start_point, old_end_point = _point(data, start), _point(data, end)
+            rows = inserted.count(b"\n")
+            column = len(inserted) - inserted.rfind(b"\n") - 1 if rows else start_point[1] + len(inserted)
+            kept.tree.edit(start, end, start + len(inserted), start_point, old_end_point,
+                           (start_point[0] + rows, column))
+            kept.size = len(data) - (end - start) + len(inserted)
+        else:
+            self.trees.pop(uri, None)
+        return (data[:start] + inserted + data[end:]).decode("utf-8", "surrogatepass")
+
+    # -- analyses
+
+    def analysis(self, uri: str, version: int | None, text: str, *, revalidate: bool = False) -> tuple[Entry, list[str]]:
+        """The cached analysis of this document version, made if the text or settings changed.
+
+        revalidate: re-check the project's Python code for `profile = auto` (on open and save;
+        typing never stats the tree, file watching invalidates instead).
+        """
+        problems: list[str] = []
+        settings = self.settings_for(uri, problems)
+        entry = self.entries.get(uri)
+        if entry is None or entry.version != version or entry.settings != settings \
+                or entry.analysis.source.text != text:
+            kept = self.trees.pop(uri, None)
+            data_size = len(text.encode("utf-8", "surrogatepass"))
+            old_tree = kept.tree if kept is not None and kept.size == data_size else None
+            result = analyze(text, path=path_of(uri), settings=settings, old_tree=old_tree,
+                             revalidate=revalidate)
+            tree = getattr(result.script, "tree", None)
+            if tree is not None:  # a copy: later edits must not touch the tree of this analysis
+                self.trees[uri] = _Tree(tree.copy(), len(result.source.data))
+            entry = Entry(version, settings, result, f"{version}-{next(self._ids)}")
+            self.entries[uri] = entry
+        return entry, problems
+
+    def fix_all(self, uri: str, entry: Entry) -> Edit | None:
+        """Every safe fix, repeated until nothing is left to fix, as one minimal edit (None if none)."""
+        current = entry.analysis
+        data = current.source.data
+        for _ in range(FIX_PASSES):
+            edits = current.fix_all_edits()
+            if not edits:
+                break
+            fixed = apply_edits(current.source.data, edits).decode("utf-8", "surrogatepass")
+            current = analyze(fixed, path=path_of(uri), settings=entry.settings, revalidate=False)
+        return minimal_edit(data, current.source.data)
+
+    def forget(self, uri: str) -> None:
+        """Drop a closed (or reopened) document's analysis and tree."""
+        self.entries.pop(uri, None)
+        self.trees.pop(uri, None)
+
+    def forget_all(self) -> None:
+        """Drop every analysis (the project's code, config or a sourced file changed)."""
+        self.entries.clear()
+
+    def depending_on(self, path: str) -> list[str]:
+        """The URIs whose analysis read path (a sourced file)."""
+        return [uri for uri, e in self.entries.items() if path in getattr(e.analysis, "dependencies", ())]
+
+
+def _point(data: bytes, offset: int) -> tuple[int, int]:
+    row = data.count(b"\n", 0, offset)
+    return row, offset - (data.rfind(b"\n", 0, offset) + 1)
+
+
+def minimal_edit(old: bytes, new: bytes) -> Edit | None:
+    """One edit turning old into new, trimmed to what changed, never splitting a character or a CRLF."""
+    if old == new:
+        return None
+    limit = min(len(old), len(new))
+    start = 0
+    while start < limit and old[start] == new[start]:
+        start += 1
+    while start > 0 and (start < len(old) and (old[start] & 0xC0) == 0x80 or old[start - 1] == 0x0D):
+        start -= 1
+    tail = 0
+    while tail < limit - start and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]:
+        tail += 1
+    end, new_end = len(old) - tail, len(new) - tail
+    while end < len(old) and ((old[end] & 0xC0) == 0x80 or (end > 0 and old[end - 1] == 0x0D and old[end] == 0x0A)):
+        end, new_end = end + 1, new_end + 1
+    return Edit(start, end, new[start:new_end].decode("utf-8", "surrogatepass"))
 
 
 def section_of(raw: Any, problems: list[str]) -> dict[str, Any]:

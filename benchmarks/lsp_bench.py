@@ -1,0 +1,207 @@
+"""Language server speed: `initialize` after spawn, and didChange -> diagnostics on a 2,000-line launcher.
+
+Run: .venv/bin/python benchmarks/lsp_bench.py [--edits 60] [--spawns 8]
+
+Prints figures and ratios against baselines measured in the same run (this machine's load moves
+absolute numbers): a bare pygls server for `initialize`, and the core's own `analyze()` for
+didChange. Targets from the issue: didChange -> publishDiagnostics p95 <= 25 ms, `initialize`
+answered < 500 ms after spawn. Nothing here asserts; the tests never time anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "server"))
+
+from lsprotocol import types  # noqa: E402
+from pygls.lsp.client import LanguageClient  # noqa: E402
+from pytest_lsp import client_capabilities  # noqa: E402
+
+SERVER = [sys.executable, "-m", "packgate", "lsp"]
+# The floor: pygls and lsprotocol imported, no packgate at all.
+BARE = [sys.executable, "-c", "from pygls.lsp.server import LanguageServer as S; S('bare', '0').start_io()"]
+
+
+def launcher(lines: int = 2000) -> str:
+    """A launcher shaped like the real ones: arrays with comments, Chinese, a launch at the end."""
+    head = ["#!/bin/bash", "set -euo pipefail", "# 训练脚本：LLaVA-OneVision-2 打包训练 🚀",
+            'MBS="${4:-1}"', 'GBS="${5:-256}"', "export OFFLINE_PACKING_BMR='1'"]
+    body: list[str] = []
+    i = 0
+    while len(head) + len(body) < lines - 7:
+        body += [f"# 第 {i} 组参数", f"MODEL_ARGS_{i}=(", f"    --num-layers {i % 48}  # 层数",
+                 f'    --hidden-size "${{HIDDEN_{i}:-4096}}"', "", f"    --data-path /data/part_{i}.jsonl", ")"]
+        i += 1
+    tail = ["TRAINING_ARGS=(", '    --micro-batch-size "${MBS}"', '    --global-batch-size "${GBS}"', ")",
+            'PYTHONPATH="$PWD:${PYTHONPATH:-}" \\', "torchrun --nproc_per_node 8 aiak_training_llm/train.py \\",
+            '    "${TRAINING_ARGS[@]}" 2>&1 | tee "train.log"']
+    return "\n".join(head + body[: lines - len(head) - len(tail)] + tail) + "\n"
+
+
+def env() -> dict[str, str]:
+    out = dict(os.environ)
+    out["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "server"), out.get("PYTHONPATH", "")) if p)
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def summary(values: list[float]) -> str:
+    return (f"p50 {statistics.median(values):6.1f} ms  p95 {pct(values, 0.95):6.1f} ms  "
+            f"max {max(values):6.1f} ms  (n={len(values)})")
+
+
+async def spawn(command: list[str], caps: types.ClientCapabilities) -> tuple[LanguageClient, float]:
+    """Start a server and return the client and the ms from spawn to the initialize answer."""
+    client = LanguageClient("packgate-bench", "1")
+    published: dict = {}
+    client.published = published  # type: ignore[attr-defined]
+
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_publish(params: types.PublishDiagnosticsParams) -> None:
+        waiter = published.pop((params.uri, params.version), None)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(time.perf_counter())
+
+    for method in (types.WINDOW_LOG_MESSAGE, types.WINDOW_SHOW_MESSAGE):
+        client.feature(method)(lambda params: None)
+
+    @client.feature(types.WORKSPACE_CONFIGURATION)
+    def configuration(params: types.ConfigurationParams):
+        return [None for _ in params.items]
+
+    start = time.perf_counter()
+    await client.start_io(*command, env=env())
+    await client.initialize_async(types.InitializeParams(capabilities=caps, process_id=os.getpid()))
+    elapsed = (time.perf_counter() - start) * 1000
+    client.initialized(types.InitializedParams())
+    return client, elapsed
+
+
+async def stop(client: LanguageClient) -> None:
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+
+
+def rss_mib(client: LanguageClient) -> float | None:
+    pid = getattr(getattr(client, "_server", None), "pid", None)
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
+async def bench_initialize(spawns: int) -> None:
+    caps = client_capabilities("visual_studio_code")
+    for label, command in (("bare pygls server", BARE), ("packgate lsp", SERVER)):
+        times = []
+        for _ in range(spawns):
+            client, ms = await spawn(command, caps)
+            times.append(ms)
+            await stop(client)
+        print(f"initialize after spawn, {label:18s} {summary(times)}")
+        if label == "bare pygls server":
+            floor = statistics.median(times)
+        else:
+            print(f"  ratio packgate/bare (p50): {statistics.median(times) / floor:.2f}x   target: < 500 ms")
+
+
+def edit_at(text: str, n: int) -> tuple[types.Range, str, str]:
+    """The n-th edit: retype one digit inside a comment line (keeps the findings stable)."""
+    lines = text.split("\n")
+    comment_rows = [i for i, row in enumerate(lines) if row.startswith("# 第 ")]
+    row = comment_rows[(n * 37) % len(comment_rows)]
+    col_chars = len("# 第 ")  # the digit after "# 第 "; UTF-16 and code points agree on this prefix
+    digit = str(n % 10)
+    rng = types.Range(start=types.Position(line=row, character=col_chars),
+                      end=types.Position(line=row, character=col_chars + 1))
+    lines[row] = lines[row][:col_chars] + digit + lines[row][col_chars + 1:]
+    return rng, digit, "\n".join(lines)
+
+
+async def bench_did_change(edits: int) -> None:
+    text = launcher()
+    uri = "file:///packgate-bench/train_2000.sh"
+
+    from packgate.core.engine import analyze  # the baseline: the core alone, in this process
+    core_times = []
+    for _ in range(max(10, edits // 3)):
+        t0 = time.perf_counter()
+        analyze(text)
+        core_times.append((time.perf_counter() - t0) * 1000)
+    print(f"core analyze() of {len(text.splitlines())} lines, in process   {summary(core_times)}")
+
+    # Push: VS Code 1.65's capabilities (utf-16, no pull support).
+    client, _ = await spawn(SERVER, client_capabilities("visual_studio_code"))
+    loop = asyncio.get_running_loop()
+    first = loop.create_future()
+    client.published[(uri, 1)] = first  # type: ignore[attr-defined]
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text=text)))
+    await asyncio.wait_for(first, 30)
+    push_times = []
+    for n in range(edits):
+        rng, new, text = edit_at(text, n)
+        version = n + 2
+        waiter = loop.create_future()
+        client.published[(uri, version)] = waiter  # type: ignore[attr-defined]
+        t0 = time.perf_counter()
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangePartial(range=rng, text=new)]))
+        t1 = await asyncio.wait_for(waiter, 30)
+        push_times.append((t1 - t0) * 1000)
+    rss = rss_mib(client)
+    await stop(client)
+    print(f"didChange -> publishDiagnostics (push, utf-16)  {summary(push_times)}")
+    print(f"  ratio server/core (p95): {pct(push_times, 0.95) / pct(core_times, 0.95):.2f}x   target: p95 <= 25 ms")
+    if rss is not None:
+        print(f"  server RSS with the document open: {rss:.0f} MiB")
+
+    # Pull: Neovim 0.11's capabilities (utf-8, textDocument/diagnostic).
+    text = launcher()
+    client, _ = await spawn(SERVER, client_capabilities("neovim"))
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="sh", version=1, text=text)))
+    ident = types.TextDocumentIdentifier(uri=uri)
+    await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+    pull_times = []
+    for n in range(edits):
+        rng, new, text = edit_at(text, n)
+        t0 = time.perf_counter()
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=n + 2),
+            content_changes=[types.TextDocumentContentChangePartial(range=rng, text=new)]))
+        await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+        pull_times.append((time.perf_counter() - t0) * 1000)
+    await stop(client)
+    print(f"didChange -> textDocument/diagnostic (pull, utf-8) {summary(pull_times)}")
+
+
+async def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edits", type=int, default=60)
+    parser.add_argument("--spawns", type=int, default=8)
+    args = parser.parse_args(argv)
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
+    await bench_initialize(args.spawns)
+    await bench_did_change(args.edits)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
