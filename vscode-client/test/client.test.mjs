@@ -77,6 +77,11 @@ describe('the bundled language client on the real server', () => {
     assert.match(hover.contents.map((c) => c.value).join('\n'), /PACKED_DATA[\s\S]*[\u4e00-\u9fff]/);
   });
 
+  test('every request of the server to the client succeeded (registrations, configuration)', () => {
+    const complaints = record.channels[0].lines.filter((l) => /fail|error|not registered|exception/i.test(l));
+    assert.deepEqual(complaints, []);
+  });
+
   test('the status bar shows the verdict at the launch', async () => {
     const [item] = record.statusItems;
     await until(() => item.visible || record.channels[0].lines.some((l) => l.includes('does not answer')), 'status bar');

@@ -363,6 +363,14 @@ function createVscode(opts = {}) {
       },
     });
   }
+  vscode.workspace.createFileSystemWatcher = (pattern) => {
+    const watcher = { pattern, dispose: () => {} };
+    for (const kind of ['Create', 'Change', 'Delete']) {
+      watcher[`onDid${kind}`] = new EventEmitter().event;
+    }
+    record.watchers = [...(record.watchers ?? []), watcher];
+    return watcher;
+  };
   vscode.notebooks.notebookDocuments = [];
   vscode.workspace.textDocuments = [];
   vscode.workspace.notebookDocuments = [];
