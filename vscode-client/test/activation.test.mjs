@@ -72,6 +72,15 @@ async function activate(opts = {}, answer) {
 /** Let notifications and their answers run (activation does not wait for them). */
 const settle = () => new Promise((r) => setTimeout(r, 50));
 
+/** Wait until `done()` holds (timers and promises in the extension run in between). */
+async function until(done, what, ms = 5000) {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 const EXPECTED_SELECTOR = [
   { scheme: 'file', language: 'shellscript' },
   { scheme: 'untitled', language: 'shellscript' },
@@ -190,6 +199,7 @@ describe('server search order', () => {
     rmSync(l.venv);
     const python = executable(join(dir('python'), 'python3'), 'exit 1');
     const { clients, record } = await activate({ folders: [l.folder], extensions: pythonExtension(python) });
+    await until(() => record.messages.length > 0, 'the notification');
     assert.equal(clients.created.length, 0);
     assert.equal(record.messages.length, 1);
   });
@@ -219,6 +229,7 @@ describe('when packgate is not found', () => {
       folders: [folder],
       choose: (message, items) => items[0],
     });
+    await until(() => record.clipboard.length > 0, 'the copied command');
     assert.equal(clients.created.length, 0, 'no client without a server');
     assert.equal(record.messages.length, 1);
     const [shown] = record.messages;
@@ -246,6 +257,7 @@ describe('when packgate is not found', () => {
     const folder = dir('ws');
     const python = executable(join(folder, '.venv', 'bin', 'python'));
     const { record } = await activate({ folders: [folder] });
+    await until(() => record.messages.length > 0, 'the notification');
     assert.match(record.messages[0].message, new RegExp(`Install it with: ${python} -m pip install `));
   });
 
@@ -257,6 +269,7 @@ describe('when packgate is not found', () => {
       user: { 'packgate.path': '/nonexistent/packgate' },
       choose: (message, items) => items[0],
     });
+    await until(() => record.executed.length > 0, 'the settings opened');
     assert.equal(clients.created.length, 0);
     assert.equal(record.messages[0].level, 'error');
     assert.match(record.messages[0].message, /packgate\.path is set to "\/nonexistent\/packgate"/);
@@ -305,7 +318,7 @@ describe('settings after the start', () => {
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(clients.created.length, 1);
     events.configuration.fire({ affectsConfiguration: (s) => s === 'packgate' || s === 'packgate.path' });
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => clients.created[1]?.started === 1, 'a new client');
     assert.equal(clients.created.length, 2);
     assert.equal(clients.created[0].stopped, 1);
     assert.equal(clients.created[1].started, 1);
@@ -355,8 +368,8 @@ describe('status bar', () => {
       await extension.activate(context());
       return { vscode, record, events, clients };
     })();
-    await new Promise((r) => setTimeout(r, 30));
     const [item] = record.statusItems;
+    await until(() => item.visible, 'the status bar item');
     assert.equal(item.visible, true);
     assert.equal(item.text, 'packing: leak ✗');
     assert.equal(item.tooltip, 'line 12: BMR=1 PACKED_DATA=1 ✓ padding-free\nline 21: BMR=1 PACKED_DATA=0 ✗ cross-sample attention');
@@ -371,8 +384,7 @@ describe('status bar', () => {
     // Another editor that is not a shell script hides it.
     vscode.window.activeTextEditor = { document: { uri: vscode.Uri.file(join(folder, 'a.py')), languageId: 'python' } };
     events.activeEditor.fire(vscode.window.activeTextEditor);
-    await new Promise((r) => setTimeout(r, 30));
-    assert.equal(item.visible, false);
+    await until(() => !item.visible, 'hidden');
   });
 
   test('a server without packgate/launchSummaries: the item stays hidden and it stops asking', async () => {
@@ -389,9 +401,9 @@ describe('status bar', () => {
     extension.factory.createClient = clients.createClient;
     activeExtension = extension;
     await extension.activate(context());
-    await new Promise((r) => setTimeout(r, 30));
+    await until(() => record.channels[0].lines.some((l) => /launchSummaries/.test(l)), 'the log line');
     events.activeEditor.fire(vscode.window.activeTextEditor);
-    await new Promise((r) => setTimeout(r, 30));
+    await new Promise((r) => setTimeout(r, 50));
     assert.equal(record.statusItems[0].visible, false);
     assert.equal(clients.created[0].requests.length, 1, 'asked once');
     assert.equal(record.channels[0].lines.filter((l) => /launchSummaries/.test(l)).length, 1);
