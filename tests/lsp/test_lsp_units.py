@@ -1,0 +1,167 @@
+"""In-process checks of the server's own logic: change application, tree reuse, fixAll's edit, settings payloads."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from lsprotocol import types
+
+from helpers import index_of, position_of
+from packgate.core.engine import analyze
+from packgate.core.settings import Settings
+from packgate.core.source import Source
+from packgate.lsp import convert
+from packgate.lsp import session as session_module
+from packgate.lsp.session import Session, minimal_edit, section_of
+
+SCRIPT = ("#!/bin/bash\r\n# 训练 🚀\f第二页\r\nMBS=\"${4:-2}\"\r\nexport OFFLINE_PACKING_BMR='1'\r\n"
+          "if [ -n \"$X\" ]; then\r\n  export OFFLINE_PACKED_DATA=1\r\nfi\r\n"
+          "ARGS=(\r\n  --micro-batch-size \"${MBS}\"  # 注释\r\n)\r\ntorchrun aiak_training_llm/train.py \"${ARGS[@]}\"\r\n")
+SNIPPETS = ["", "1", "0", "\n", "\r\n", "export ", "OFFLINE_PACKED_DATA=1\n", "# 😀 中文\t", "\"", "(", ")",
+            "fi\n", " & ", "unset OFFLINE_PACKING_BMR\n", "\u2028", "\f"]
+
+
+def facts(text: str, **options) -> list[tuple]:
+    return [(f.code, f.start, f.end, f.message) for f in analyze(text, **options).findings]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+def test_changes_land_where_the_client_means_them(encoding):
+    text = SCRIPT
+    rng = random.Random(encoding)
+    for _ in range(60):
+        a, b = sorted(rng.randrange(len(text) + 1) for _ in range(2))
+        if text[a - 1:a + 1] == "\r\n":
+            a -= 1  # a client never points between \r and \n
+        if text[b - 1:b + 1] == "\r\n":
+            b -= 1
+        a = min(a, b)
+        new = rng.choice(SNIPPETS)
+        change = types.TextDocumentContentChangePartial(
+            range=types.Range(start=position_of(text, a, encoding), end=position_of(text, b, encoding)), text=new)
+        source = Source(text)
+        start, end = convert.change_offsets(source, change, encoding)
+        text_after = Session().splice("file:///x.sh", source, start, end, new)
+        assert text_after == text[:a] + new + text[b:]
+        text = text_after
+
+
+def test_reused_trees_give_the_findings_of_a_fresh_parse(monkeypatch):
+    reused = []
+
+    def recording(text, **options):
+        reused.append(options.get("old_tree") is not None)
+        return analyze(text, **options)
+
+    monkeypatch.setattr(session_module, "analyze", recording)
+    session, uri, text = Session(), "untitled:reuse", SCRIPT
+    rng = random.Random(7)
+    session.analysis(uri, 0, text)
+    for version in range(1, 120):
+        a = rng.randrange(len(text) + 1)
+        b = min(len(text), a + rng.choice([0, 0, 1, 3, 12]))
+        while text[a - 1:a + 1] == "\r\n" or (a < len(text) and "\udc00" <= text[a] <= "\udfff"):
+            a -= 1
+        b = max(a, b)
+        source = Source(text)
+        data_a, data_b = len(text[:a].encode()), len(text[:b].encode())
+        text = session.splice(uri, source, data_a, data_b, rng.choice(SNIPPETS))
+        if version % 3 == 0:  # several changes may arrive between two analyses
+            continue
+        entry, _ = session.analysis(uri, version, text)
+        assert [(f.code, f.start, f.end, f.message) for f in entry.analysis.findings] == facts(text), text
+    assert reused[0] is False and all(reused[1:]), reused
+
+
+def test_whole_document_changes_drop_the_tree():
+    session, uri = Session(), "untitled:whole"
+    session.analysis(uri, 1, SCRIPT)
+    assert uri in session.trees
+    assert session.splice(uri, Source(SCRIPT), None, None, "echo hi\n") == "echo hi\n"
+    assert uri not in session.trees
+
+
+@pytest.mark.parametrize("old,new", [
+    ("a\r\nb\r\n", "a\r\nX\r\nb\r\n"),
+    ("a\r\nb", "a\r\n\r\nb"),
+    ("中文", "中文字"),
+    ("x😀y", "x😁y"),
+    ("same", "same"),
+    ("", "new"),
+    ("old", ""),
+    ("export A=1\r\ntorchrun\r\n", "export A=1\r\nexport B=1\r\ntorchrun\r\n"),
+])
+def test_minimal_edit_never_splits_a_character_or_a_crlf(old, new):
+    o, n = old.encode(), new.encode()
+    edit = minimal_edit(o, n)
+    if old == new:
+        assert edit is None
+        return
+    assert o[:edit.start] + edit.text.encode() + o[edit.end:] == n
+    o[:edit.start].decode(), o[edit.end:].decode()  # both cuts are character boundaries
+    assert not (edit.start > 0 and o[edit.start - 1:edit.start + 1] == b"\r\n")
+    assert not (0 < edit.end < len(o) and o[edit.end - 1:edit.end + 1] == b"\r\n")
+
+
+def test_fix_all_converges_like_check_fix():
+    text = ("export OFFLINE_PACKED_DATA='1' & export OFFLINE_PACKING_BMR='1'\n"
+            "torchrun aiak_training_llm/train.py --micro-batch-size 4\n")
+    session, uri = Session(), "untitled:fixall"
+    entry, _ = session.analysis(uri, 1, text)
+    edit = session.fix_all(uri, entry)
+    fixed = (text.encode()[:edit.start] + edit.text.encode() + text.encode()[edit.end:]).decode()
+    left = analyze(fixed).findings
+    assert not [f for f in left if any(x.safe and x.kind == "fix" for x in f.fixes)], fixed
+
+
+@pytest.mark.parametrize("raw,expected,problems", [
+    (None, {}, 0),
+    ({"packgate": {"lang": "zh"}}, {"lang": "zh"}, 0),
+    ({"packgate.lang": "en", "other.x": 1}, {"lang": "en"}, 0),
+    ({"lang": "en", "profile": "ov15"}, {"lang": "en", "profile": "ov15"}, 0),
+    ({"packgate": "zh"}, {}, 1),
+    ([1, 2], {}, 1),
+])
+def test_settings_payload_shapes(raw, expected, problems):
+    found: list[str] = []
+    assert section_of(raw, found) == expected
+    assert len(found) == problems
+
+
+def test_invalid_editor_value_keeps_the_layer_below_and_is_reported_once():
+    session = Session()
+    assert session.set_init_options({"packgate": {"lang": "zh"}}) == []
+    problems = session.set_editor_section({"packgate": {"lang": "klingon", "profile": "ov15"}})
+    assert session.editor == Settings(lang="zh", profile="ov15")
+    assert len(problems) == 1 and "lang" in problems[0]
+    assert session.unseen(problems) == problems
+    assert session.unseen(session.set_editor_section({"packgate": {"lang": "klingon"}})) == []
+
+
+@pytest.mark.parametrize("only,kind,wanted", [
+    (None, "quickfix", True),
+    (["quickfix"], "quickfix", True),
+    (["source"], "source.fixAll.packgate", True),
+    (["source.fixAll"], "source.fixAll.packgate", True),
+    (["source.fixAll.packgate"], "source.fixAll.packgate", True),
+    (["source.fix"], "source.fixAll.packgate", False),
+    (["refactor"], "quickfix", False),
+    ([""], "quickfix", True),
+])
+def test_code_action_kind_filter_is_hierarchical(only, kind, wanted):
+    assert convert.wants_kind(only, kind) is wanted
+
+
+def test_positions_count_the_negotiated_units():
+    text = "a\f😀\r\nb中\rc"
+    source = Source(text)
+    for encoding in ("utf-8", "utf-16", "utf-32"):
+        for i in range(len(text) + 1):
+            if text[i - 1:i + 1] == "\r\n":
+                continue
+            offset = len(text[:i].encode())
+            pos = convert.to_position(source, offset, encoding)
+            assert pos == position_of(text, i, encoding)
+            assert index_of(text, pos.line, pos.character, encoding) == i
+            assert convert.to_offset(source, pos, encoding) == offset
