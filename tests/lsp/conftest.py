@@ -10,7 +10,7 @@ from pytest_lsp import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import CLIENTS, capabilities, config, encoding_of, init_params  # noqa: E402
+from lsp_helpers import CLIENTS, capabilities, config, encoding_of, init_params  # noqa: E402
 
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from helpers import apply_edits, code_actions, codes, diagnostics, edits_of, open_doc
+from lsp_helpers import apply_edits, code_actions, codes, diagnostics, edits_of, open_doc
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -90,3 +90,15 @@ async def test_actions_found_from_the_range_when_the_client_sends_no_diagnostics
     target = next(d for d in await diagnostics(client, uri, 1) if d.code == "PG001")
     actions = await code_actions(client, uri, target.range, [], only=[types.CodeActionKind.QuickFix])
     assert any(a.is_preferred for a in actions)
+
+
+async def test_quick_fix_keeps_crlf_and_counts_the_negotiated_units(client):
+    text = "#!/bin/bash\r\n# 说明\f😀\r\n\techo \"🚀\"; export OFFLINE_PACKING_BMR='1'\r\n" + LAUNCH.replace("\n", "\r\n")
+    uri = open_doc(client, text)
+    target = next(d for d in await diagnostics(client, uri, 1) if d.code == "PG001")
+    actions = await code_actions(client, uri, target.range, [target], only=[types.CodeActionKind.QuickFix])
+    preferred = next(a for a in actions if a.is_preferred)
+    fixed = apply_edits(text, edits_of(preferred, uri), client.encoding)
+    assert fixed.count("\n") == fixed.count("\r\n"), repr(fixed)
+    assert "OFFLINE_PACKED_DATA" in fixed
+    assert "PG001" not in codes(await reopened(client, fixed))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from helpers import (
+from lsp_helpers import (
     capabilities, codes, diagnostics, index_of, lines_of, open_doc, position_of, pulled, pulls,
     push_count, pushed, replace_all, session, text_in, wait_until,
 )

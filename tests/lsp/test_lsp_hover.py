@@ -7,7 +7,7 @@ import re
 import pytest
 from lsprotocol import types
 
-from helpers import (
+from lsp_helpers import (
     CJK, capabilities, english, hover, lines_of, open_doc, position_of, push_count, pushed, session, text_in,
 )
 

@@ -13,7 +13,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from helpers import (
+from lsp_helpers import (
     capabilities, code_actions, codes, diagnostics, hover, new_uri, open_doc, pulls, replace_all, session,
     wait_until,
 )

@@ -7,7 +7,7 @@ import random
 import pytest
 from lsprotocol import types
 
-from helpers import index_of, position_of
+from lsp_helpers import index_of, position_of
 from packgate.core.engine import analyze
 from packgate.core.settings import Settings
 from packgate.core.source import Source
