@@ -52,45 +52,6 @@ CHECK_ARGS = ["check", "--format", "text", "--lang", "en", "--color", "never"]
 # test key -> why the engine does not produce the truth yet. Temporary: remove entries as the
 # engine gets fixed.
 KNOWN_ENGINE_BUGS: dict[str, str] = {
-    "background_export_second_stage": "PG006 names the first launch of the file (line 3, "
-                                      "before the export) instead of the launch it misses "
-                                      "(line 9)",
-    "bash_c_child": "PG001 also fires although the companion was exported in a bash -c child and "
-                    "PG006 already reports that cause (CONTRACT PG001 exceptions)",
-    "disable_if_block": "PG008 fires on OFFLINE_PACKING_VQA, which ov2 never reads (not a gate; "
-                        "PG002 already covers it)",
-    "docker_env_passthrough_unexported": "-e NAME of a gate that the host only assigned (never "
-                                         "exported) passes nothing; engine says nothing, "
-                                         "expected PG004 on both assignments",
-    "export_n": "export -n is treated as 'never exported' (PG004 on an export line); FACTS §5: "
-                "export -n X is gone again like unset X, so PG001 at the gate that is on",
-    "function_args": "positional parameters inside a function are not bound to the call's "
-                     "arguments: `launch_stage ... 2` gives --micro-batch-size 2 (PG003 error), "
-                     "engine says $2 cannot be known (information)",
-    "function_declare_x": "declare -x inside a function makes a local variable, gone after "
-                          "return; engine treats it as a global export (misses PG001)",
-    "function_local": "local X=1; export X inside a function is gone after return; engine "
-                      "treats it as a global export (misses PG001)",
-    "other_env_values": "PG005 on MEGATRON_LOGGING_LEVEL says 'use 1 or 0' (and offers those "
-                        "fixes); it is a logging level: use an integer level",
-    "profile_ov15_invalid_vqa": "PG005 under ov15 says the VQA gate is read 'nowhere on "
-                                "LLaVA-OneVision-2 main' while claiming int() raises in the "
-                                "training code",
-    "loop_variable_sweep": "a for-loop variable over a literal list (for MBS in 1 2) is treated "
-                           "as unknown (PG003 information); the script knows it takes 2 (error)",
-    "or_keep_caller_value": "PG007 claims PACKED_DATA=unset on the path where [[ -n $X ]] "
-                            "succeeded; there it is the caller's (unknown) value",
-    "param_assign_default_unexported": "${X:=1} assigns without exporting: expected PG004 on "
-                                       "the assignment, engine reports PG001 instead",
-    "source_missing_file": "PG009 message shows an absolute, machine-specific path instead of "
-                           "the path as written (./cluster_env.sh)",
-    "value_literal_quotes": "PG005 shows the value with literal quotes as '1', which reads as "
-                            "the valid shell value 1; expected \"'1'\"",
-    "docker_env_passthrough/converge": "PG001 fix inserts another host export of "
-                                       "OFFLINE_PACKED_DATA (already exported; the container "
-                                       "needs -e OFFLINE_PACKED_DATA), re-applied 4 times",
-    "unset_gate/converge": "PG001 fix inserts the export before the unset that removes it, so "
-                           "it never converges (4 copies)",
 }
 
 

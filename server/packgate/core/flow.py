@@ -50,6 +50,7 @@ class Var:
     exported: bool
     origin: Optional[Assign]
     array: Optional[tuple] = None
+    negated: bool = False  # `export -n`: the trainer does not see it, deliberately
 
 
 @dataclass
@@ -63,12 +64,22 @@ class State:
     lost: dict = field(default_factory=dict)  # gate -> (Assign, Sub) exported where it got lost
     container: bool = False
     env_file: bool = False
+    frames: tuple = ()  # per active function call: {name: Var or None} to restore on return
+    removed: dict = field(default_factory=dict)  # gate -> (start, end) of the unset / export -n
+    docker_at: int = -1  # in a container: where `-e NAME=...` can be added to `docker run`
+    host_exported: frozenset = frozenset()  # in a container: names the host has exported
 
     def fork(self, label=None) -> "State":
         """A copy for another path."""
         return State(dict(self.vars), self.allexport,
                      self.labels + ((label,) if label else ()), self.done, dict(self.lost),
-                     self.container, self.env_file)
+                     self.container, self.env_file, tuple(dict(f) for f in self.frames),
+                     dict(self.removed), self.docker_at, self.host_exported)
+
+    def save_local(self, name: str) -> None:
+        """Remember a variable's value before a function makes it local."""
+        if self.frames and name not in self.frames[-1]:
+            self.frames[-1][name] = self.vars.get(name)
 
 
 @dataclass(frozen=True)
@@ -79,6 +90,7 @@ class Seen:
     origin: Optional[Assign]  # the assignment that set the value the launch sees
     unexported: Optional[Assign] = None  # set in the script but never exported
     lost: Optional[tuple] = None  # (Assign, Sub): exported where the launch cannot see it
+    removed: Optional[tuple] = None  # (start, end) of the unset / export -n that removed it
 
 
 @dataclass
@@ -91,6 +103,8 @@ class LaunchPath:
     mbs_flag: Optional[tuple]  # span of the flag word
     sft: bool
     pretrain: bool
+    docker_at: int = -1  # the launch runs in a container started by `docker run` (insert point)
+    host_exported: frozenset = frozenset()
 
 
 @dataclass
@@ -239,7 +253,8 @@ class Flow:
                     var = s.vars.get(name)
                     if st.negate:
                         if var is not None:
-                            s.vars[name] = replace(var, exported=False)
+                            s.vars[name] = replace(var, exported=False, negated=True)
+                            s.removed[name] = (st.start, st.end)
                     else:
                         s.vars[name] = replace(var, exported=True) if var is not None else \
                             Var(UNSET, True, None)
@@ -248,6 +263,7 @@ class Flow:
             for s in states:
                 for name, _, _ in st.names:
                     old = s.vars.pop(name, None)
+                    s.removed[name] = (st.start, st.end)
                     if old is not None and old.origin is not None:
                         self.overwrite(old.origin, st)
             return states
@@ -274,6 +290,8 @@ class Flow:
         if kind is Loop:
             if st.cond is not None:
                 states = self.block(st.cond, states)
+            if st.var and st.items is not None:
+                return self.for_items(st, states)
             ran = self.block(st.body, [s.fork((st.start, "loop-ran")) for s in states if not s.done])
             skipped = [s.fork((st.start, "loop-skipped")) for s in states]
             # `break`/`continue` end an iteration, not the script
@@ -292,6 +310,31 @@ class Flow:
                 s.done = st.kind
             return states
         return states  # Opaque_: nothing known
+
+    MAX_LOOP_ITEMS = 8
+
+    def for_items(self, st: Loop, states: list) -> list:
+        """for NAME in WORDS: one path per value (a few at most), as each pass sees it."""
+        out = []
+        for s in states:
+            if s.done:
+                out.append(s)
+                continue
+            values = []
+            for w in st.items:
+                values.extend(self.values(w, s))
+            if any(v.kind == "unknown" for v in values) or len(values) > self.MAX_LOOP_ITEMS:
+                values = [Val("unknown", via=st.var)]
+            runs = []
+            for v in values:
+                child = s.fork((st.start, "loop-ran"))
+                child.vars[st.var] = Var(v, child.vars.get(st.var, Var(UNSET, False, None)).exported, None)
+                runs.extend(self.block(st.body, [child]))
+            for r in runs:
+                if r.done in ("break", "continue"):
+                    r.done = ""
+            out.extend(runs if values else [s.fork((st.start, "loop-skipped"))])
+        return out
 
     def if_(self, st: If, states: list) -> list:
         out = []
@@ -332,10 +375,22 @@ class Flow:
                         s.lost[a.name] = (a, st)
         return states
 
-    def call(self, fdef: FuncDef, states: list) -> list:
+    def call(self, fdef: FuncDef, states: list, args: Optional[list] = None) -> list:
+        """Run a function body where it is called; locals and $1.. are undone on return."""
         if self.call_depth >= MAX_CALL_DEPTH:
             return states
         self.call_depth += 1
+        for s in states:
+            s.frames = s.frames + ({},)
+            for idx in range(1, 10):
+                s.save_local(str(idx))
+                val = args[idx - 1] if args is not None and idx <= len(args) else None
+                if val is not None:
+                    s.vars[str(idx)] = Var(val, False, None)
+                elif args is not None:
+                    s.vars[str(idx)] = Var(Val("known", ""), False, None)
+                else:
+                    s.vars.pop(str(idx), None)
         try:
             out = self.block(fdef.body, states)
         finally:
@@ -343,6 +398,13 @@ class Flow:
         for s in out:
             if s.done == "return":
                 s.done = ""
+            if s.frames:
+                for name, old in s.frames[-1].items():
+                    if old is None:
+                        s.vars.pop(name, None)
+                    else:
+                        s.vars[name] = old
+                s.frames = s.frames[:-1]
         return out
 
     # ------------------------------------------------------------ assignments
@@ -365,8 +427,11 @@ class Flow:
                 if a.append and old is not None:
                     value = _concat([old.val, value])
         exported = a.exported or s.allexport or (old is not None and old.exported)
+        if a.mode == "local" or (a.mode == "declare" and s.frames and "g" not in a.keyword):
+            s.save_local(a.name)  # local / declare in a function: undone on return
         if a.mode == "local":
             exported = exported and a.exported
+        s.removed.pop(a.name, None)
         if old is not None and old.origin is not None and a.mode not in ("prefix",):
             self.overwrite(old.origin, a)
         s.vars[a.name] = Var(value, exported, a, array)
@@ -440,6 +505,9 @@ class Flow:
             base = UNSET  # a container starts from an empty environment
         else:  # the caller's environment or argument: the script cannot know it
             base = Val("unknown", via="$" + r.name if positional else r.name)
+            if r.name in G.GATES and r.name not in s.removed:
+                # the script consults the caller's gate: from here on it is the caller's value
+                s.vars[r.name] = Var(Val("unknown", via=f"the caller's {r.name}"), True, None)
         op = r.op
         if op == "":
             return base
@@ -466,8 +534,15 @@ class Flow:
         else:
             result = alt
         if op in (":=", "=") and var is None:
-            # ${X:=d} assigns X in this shell (not exported)
-            s.vars[r.name] = Var(result, s.allexport, None)
+            # ${X:=d} assigns X in this shell (not exported): an assignment of its own
+            a = Assign(r.start, r.end, name=r.name, name_start=r.name_start, name_end=r.name_end,
+                       mode="param-default", eq_end=r.name_end, decl_start=r.start, decl_end=r.end,
+                       file=self.file_stack[-1] if len(self.file_stack) > 1 else None)
+            s.vars[r.name] = Var(result, s.allexport, a)
+            if r.name in G.GATES:
+                self.gate_sites.setdefault(id(a), (a, result))
+                if a.file is not None and self.via is not None:
+                    self.site_via.setdefault(id(a), self.via)
         return result
 
     # ------------------------------------------------------------ commands
@@ -560,7 +635,10 @@ class Flow:
             return [s]
         if name in self.functions and not prefix:
             self.called.add(name)
-            return self.call(self.functions[name], [s])
+            args = []
+            for w in words[i + 1:]:
+                args.extend(self.values(w, s))
+            return self.call(self.functions[name], [s], args)
         if name in self.functions:
             self.called.add(name)
             child = s.fork()
@@ -652,21 +730,25 @@ class Flow:
             lost = s.lost.get(gate)
             if var is not None and var.origin is not None:
                 self.read.add(id(var.origin))
+            removed = s.removed.get(gate)
             if var is None or var.val.kind == "unset":
                 if s.env_file:
                     seen[gate] = Seen(Val("unknown", via="--env-file"), None, lost=lost)
                 else:
-                    seen[gate] = Seen(UNSET, None, lost=lost)
+                    seen[gate] = Seen(UNSET, None, lost=lost, removed=removed)
             elif var.exported:
                 seen[gate] = Seen(var.val, var.origin)
+            elif var.negated:
+                seen[gate] = Seen(UNSET, None, removed=removed)
             else:
                 seen[gate] = Seen(UNSET, None, unexported=var.origin, lost=lost)
         mbs, flag, sft, pretrain = None, None, False, False
         for idx, v in enumerate(args):
             t = v.text if v.kind in ("known", "default") else ""
             if t == G.MBS_FLAG:
-                flag = v.span
-                mbs = args[idx + 1] if idx + 1 < len(args) else Val("unknown", via="missing")
+                if idx + 1 < len(args):  # a flag without a value is argparse's error, not ours
+                    flag = v.span
+                    mbs = args[idx + 1]
             elif t.startswith(G.MBS_FLAG + "="):
                 flag = v.span
                 lit = (v.lit[0] + len(G.MBS_FLAG) + 1, v.lit[1]) if v.lit else None
@@ -675,7 +757,7 @@ class Flow:
                 sft = True
             elif t == G.PACKING_PRETRAIN:
                 pretrain = True
-        return LaunchPath(s.labels, seen, mbs, flag, sft, pretrain)
+        return LaunchPath(s.labels, seen, mbs, flag, sft, pretrain, s.docker_at, s.host_exported)
 
     # ------------------------------------------------------------ source / .
     MAX_SOURCE_DEPTH = 8
@@ -693,6 +775,7 @@ class Flow:
             return [s]
         if self.loader is None:  # following is off (no file location): nothing more to say
             return [s]
+        written = target
         current = self.file_stack[-1]
         if not os.path.isabs(target):
             if current is None:
@@ -707,14 +790,14 @@ class Flow:
             self.unfollowed.append((*where, ("cycle", " → ".join(os.path.basename(p) for p in chain + [real]))))
             return [s]
         if len(self.file_stack) > self.MAX_SOURCE_DEPTH:
-            self.unfollowed.append((*where, ("depth", target)))
+            self.unfollowed.append((*where, ("depth", written)))
             return [s]
         self.dependencies.add(real)
         script = self.source_cache.get(real)
         if script is None:
             text, reason = self.loader(target)
             if text is None:
-                self.unfollowed.append((*where, ("refused", f"{target}: {reason}")))
+                self.unfollowed.append((*where, ("refused", f"{written}: {reason}")))
                 self.source_cache[real] = False
                 return [s]
             self.foreign[real] = text
@@ -778,9 +861,9 @@ class Flow:
         for a in prefix:
             if a.mode != "env-unset":
                 self.assign(child, a)
-        self.run_child(script_word, child)
+        self.run_child(script_word, child, parent=s)
 
-    def run_child(self, word: Word, child: State) -> None:
+    def run_child(self, word: Word, child: State, parent: Optional[State] = None) -> None:
         script = self.inner_script(word)
         self.child_depth += 1
         try:
@@ -791,7 +874,10 @@ class Flow:
                 for key in list(self.gate_sites.keys())[marker:]:
                     a, _ = self.gate_sites[key]
                     if a.exported:
-                        self.lost[id(a)] = (a, Sub(word.start, word.end, kind="child"))
+                        sub = Sub(word.start, word.end, kind="child")
+                        self.lost[id(a)] = (a, sub)
+                        if parent is not None:
+                            parent.lost[a.name] = (a, sub)
         finally:
             self.child_depth -= 1
 
@@ -804,8 +890,10 @@ class Flow:
     }
 
     def docker(self, cmd, words, vals, names, rest, s: State) -> None:
-        container = State({}, labels=s.labels, container=True)
-        j = rest.index(next(k for k in rest if names[k] == "run")) + 1
+        run_at = next(k for k in rest if names[k] == "run")
+        container = State({}, labels=s.labels, container=True, docker_at=words[run_at].end,
+                          host_exported=frozenset(k for k, v in s.vars.items() if v.exported))
+        j = rest.index(run_at) + 1
         image_at = None
         while j < len(rest):
             k = rest[j]
@@ -871,6 +959,10 @@ class Flow:
             var = host.vars.get(spec)
             if var is not None and var.exported:
                 container.vars[spec] = var
+                self.mark_read(var)
+            elif var is not None and var.origin is not None:
+                # the host only assigned it: -e NAME passes nothing, the way a missing export does
+                container.vars[spec] = Var(var.val, False, var.origin)
                 self.mark_read(var)
             if spec in G.GATES:
                 self.extra_occ.append(Occurrence(spec, word.start + strip, word.end, "docker"))

@@ -186,6 +186,8 @@ class Loop(Stmt):
 
     cond: Optional[Block] = None
     body: Block = None  # type: ignore[assignment]
+    var: str = ""  # for NAME in WORDS: the loop variable
+    items: Optional[list] = None  # ... and its words (None: `for NAME` / while / until)
 
 
 @dataclass
@@ -413,13 +415,18 @@ class _Builder:
             cond_nodes = [c for i, c in enumerate(node.children)
                           if node.field_name_for_child(i) == "condition"]
             cond = self.block(cond_nodes, d, s, s) if cond_nodes else None
+            items = []
             for i, c in enumerate(node.children):
                 if node.field_name_for_child(i) == "value":
-                    self.word(c, d)
+                    items.append(self.word(c, d))
+            var_node = node.child_by_field_name("variable") if t == "for_statement" else None
             body_node = node.child_by_field_name("body")
             body = self.block(body_node.children, d, self.s(body_node), self.e(body_node)) \
                 if body_node is not None else Block(s, e, [])
-            return [Loop(s, e, cond=cond, body=body)]
+            loop = Loop(s, e, cond=cond, body=body)
+            if var_node is not None and items:
+                loop.var, loop.items = self.text(var_node), items
+            return [loop]
         if t == "function_definition":
             name_node = node.child_by_field_name("name")
             body_node = node.child_by_field_name("body")
@@ -427,9 +434,19 @@ class _Builder:
             body = Block(s, e, self.statement(body_node, d) if body_node is not None else [])
             return [FuncDef(s, e, name=name, body=body)]
         if t in ("test_command",):
-            for c in node.named_children:
-                self.collect_refs(c, d)
-            return [*self.take_pre()]
+            # the expansions a test reads, as the words of a command, so their reads count
+            words = []
+            stack = list(reversed(node.named_children))
+            while stack:
+                n = stack.pop()
+                if n.type in ("simple_expansion", "expansion", "command_substitution"):
+                    words.append(self.word(n, d))
+                    continue
+                if n.type == "variable_name":
+                    self.occurrences.append(Occurrence(self.text(n), self.s(n), self.e(n), "expand"))
+                stack.extend(reversed(n.named_children))
+            test = Word([Lit("[[", s, s)], s, s)
+            return [Command(s, e, words=[test, *words], name_start=s, name_end=s, pre=self.take_pre())]
         if t == "comment":
             self.comment(node)
             return []

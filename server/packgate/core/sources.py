@@ -33,7 +33,7 @@ class SourceLoader:
         if any(real == t or real.startswith(t + "/") for t in _REFUSED_TREES):
             return None, "a device or kernel file, not a script"
         if self.root is not None and not (real == self.root or real.startswith(self.root + os.sep)):
-            return None, f"outside the project ({self.root})"
+            return None, "outside the project (symlinks included)"
         if self.on_read is not None:
             self.on_read(real)
         if real in self.overlay:

@@ -115,7 +115,10 @@ def shown(val) -> str:
         return "unset"
     if val.kind == "unknown":
         return f"<{val.via}>"
-    return repr(val.text) if val.text.strip() != val.text or val.text == "" else val.text
+    text = val.text
+    if "'" in text and '"' not in text:
+        return f'"{text}"'  # literal quotes stay visible: '1' would read as the value 1
+    return repr(text) if text.strip() != text or text == "" or '"' in text else text
 
 
 def value_edit(a: Assign, new: str, source: Source) -> Edit:

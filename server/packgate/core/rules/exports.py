@@ -76,8 +76,11 @@ def _val(ctx: Context, a: Assign):
 
 def check_pg006(ctx: Context) -> None:
     """Gate exports made in a child process that the launch never sees."""
-    launch = ctx.flow.launches[0] if ctx.flow.launches else None
     for a, sub in ctx.flow.lost:
+        # the launch the export misses: the first one after it
+        at = ctx.flow.site_via.get(id(a), (a.start, a.end))[0] if a.file else a.start
+        later = [l for l in ctx.flow.launches if l.start > at]
+        launch = later[0] if later else (ctx.flow.launches[0] if ctx.flow.launches else None)
         if a.name not in ctx.live and a.name not in ctx.profile.dead:
             continue
         if a.name in ctx.profile.dead:
@@ -118,7 +121,7 @@ def _split(ctx: Context, sub) -> list:
 def check_pg008(ctx: Context) -> None:
     """A gate assignment that nothing reads before it is replaced."""
     for a, by in ctx.flow.overwritten:
-        if a.mode in ("prefix", "env", "docker"):
+        if a.mode in ("prefix", "env", "docker") or a.name not in ctx.live:
             continue
         val = _val(ctx, a)
         key = "overwritten" if isinstance(by, Assign) else "unset"

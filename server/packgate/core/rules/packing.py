@@ -95,7 +95,7 @@ def check_pg001(ctx: Context) -> None:
                 # name the encoding gate the script itself tried to set, if any
             if _explained(off, ctx):
                 continue
-            _report_pg001(ctx, launch, verdict, on, off, on_name, off_name)
+            _report_pg001(ctx, launch, verdict, on, off, on_name, off_name, path)
 
 
 def _origin_name(seen) -> str:
@@ -111,7 +111,7 @@ def _explained(off, ctx: Context) -> bool:
     return False
 
 
-def _report_pg001(ctx: Context, launch, verdict, on, off, on_name, off_name) -> None:
+def _report_pg001(ctx: Context, launch, verdict, on, off, on_name, off_name, path=None) -> None:
     a = on.origin
     line = ctx.line(launch.name_start)
     if off.val.kind in ("known", "default"):
@@ -141,12 +141,15 @@ def _report_pg001(ctx: Context, launch, verdict, on, off, on_name, off_name) -> 
         return
     if a is not None:
         quote = a.value.quote if a.value is not None else ""
-        if off.origin is not None and off.origin.file is None and \
-                off.origin.mode not in ("prefix", "env", "docker"):
-            fixes.append(ctx.fix("PG001", "set", [value_edit(off.origin, "1", ctx.source)],
+        if off.origin is not None and off.origin.file is None and off.origin.mode != "param-default":
+            if off.val.kind == "default" and off.val.lit is not None and not off.val.foreign:
+                edit = Edit(off.val.lit[0], off.val.lit[1], "1")  # keep the caller's override
+            else:
+                edit = value_edit(off.origin, "1", ctx.source)
+            fixes.append(ctx.fix("PG001", "set", [edit],
                                  preferred=True, off=off_name, value=quote_like(quote, "1")))
         else:
-            fixes.append(ctx.fix("PG001", "insert", [_companion_edit(ctx, a, off_name, quote)],
+            fixes.append(ctx.fix("PG001", "insert", [_companion_edit(ctx, a, off_name, quote, off, path)],
                                  preferred=True, off=off_name, on=on_name,
                                  value=quote_like(quote, "1")))
         fixes.append(ctx.fix("PG001", "turn-off", [value_edit(a, "0", ctx.source)], safe=False,
@@ -158,8 +161,16 @@ def _report_pg001(ctx: Context, launch, verdict, on, off, on_name, off_name) -> 
              dedupe=(start, end, verdict), data={"launch": [launch.start, launch.end]})
 
 
-def _companion_edit(ctx: Context, a, off_name: str, quote: str) -> Edit:
+def _companion_edit(ctx: Context, a, off_name: str, quote: str, off=None, path=None) -> Edit:
     value = quote_like(quote, "1")
+    if path is not None and path.docker_at >= 0:
+        # the launch runs in a container: it needs the variable on `docker run`
+        spec = off_name if off_name in path.host_exported else f"{off_name}={value}"
+        return Edit(path.docker_at, path.docker_at, f" -e {spec}")
+    if off is not None and off.removed is not None and off.removed[1] > a.decl_end:
+        # an unset / export -n removes it after the gate: add the export after that
+        return insert_statement_after(ctx.source, off.removed[1], f"export {off_name}={value}",
+                                      before=off.removed[0])
     if a.mode == "prefix":
         return Edit(a.end, a.end, f" {off_name}={value}")
     if a.mode == "env":

@@ -248,6 +248,10 @@ RULES: tuple = (
             "value": (
                 "{name}={shown} makes int() raise ValueError in the training code ({where}); use 1 or 0",
                 "{name}={shown} 会让训练代码中的 int() 抛出 ValueError（{where}）；请使用 1 或 0"),
+            "level": (
+                "{name}={shown} makes int() raise ValueError in the training code ({where}); use an "
+                "integer level",
+                "{name}={shown} 会让训练代码中的 int() 抛出 ValueError（{where}）；请使用整数级别"),
             "string": (
                 "{name}={shown} is compared with the string \"1\": only 1 turns it on; use 1 or 0",
                 "{name}={shown} 是与字符串 \"1\" 比较的：只有 1 才算打开；请使用 1 或 0"),

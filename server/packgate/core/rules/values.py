@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import gates as G
 from ..model import Edit
-from .base import Context, gate_state, value_edit
+from .base import Context, gate_state, shown, value_edit
 
 
 def check_pg003(ctx: Context) -> None:
@@ -69,22 +69,27 @@ def check_pg005(ctx: Context) -> None:
             else:
                 key = "value"
             reads = [r for r in ctx.profile.reads if r.name == name]
-            where = f"{reads[0].path}:{reads[0].line}" if reads else G.VAR_DOCS[name].read_at
+            if reads:
+                where = f"{reads[0].path}:{reads[0].line}"
+            elif name == G.VQA:
+                where = "the LLaVA-OneVision-1.5 encoding gate"
+            else:
+                where = G.VAR_DOCS[name].read_at
         elif name in ("TE_EXTRA_STATE_MISSING_CHECK", "MEGATRON_LOGGING_LEVEL"):
             if G.int_gate(val.text) != "invalid":
                 continue
             where = G.OTHER_VARS[name][0]
-            key = "value"
+            key = "level" if name == "MEGATRON_LOGGING_LEVEL" else "value"
         elif name == "SCATTER_BEFORE_PATCH_EMBED":
             if val.text in ("1", "0", ""):
                 continue
             where, key = G.OTHER_VARS[name][0], "string"
         else:
             continue
-        shown = repr(val.text) if val.text == "" or val.text.strip() != val.text else val.text
-        msg = ctx.text("PG005", "messages", key, name=name, shown=shown, where=where)
+        msg = ctx.text("PG005", "messages", key, name=name, shown=shown(val), where=where)
+        choices = ("20", "30") if key == "level" else ("1", "0")
         fixes = [ctx.fix("PG005", "value", [value_edit(a, v, ctx.source)], safe=False,
-                         preferred=(v == "1"), name=name, value=v) for v in ("1", "0")]
+                         preferred=(v == choices[0]), name=name, value=v) for v in choices]
         start = a.name_start
         end = a.value.end if a.value is not None else a.eq_end
         ctx.emit("PG005", msg, start, end, fixes=fixes, site=a)
