@@ -161,3 +161,20 @@ async def test_incremental_changes_across_crlf_form_feed_and_emoji(client):
         "OFFLINE_PACKING_BMR" in text_in(text, pg001.range, client.encoding)
     assert pg001.range.start.line == 1
     assert index_of(text, pg001.range.start.line, 0, client.encoding) == text.index("echo 🚀")
+
+
+async def test_a_burst_of_changes_ends_with_the_latest_version(client):
+    text = "export OFFLINE_PACKING_BMR=1\n" + LAUNCH
+    uri = open_doc(client, text)
+    await diagnostics(client, uri, 1)
+    for version in range(2, 8):
+        end = types.Position(line=0, character=len("export OFFLINE_PACKING_BMR="))
+        value = str(version % 2)  # 1 on the last change: BMR on, PACKED_DATA missing
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=end, end=types.Position(line=0, character=end.character + 1)), text=value)]))
+    assert codes(await diagnostics(client, uri, 7)) == ["PG001"]
+    if not pulls(client):
+        versions = [p.version for p in client.published[uri]]
+        assert versions == sorted(set(versions)) and versions[-1] == 7, versions

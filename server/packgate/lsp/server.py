@@ -10,6 +10,7 @@ answered with an empty result: the server never dies of one.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import functools
 import inspect
 import logging
@@ -139,6 +140,23 @@ class PackgateServer(LanguageServer):
             self.text_document_publish_diagnostics(
                 convert.publish_params(doc.uri, doc.version, self.diagnostics(doc.uri, entry)))
 
+    def publish_soon(self, uri: str) -> None:
+        """Push after a change; a slow document waits for the typing to pause, and stale versions are skipped."""
+        doc = self.document(uri)
+        if doc is None or self.client.pull_diagnostics:
+            return
+        version = doc.version
+
+        def run() -> None:
+            current = self.document(uri)
+            if current is not None and current.version == version:
+                try:
+                    self.publish(uri)
+                except Exception:
+                    self.log(f"packgate: publishing {uri} failed\n{traceback.format_exc()}", "error")
+
+        asyncio.get_running_loop().call_later(self.session.pause_before(doc.uri), run)
+
     def rediagnose(self) -> None:
         """After a settings or project change: push again, or ask pulling clients to pull again."""
         if self.client.pull_diagnostics:
@@ -238,7 +256,7 @@ def did_open(ls: PackgateServer, params: types.DidOpenTextDocumentParams) -> Non
 @guarded()
 def did_change(ls: PackgateServer, params: types.DidChangeTextDocumentParams) -> None:
     """Diagnose the new version (the protocol has already applied the changes)."""
-    ls.publish(params.text_document.uri)
+    ls.publish_soon(params.text_document.uri)
 
 
 @guarded()

@@ -19,6 +19,7 @@ An invalid value at any layer keeps the layer below and is reported once.
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
 from urllib.parse import urlparse
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
     from packgate.core.engine import Analysis
 
 FIX_PASSES = 4  # as `packgate check --fix`: a fix may reveal the next (PG006, then PG003)
+SLOW = 0.03  # an analysis slower than this makes the next one wait for the typing to pause
+MAX_PAUSE = 0.3
 
 
 def analyze(text: str, **options: Any) -> "Analysis":
@@ -54,6 +57,7 @@ class Entry:
     settings: Settings
     analysis: "Analysis"
     result_id: str
+    elapsed: float = 0.0  # seconds the analysis took
     rendered: Any = None  # the converted diagnostics, filled lazily by the server
 
 
@@ -145,14 +149,23 @@ class Session:
             kept = self.trees.pop(uri, None)
             data_size = len(text.encode("utf-8", "surrogatepass"))
             old_tree = kept.tree if kept is not None and kept.size == data_size else None
+            started = time.perf_counter()
             result = analyze(text, path=path_of(uri), settings=settings, old_tree=old_tree,
                              revalidate=revalidate)
+            elapsed = time.perf_counter() - started
             tree = getattr(result.script, "tree", None)
             if tree is not None:  # a copy: later edits must not touch the tree of this analysis
                 self.trees[uri] = _Tree(tree.copy(), len(result.source.data))
-            entry = Entry(version, settings, result, f"{version}-{next(self._ids)}")
+            entry = Entry(version, settings, result, f"{version}-{next(self._ids)}", elapsed)
             self.entries[uri] = entry
         return entry, problems
+
+    def pause_before(self, uri: str) -> float:
+        """Seconds to wait before analysing a changed document: none when its analyses are fast;
+        as long as the last one took when they are slow, so a burst of keystrokes costs one."""
+        entry = self.entries.get(uri)
+        elapsed = entry.elapsed if entry is not None else 0.0
+        return 0.0 if elapsed < SLOW else min(elapsed, MAX_PAUSE)
 
     def fix_all(self, uri: str, entry: Entry) -> Edit | None:
         """Every safe fix, repeated until nothing is left to fix, as one minimal edit (None if none)."""
