@@ -180,8 +180,10 @@ class Flow:
                 self.called.add(name)
                 self.call(fdef, [s.fork() for s in self.def_states.get(name, [State({})])])
         if not self.launches:
-            end = len(self.data)
-            launch = Launch(end, end, end, end, "end of file", implicit=True)
+            # judged at the end: anchored on the last line that holds anything
+            end = len(self.data.rstrip())
+            line_start = max(self.data.rfind(b"\n", 0, end), self.data.rfind(b"\r", 0, end)) + 1
+            launch = Launch(end, end, line_start, end, "end of file", implicit=True)
             for st in states:
                 if st.done == "exit":
                     continue

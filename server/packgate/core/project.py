@@ -97,9 +97,10 @@ def _reads_in(text: str, path: str) -> list:
         for child in ast.iter_child_nodes(node):
             parents[child] = node
             stack.append(child)
-        name = _read_name(node)
-        if name is None:
+        hit = _read_name(node)
+        if hit is None:
             continue
+        name, arg = hit
         kind = "other"
         up = parents.get(node)
         for _ in range(4):
@@ -113,14 +114,16 @@ def _reads_in(text: str, path: str) -> list:
                 kind = "str"
                 break
             up = parents.get(up)
-        line = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
-        found.append(Read(name, path, node.lineno, node.col_offset + 1, kind, line.strip()))
+        line = lines[arg.lineno - 1] if 0 < arg.lineno <= len(lines) else ""
+        # ast columns are UTF-8 byte offsets; +1 skips the opening quote
+        column = len(line.encode("utf-8")[:arg.col_offset].decode("utf-8", "replace")) + 1
+        found.append(Read(name, path, arg.lineno, column + 1, kind, line.strip()))
     found.sort(key=lambda r: (r.line, r.column))
     return found
 
 
-def _read_name(node) -> str | None:
-    """The gate a node reads: environ.get("X"), getenv("X"), environ["X"]."""
+def _read_name(node):
+    """(gate, its string node) when node reads a gate: environ.get("X"), getenv("X"), environ["X"]."""
     arg = None
     if isinstance(node, ast.Call) and node.args:
         func = node.func
@@ -131,7 +134,7 @@ def _read_name(node) -> str | None:
     elif isinstance(node, ast.Subscript) and _is_environ(node.value):
         arg = node.slice
     if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value in G.GATES:
-        return arg.value
+        return arg.value, arg
     return None
 
 
