@@ -113,3 +113,30 @@ async def test_no_refresh_request_to_a_client_that_cannot_take_it(client):
         assert client.diagnostic_refresh_count == 0
     finally:
         await reconfigure(client, {"packgate": {}})  # this server is shared with other modules
+
+
+async def test_project_files_are_watched_and_a_change_re_diagnoses(vscode, tmp_path):
+    watchers = [r for r in vscode.registrations if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    assert watchers, vscode.registrations
+    globs = {w["globPattern"] for w in watchers[0].register_options["watchers"]}  # plain JSON on this side
+    assert {"**/*.py", "**/.packgate.toml", "**/*.sh"} <= globs, globs
+
+    env = tmp_path / "env.sh"
+    env.write_text("export OFFLINE_PACKING_BMR=1\n")
+    main = tmp_path / "train.sh"
+    text = "source ./env.sh\n" + LAUNCH
+    main.write_text(text)
+    uri = open_doc(vscode, text, uri=main.as_uri())
+    assert "PG001" in codes(await pushed(vscode, uri, 1))
+
+    env.write_text("export OFFLINE_PACKING_BMR=1\nexport OFFLINE_PACKED_DATA=1\n")
+    seen = push_count(vscode, uri)
+    vscode.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=env.as_uri(), type=types.FileChangeType.Changed)]))
+    assert "PG001" not in codes(await pushed(vscode, uri, after=seen))
+
+    env.write_text("export OFFLINE_PACKING_BMR=1\n")  # saved from the editor this time
+    seen = push_count(vscode, uri)
+    vscode.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=env.as_uri())))
+    assert "PG001" in codes(await pushed(vscode, uri, after=seen))

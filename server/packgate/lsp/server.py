@@ -40,11 +40,7 @@ LAUNCH_SUMMARIES = "packgate/launchSummaries"
 
 
 def _version() -> str:
-    try:
-        from importlib.metadata import version
-        return version("packgate")
-    except Exception:  # running from a source tree without an install
-        return "0.0.0+source"
+    return getattr(sys.modules.get("packgate"), "__version__", "0.0.0")
 
 
 class PackgateProtocol(LanguageServerProtocol):
