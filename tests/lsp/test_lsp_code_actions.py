@@ -102,3 +102,18 @@ async def test_quick_fix_keeps_crlf_and_counts_the_negotiated_units(client):
     assert fixed.count("\n") == fixed.count("\r\n"), repr(fixed)
     assert "OFFLINE_PACKED_DATA" in fixed
     assert "PG001" not in codes(await reopened(client, fixed))
+
+
+async def test_a_diagnostic_from_an_older_version_still_gets_current_fixes(client):
+    text = SAMPLES["PG001"]
+    uri = open_doc(client, text)
+    old = next(d for d in await diagnostics(client, uri, 1) if d.code == "PG001")
+    text2 = text + "# 尾注 🚀\n"  # version 2 changes nothing before the finding
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text2)]))
+    actions = await code_actions(client, uri, old.range, [old], only=[types.CodeActionKind.QuickFix])
+    preferred = next(a for a in actions if a.is_preferred)
+    assert list(preferred.diagnostics or []) == [old]
+    fixed = apply_edits(text2, edits_of(preferred, uri), client.encoding)
+    assert "PG001" not in codes(await reopened(client, fixed))

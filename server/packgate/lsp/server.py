@@ -318,15 +318,10 @@ def code_action(ls: PackgateServer, params: types.CodeActionParams) -> list[type
     doc, entry = ls.document(uri), ls.entry(uri)
     if doc is None or entry is None:
         return []
-    current = ls.diagnostics(uri, entry)
     actions: list[types.CodeAction] = []
     if convert.wants_kind(only, types.CodeActionKind.QuickFix.value):
-        ours = [d for d in params.context.diagnostics if convert.is_ours(d)] or \
-            [d for d in current if convert.range_overlaps(d.range, params.range)]
-        for diag in ours:
-            fresh = diag if convert.data_version(diag) == doc.version else _match(diag, current)
-            if fresh is not None:
-                actions += convert.quick_fixes(fresh, uri, doc.version, ls.client, attach=diag)
+        for sent, fresh in _diagnostics_in(ls, params, doc.version, ls.diagnostics(uri, entry)):
+            actions += convert.quick_fixes(fresh, uri, doc.version, ls.client, attach=sent)
     automatic = params.context.trigger_kind == types.CodeActionTriggerKind.Automatic
     if convert.wants_kind(only, convert.FIX_ALL_KIND) and not (automatic and not only):
         # fixAll re-analyses until it converges: only when asked (a source action, or on save)
@@ -334,6 +329,21 @@ def code_action(ls: PackgateServer, params: types.CodeActionParams) -> list[type
                                          uri, doc.version, ls.client)
         actions += [fix_all] if fix_all else []
     return actions
+
+
+def _diagnostics_in(ls: PackgateServer, params: types.CodeActionParams, version: int | None,
+                    current: list[types.Diagnostic]) -> list[tuple[types.Diagnostic, types.Diagnostic]]:
+    """(as the client sent it, with current data) for packgate's diagnostics in the request."""
+    sent = [d for d in params.context.diagnostics if convert.is_ours(d)] or \
+        [d for d in current if convert.range_overlaps(d.range, params.range)]
+    pairs = []
+    for diag in sent:
+        if convert.data_version(diag) == version:
+            pairs.append((diag, diag))
+        else:  # data from an older version, or none: the same finding in the current analysis
+            fresh = next((d for d in current if d.code == diag.code and d.range == diag.range), None)
+            pairs += [(diag, fresh)] if fresh is not None else []
+    return pairs
 
 
 @guarded()
@@ -344,11 +354,6 @@ def launch_summaries(ls: PackgateServer, params: Any) -> list[dict[str, Any]] | 
     if entry is None:
         return None
     return convert.launch_summaries(entry.analysis.launch_summaries, entry.analysis.source, ls.client.encoding)
-
-
-def _match(diag: types.Diagnostic, current: list[types.Diagnostic]) -> types.Diagnostic | None:
-    # Data from an older version (or none at all): find the same finding in the current analysis.
-    return next((d for d in current if d.code == diag.code and d.range == diag.range), None)
 
 
 HANDLERS: tuple[tuple[str, Any, Callable[..., Any]], ...] = (
