@@ -1,6 +1,6 @@
 """Language server speed: `initialize` after spawn, and didChange -> diagnostics on a 2,000-line launcher.
 
-Run: .venv/bin/python benchmarks/lsp_bench.py [--edits 60] [--spawns 8]
+Run: .venv/bin/python benchmarks/lsp_bench.py [--edits 60] [--spawns 8] [--text generated|builtin]
 
 Prints figures and ratios against baselines measured in the same run (this machine's load moves
 absolute numbers): a bare pygls server for `initialize`, and the core's own `analyze()` for
@@ -151,8 +151,10 @@ def edit_at(text: str, n: int) -> tuple[types.Range, str, str]:
     return rng, new, "\n".join(lines)
 
 
-def bench_text(lines: int = 2000) -> tuple[str, str]:
-    """The benchmark launcher: benchmarks/generate.py's when present, else the built-in one."""
+def bench_text(lines: int = 2000, kind: str = "generated") -> tuple[str, str]:
+    """The benchmark launcher: benchmarks/generate.py's when present (and asked for), else the built-in one."""
+    if kind == "builtin":
+        return launcher(lines), "built-in"
     try:
         sys.path.insert(0, str(Path(__file__).parent))
         from generate import generate
@@ -181,8 +183,8 @@ def reuse_times(text: str, edits: int) -> list[float]:
     return times
 
 
-async def bench_did_change(edits: int) -> None:
-    original, origin = bench_text()
+async def bench_did_change(edits: int, kind: str) -> None:
+    original, origin = bench_text(kind=kind)
     text = original
     uri = "file:///packgate-bench/train_2000.sh"
 
@@ -253,10 +255,12 @@ async def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edits", type=int, default=60)
     parser.add_argument("--spawns", type=int, default=8)
+    parser.add_argument("--text", choices=("generated", "builtin"), default="generated",
+                        help="benchmarks/generate.py's launcher (default) or a simpler built-in one")
     args = parser.parse_args(argv)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
     await bench_initialize(args.spawns)
-    await bench_did_change(args.edits)
+    await bench_did_change(args.edits, args.text)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,9 @@ if TYPE_CHECKING:
     from packgate.core.engine import Analysis
 
 FIX_PASSES = 4  # as `packgate check --fix`: a fix may reveal the next (PG006, then PG003)
-SLOW = 0.03  # an analysis slower than this makes the next one wait for the typing to pause
+# Keystrokes come about 100-250 ms apart: an analysis faster than that never falls behind, so
+# it runs at once; a slower one waits for the typing to pause, so a burst costs one analysis.
+SLOW = 0.1
 MAX_PAUSE = 0.3
 
 
