@@ -242,6 +242,106 @@ def _settings_for(path: str | None, args, config_path: str | None, problems: lis
     return replace(settings, **overrides) if overrides else settings
 
 
+def _analyze_file(path: str, args, problems: list[str]):
+    """Read, decode and analyse one file (- is standard input).
+
+    Returns (display, text, valid_utf8, settings, analysis), or None when the file cannot be
+    analysed (the reason is in problems and counts as unreadable).
+    """
+    from .core.engine import analyze
+    display = args.stdin_filename or "-" if path == "-" else path
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        reason = "binary input (NUL bytes), not a shell script" if b"\0" in data[:8192] else None
+        cfg_path = args.stdin_filename
+    else:
+        data, reason = read_script(path)
+        cfg_path = path
+    if reason is not None:
+        problems.append(f"{display}: {reason}")
+        return None
+    text = data.decode("utf-8", "replace")
+    valid_utf8 = True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        valid_utf8 = False
+        problems.append(f"{display}: invalid UTF-8; undecodable bytes were replaced for the analysis")
+    settings = _settings_for(cfg_path if cfg_path else None, args, args.config, problems)
+    analysis = analyze(text, path=display, settings=settings)
+    if analysis.note:
+        problems.append(f"{display}: {analysis.note}")
+        return None
+    return display, text, valid_utf8, settings, analysis
+
+
+# Many files are checked in worker processes, one per core (the analysis is CPU-bound Python).
+POOL_MIN_FILES = 16  # below this, starting workers costs more than it saves
+POOL_MAX_WORKERS = 8
+
+
+def _pool_size(files: list[str], args) -> int:
+    """Workers for this run: 1 (no pool) for few files, stdin, --fix/--diff or PACKGATE_JOBS=1."""
+    if args.fix or args.diff or "-" in files or len(files) < POOL_MIN_FILES:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        wanted = int(os.environ.get("PACKGATE_JOBS", "0"))
+    except ValueError:
+        wanted = 0
+    return max(1, min(wanted or cores, POOL_MAX_WORKERS, len(files) // 4))
+
+
+class _Checked:
+    """What the renderers read from an analysis made in a worker: findings and sources."""
+
+    def __init__(self, text: str, findings: list, foreign: dict):
+        self.findings = findings
+        self._text = text
+        self._foreign = foreign
+        self._sources: dict = {}
+
+    @property
+    def source(self):
+        return self.source_for(None)
+
+    def source_for(self, path: str | None):
+        """The Source of this document (path None) or of a sourced file it read."""
+        from .core.source import Source
+        key = path if path in self._foreign else None
+        if key not in self._sources:
+            self._sources[key] = Source(self._foreign[key] if key is not None else self._text)
+        return self._sources[key]
+
+
+def _check_worker(job):
+    from .formats import at_least
+    path, args = job
+    problems: list[str] = []
+    got = _analyze_file(path, args, problems)
+    if got is None:
+        return path, problems, 1, None
+    display, text, _, _, analysis = got
+    findings = [f for f in analysis.findings if at_least(f.severity, args.severity)]
+    foreign = dict(analysis.flow.foreign) if analysis.flow is not None else {}
+    return display, problems, 0, _Checked(text, findings, foreign)
+
+
+def _check_in_pool(files: list[str], args) -> list:
+    """_check_worker over files in worker processes, results in file order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    workers = _pool_size(files, args)
+    # fork: workers start in milliseconds with packgate already imported (Linux only; elsewhere spawn)
+    context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+    chunk = max(1, len(files) // (workers * 4))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        return list(pool.map(_check_worker, [(p, args) for p in files], chunksize=chunk))
+
+
 def cmd_check(args, parser) -> int:
     """`packgate check`: exit 0 clean, 1 findings, 2 usage or unreadable input."""
     from .core.engine import analyze
@@ -258,32 +358,20 @@ def cmd_check(args, parser) -> int:
     unreadable = len(problems)
     diff_out: list[str] = []
     fixed_stdin = None
-    for path in files:
-        display = args.stdin_filename or "-" if path == "-" else path
-        if path == "-":
-            data = sys.stdin.buffer.read()
-            reason = "binary input (NUL bytes), not a shell script" if b"\0" in data[:8192] else None
-            cfg_path = args.stdin_filename
-        else:
-            data, reason = read_script(path)
-            cfg_path = path
-        if reason is not None:
-            problems.append(f"{display}: {reason}")
+    pooled = _check_in_pool(files, args) if _pool_size(files, args) > 1 else None
+    for i, path in enumerate(files):
+        if pooled is not None:  # analysed in a worker: same order, same problems, same counts
+            display, file_problems, bad, checked = pooled[i]
+            problems.extend(file_problems)
+            unreadable += bad
+            if checked is not None:
+                report.add(display, checked)
+            continue
+        got = _analyze_file(path, args, problems)
+        if got is None:
             unreadable += 1
             continue
-        text = data.decode("utf-8", "replace")
-        valid_utf8 = True
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            valid_utf8 = False
-            problems.append(f"{display}: invalid UTF-8; undecodable bytes were replaced for the analysis")
-        settings = _settings_for(cfg_path if cfg_path else None, args, args.config, problems)
-        analysis = analyze(text, path=display, settings=settings)
-        if analysis.note:
-            problems.append(f"{display}: {analysis.note}")
-            unreadable += 1
-            continue
+        display, text, valid_utf8, settings, analysis = got
         if args.fix or args.diff:
             new_text = text
             for _ in range(4):  # a fix may reveal the next (e.g. PG006 then PG003)
