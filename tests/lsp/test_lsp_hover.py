@@ -58,10 +58,12 @@ async def test_gate_hover_carries_the_truth_table_and_what_the_launch_sees(clien
     at = nth(SCRIPT, "OFFLINE_PACKING_BMR", 1) + 1
     value = (await hover(client, uri, *_pos(SCRIPT, at, client.encoding))).contents.value
     assert "task_encoder.py:194" in value  # where the training code reads it
-    table_rows = [row for row in value.splitlines() if row.startswith("|")]
-    assert len(table_rows) >= 6, value  # header, separator and the four combinations
+    combos = [row for row in value.splitlines() if row.startswith("|") and row.count("|") >= 5]
+    assert len(combos) >= 6, value  # header, separator and the four combinations
+    marked = [row for row in combos if "▶" in row]  # the row of this script's launch (once per language)
+    assert marked and all(row.startswith("| ▶ | 1 | 1 |") for row in marked), value  # both gates exported
     launch_line = next(i for i, row in enumerate(lines_of(SCRIPT)) if "torchrun" in row) + 1
-    assert str(launch_line) in value or "torchrun" in value
+    assert "torchrun" in value and str(launch_line) in value  # the value each launch sees, and where
 
 
 async def test_hover_language_follows_the_lang_setting():
