@@ -1,0 +1,283 @@
+"""The properties every analysis must have, checked on whatever text the fuzzers produce.
+
+Position arithmetic here is written independently of packgate.core.source: the fuzzers check
+the core's conversions against a second implementation, not against itself.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+import tree_sitter
+import tree_sitter_bash
+
+from packgate.core.engine import analyze
+from packgate.core.settings import Settings
+from packgate.core.source import apply_edits
+
+EN = Settings(lang="en")
+ENCODINGS = ("utf-8", "utf-16", "utf-32")
+_PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+def decode(data: bytes) -> str:
+    return data.decode("utf-8", "surrogatepass")
+
+
+def error_spans(data: bytes) -> list[tuple[int, int]]:
+    """Byte spans of the outermost ERROR nodes and of the MISSING nodes of tree-sitter-bash's tree
+    (iterative: trees can be deep).
+
+    A line continuation at the very end of the text is closed first: tree-sitter-bash reports
+    `export A=1 \\<newline><EOF>` as an error where bash (`bash -n`) accepts it.
+    """
+    if data.endswith((b"\\\n", b"\\\r\n", b"\\\r", b"\\")):
+        data += b"\n\n"
+    tree = _PARSER.parse(data)
+    spans = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            spans.append((node.start_byte, node.end_byte))
+        elif node.has_error:
+            stack.extend(node.children)
+    return sorted(spans)
+
+
+def new_errors(data: bytes, edits) -> list[tuple[int, int]]:
+    """The parse errors of the edited text that are not explained by an error the text already
+    had: each error span of the result is mapped back through the edits (an inserted span maps
+    to the range it replaced) and must touch an error span of the original. A text that parsed
+    cleanly must still parse cleanly."""
+    before = error_spans(data)
+    after = error_spans(apply_edits(data, edits))
+    if not after or not before:
+        return after
+    ordered = sorted(edits, key=lambda e: (e.start, e.end))
+    kept, pos = [], 0
+    for e in ordered:  # the edits apply_edits really applied
+        if e.start >= pos:
+            kept.append(e)
+            pos = e.end
+
+    def back(p: int, side: int) -> int:
+        shift = 0
+        for e in kept:
+            new_start = e.start + shift
+            new_end = new_start + len(e.text.encode("utf-8", "surrogatepass"))
+            if p < new_start:
+                return p - shift
+            if p <= new_end:
+                return e.start if side == 0 else e.end
+            shift += len(e.text.encode("utf-8", "surrogatepass")) - (e.end - e.start)
+        return p - shift
+
+    fresh = []
+    for s, e in after:
+        s0, e0 = back(s, 0), back(e, 1)
+        if not any(bs <= e0 and s0 <= be for bs, be in before):
+            fresh.append((s, e))
+    return fresh
+
+
+def on_boundary(data: bytes, offset: int) -> bool:
+    """Inside the document, not inside a UTF-8 sequence, not between the \\r and \\n of a CRLF."""
+    if not 0 <= offset <= len(data):
+        return False
+    if offset < len(data) and (data[offset] & 0xC0) == 0x80:
+        return False
+    if 0 < offset < len(data) and data[offset - 1:offset + 1] == b"\r\n":
+        return False
+    return True
+
+
+def width(ch: str, encoding: str) -> int:
+    if encoding == "utf-8":
+        return len(ch.encode("utf-8", "surrogatepass"))
+    if encoding == "utf-16":
+        return 2 if ord(ch) > 0xFFFF else 1
+    return 1
+
+
+def expected_position(data: bytes, offset: int, encoding: str) -> tuple[int, int]:
+    """(line, character) of a byte offset, computed from the text alone."""
+    prefix = decode(data[:offset])
+    breaks = list(_BREAK.finditer(prefix))
+    line = len(breaks)
+    start = breaks[-1].end() if breaks else 0
+    return line, sum(width(ch, encoding) for ch in prefix[start:])
+
+
+def boundaries(text: str) -> Iterable[int]:
+    """Every byte offset that is a character boundary (and not inside a CRLF)."""
+    pos = 0
+    prev = ""
+    for ch in text:
+        if not (prev == "\r" and ch == "\n"):
+            yield pos
+        pos += len(ch.encode("utf-8", "surrogatepass"))
+        prev = ch
+    yield pos
+
+
+def check_positions(analysis, offsets: Iterable[int]) -> None:
+    """Each offset converts to the position a client computes, and back, in every encoding."""
+    source = analysis.source
+    data = source.data
+    for off in offsets:
+        for enc in ENCODINGS:
+            want = expected_position(data, off, enc)
+            got = source.position(off, enc)
+            assert tuple(got) == want, (off, enc, got, want)
+            back = source.offset(got[0], got[1], enc)
+            assert back == off, (off, enc, got, back)
+
+
+def fingerprint(analysis) -> list:
+    """Everything a renderer shows of an analysis, comparable across runs."""
+    return [(f.code, f.rule, f.severity, f.message, f.start, f.end, f.line, f.column, f.end_line,
+             f.end_column, f.tags, f.related,
+             tuple((x.description, x.edits, x.safe, x.kind) for x in f.fixes)) for f in analysis.findings]
+
+
+def check_ranges(analysis) -> list[int]:
+    """Every finding, related location (in this document) and fix edit is inside the document and
+    on character boundaries; returns the offsets seen."""
+    data = analysis.source.data
+    seen = []
+    for f in analysis.findings:
+        assert on_boundary(data, f.start) and on_boundary(data, f.end) and f.start <= f.end, \
+            ("finding range", f.code, f.start, f.end, len(data))
+        assert (f.line, f.column) == _user(data, f.start), ("finding line/column", f)
+        assert (f.end_line, f.end_column) == _user(data, f.end), ("finding end line/column", f)
+        seen += [f.start, f.end]
+        for r in f.related:
+            if r.path is None:
+                assert on_boundary(data, r.start) and on_boundary(data, r.end) and r.start <= r.end, \
+                    ("related range", f.code, r)
+                seen += [r.start, r.end]
+        for fix in f.fixes:
+            assert fix.kind in ("fix", "disable") and isinstance(fix.description, str) and fix.description
+            for e in fix.edits:
+                assert on_boundary(data, e.start) and on_boundary(data, e.end) and e.start <= e.end, \
+                    ("fix edit range", f.code, fix.description, e, len(data))
+                assert isinstance(e.text, str)
+                seen += [e.start, e.end]
+            spans = sorted((e.start, e.end) for e in fix.edits)
+            assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), ("overlapping edits", fix)
+    return seen
+
+
+def _user(data: bytes, offset: int) -> tuple[int, int]:
+    line, col = expected_position(data, offset, "utf-32")
+    return line + 1, col + 1
+
+
+def count(analysis, code: str) -> int:
+    return sum(1 for f in analysis.findings if f.code == code)
+
+
+def check_fixes(analysis, settings: Settings = EN, disable_too: bool = True) -> int:
+    """Apply every offered fix alone; a safe fix keeps the text parseable (no new ERROR nodes)
+    and never adds a finding of the rule it fixes. Returns the number of fixes applied."""
+    data = analysis.source.data
+    clean = None
+    applied = 0
+    for f in analysis.findings:
+        for fix in f.fixes:
+            if fix.kind == "disable" and not disable_too:
+                continue
+            new = apply_edits(data, fix.edits)
+            new_text = decode(new)  # edits on boundaries keep the text decodable
+            applied += 1
+            after = analyze(new_text, settings=settings)
+            what = (f.code, fix.description, fix.kind, fix.edits)
+            if fix.kind == "fix" and fix.safe:
+                assert not new_errors(data, fix.edits), ("safe fix adds parse errors", what)
+                assert count(after, f.code) <= count(analysis, f.code), ("safe fix adds a finding of its rule", what)
+            elif fix.kind == "disable":
+                assert not new_errors(data, fix.edits), ("disable comment adds parse errors", what)
+                if clean is None:
+                    clean = not error_spans(data)
+                # Where the script does not parse, "the next command" is tree-sitter's guess.
+                if clean and not (KNOWN_BUG_SAME_LINE_DISABLE and _shares_line(analysis, f)):
+                    assert count(after, f.code) < count(analysis, f.code), ("disable comment does not disable", what)
+    return applied
+
+
+# Known bug (tests/fuzz/test_known_bugs.py::test_disable_for_this_command_second_on_its_line):
+# "Disable ... for this command" goes above the line, so for `a; b` it covers `a` only. The fuzz
+# tolerates it until the engine is fixed; the strict xfail there says when to drop this.
+KNOWN_BUG_SAME_LINE_DISABLE = True
+
+
+def _shares_line(analysis, finding) -> bool:
+    """Whether the innermost statement holding the finding has another command before it on its line."""
+    source = analysis.source
+    inner = None
+    for span in analysis.script.statements:
+        start, end = span[0], span[1]
+        if start <= finding.start < end or start == finding.start == end:
+            if inner is None or end - start <= inner[1] - inner[0]:
+                inner = (start, end)
+    if inner is None:
+        return False
+    line_start = source.line_starts[source.line_of(inner[0])]
+    return source.data[line_start:inner[0]].strip(b" \t") != b""
+
+
+def check_fix_all(analysis, settings: Settings = EN) -> None:
+    """fixAll: sorted, non-overlapping, safe edits only; the result parses no worse."""
+    data = analysis.source.data
+    edits = analysis.fix_all_edits()
+    for e in edits:
+        assert on_boundary(data, e.start) and on_boundary(data, e.end) and e.start <= e.end
+    spans = [(e.start, e.end) for e in edits]
+    assert spans == sorted(spans)
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), ("fixAll overlapping edits", spans)
+    if edits:
+        new = apply_edits(data, edits)
+        assert not new_errors(data, edits), ("fixAll adds parse errors", edits)
+        after = analyze(decode(new), settings=settings)
+        fixed_codes = {f.code for f in analysis.findings
+                       if any(x.kind == "fix" and x.safe for x in f.fixes)}
+        for code in fixed_codes:
+            assert count(after, code) <= count(analysis, code), ("fixAll adds a finding", code, edits)
+
+
+def check_hover_everywhere(analysis, lang: str = "en") -> int:
+    """Hover at every byte offset (and past the end): no exception; a range holding the offset."""
+    data = analysis.source.data
+    hits = 0
+    for off in range(-1, len(data) + 2):
+        found = analysis.hover(off, lang)
+        if found is None:
+            continue
+        hits += 1
+        text, start, end = found
+        assert isinstance(text, str) and text
+        assert on_boundary(data, start) and on_boundary(data, end) and start <= end, ("hover range", off, start, end)
+        assert start <= max(0, min(off, len(data))) <= end or off < 0 or off > len(data), ("hover elsewhere", off, start, end)
+    return hits
+
+
+def check_all(text: str, settings: Settings = EN, *, hover: bool = True, fixes: bool = True) -> None:
+    """Every property at once, for one text."""
+    analysis = analyze(text, settings=settings)
+    assert analysis.source.text == text
+    seen = check_ranges(analysis)
+    check_positions(analysis, set(seen) | {0, len(analysis.source.data)})
+    again = analyze(text, settings=settings)
+    assert fingerprint(again) == fingerprint(analysis), "same input, different findings"
+    if hover:
+        check_hover_everywhere(analysis, settings.lang)
+    if fixes:
+        check_fixes(analysis, settings)
+        check_fix_all(analysis, settings)
