@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field, replace
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from . import gates as G
 from .parse import (AndOr, Assign, Block, Case, Command, Exit, ExportNames, FuncDef, If, Lit,
@@ -23,8 +23,8 @@ MAX_CALL_DEPTH = 8
 MAX_CHILD_DEPTH = 3
 
 
-@dataclass(frozen=True)
-class Val:
+# Val and Var are NamedTuples: cheap to create and compare, which the walk does a lot.
+class Val(NamedTuple):
     """A value as far as the script can tell.
 
     kind: known (text is the value), default (text unless the caller sets `via`),
@@ -42,8 +42,7 @@ class Val:
 UNSET = Val("unset")
 
 
-@dataclass(frozen=True)
-class Var:
+class Var(NamedTuple):
     """A shell variable in one state."""
 
     val: Val
@@ -53,9 +52,14 @@ class Var:
     negated: bool = False  # `export -n`: the trainer does not see it, deliberately
 
 
-@dataclass
+@dataclass(eq=False)
 class State:
-    """One path through the script."""
+    """One path through the script.
+
+    `vars` is only changed through set() and drop(), which keep `mark` (an order-independent
+    fingerprint of the variables) current, so identical paths are found without comparing them
+    variable by variable.
+    """
 
     vars: dict
     allexport: bool = False
@@ -68,13 +72,36 @@ class State:
     removed: dict = field(default_factory=dict)  # gate -> (start, end) of the unset / export -n
     docker_at: int = -1  # in a container: where `-e NAME=...` can be added to `docker run`
     host_exported: frozenset = frozenset()  # in a container: names the host has exported
+    mark: int = -1
+
+    def __post_init__(self):
+        if self.mark == -1:
+            mark = 0
+            for name, var in self.vars.items():
+                mark ^= hash((name, id(var)))
+            self.mark = mark
+
+    def set(self, name: str, var: "Var") -> None:
+        """Give a variable a value."""
+        old = self.vars.get(name)
+        if old is not None:
+            self.mark ^= hash((name, id(old)))
+        self.vars[name] = var
+        self.mark ^= hash((name, id(var)))
+
+    def drop(self, name: str):
+        """Remove a variable; returns what it held, or None."""
+        old = self.vars.pop(name, None)
+        if old is not None:
+            self.mark ^= hash((name, id(old)))
+        return old
 
     def fork(self, label=None) -> "State":
         """A copy for another path."""
         return State(dict(self.vars), self.allexport,
                      self.labels + ((label,) if label else ()), self.done, dict(self.lost),
                      self.container, self.env_file, tuple(dict(f) for f in self.frames),
-                     dict(self.removed), self.docker_at, self.host_exported)
+                     dict(self.removed), self.docker_at, self.host_exported, self.mark)
 
     def save_local(self, name: str) -> None:
         """Remember a variable's value before a function makes it local."""
@@ -155,6 +182,7 @@ class Flow:
         self.foreign: dict = {}
         self.dependencies: set = set()
         self.source_cache: dict = {}
+        self.literal_cache: dict = {}
         self.launches: dict = {}
         self.functions: dict = {}
         self.called: set = set()
@@ -217,14 +245,25 @@ class Flow:
                 states = self.prune(states)
         return states
 
-    def prune(self, states: list) -> list:
-        seen, out = set(), []
+    @staticmethod
+    def merge(states: list) -> list:
+        """Collapse paths that ended up identical (most branches change nothing that matters)."""
+        if len(states) < 2:
+            return states
+        out: list = []
         for s in states:
-            key = (s.done, s.allexport, tuple(sorted(
-                (k, v.val.kind, v.val.text, v.exported, id(v.origin)) for k, v in s.vars.items())))
-            if key not in seen:
-                seen.add(key)
+            for o in out:
+                if s.mark == o.mark and s.done == o.done and s.allexport == o.allexport and \
+                        len(s.vars) == len(o.vars) and s.vars == o.vars and \
+                        s.lost == o.lost and s.removed == o.removed and s.frames == o.frames and \
+                        s.env_file == o.env_file and s.docker_at == o.docker_at:
+                    break
+            else:
                 out.append(s)
+        return out
+
+    def prune(self, states: list) -> list:
+        out = self.merge(states)
         if len(out) > MAX_PATHS:
             gate_seen, slim = set(), []
             for s in out:
@@ -255,16 +294,16 @@ class Flow:
                     var = s.vars.get(name)
                     if st.negate:
                         if var is not None:
-                            s.vars[name] = replace(var, exported=False, negated=True)
+                            s.set(name, var._replace(exported=False, negated=True))
                             s.removed[name] = (st.start, st.end)
                     else:
-                        s.vars[name] = replace(var, exported=True) if var is not None else \
-                            Var(UNSET, True, None)
+                        s.set(name, var._replace(exported=True) if var is not None else
+                              Var(UNSET, True, None))
             return states
         if kind is Unset:
             for s in states:
                 for name, _, _ in st.names:
-                    old = s.vars.pop(name, None)
+                    old = s.drop(name)
                     s.removed[name] = (st.start, st.end)
                     if old is not None and old.origin is not None:
                         self.overwrite(old.origin, st)
@@ -288,7 +327,7 @@ class Flow:
                 skipped = s.fork((st.op_start, st.op + "-skipped"))
                 out.extend(self.block(st.right, [ran]))
                 out.append(skipped)
-            return out
+            return self.merge(out)
         if kind is Loop:
             if st.cond is not None:
                 states = self.block(st.cond, states)
@@ -300,7 +339,7 @@ class Flow:
             for s in ran:
                 if s.done in ("break", "continue"):
                     s.done = ""
-            return skipped + ran
+            return self.merge(skipped + ran)
         if kind is Sub:
             return self.sub(st, states)
         if kind is FuncDef:
@@ -330,13 +369,13 @@ class Flow:
             runs = []
             for v in values:
                 child = s.fork((st.start, "loop-ran"))
-                child.vars[st.var] = Var(v, child.vars.get(st.var, Var(UNSET, False, None)).exported, None)
+                child.set(st.var, Var(v, child.vars.get(st.var, Var(UNSET, False, None)).exported, None))
                 runs.extend(self.block(st.body, [child]))
             for r in runs:
                 if r.done in ("break", "continue"):
                     r.done = ""
             out.extend(runs if values else [s.fork((st.start, "loop-skipped"))])
-        return out
+        return self.merge(out)
 
     def if_(self, st: If, states: list) -> list:
         out = []
@@ -351,7 +390,7 @@ class Flow:
             out.extend(self.block(st.otherwise, [s.fork((st.else_start, "else")) for s in pending]))
         else:
             out.extend(s.fork((st.start, "no-branch")) for s in pending)
-        return out
+        return self.merge(out)
 
     def case(self, st: Case, states: list) -> list:
         out = []
@@ -359,7 +398,7 @@ class Flow:
             out.extend(self.block(body, [s.fork((start, "case:" + pattern)) for s in states]))
         if not st.has_default:
             out.extend(s.fork((st.start, "case-none")) for s in states)
-        return out
+        return self.merge(out)
 
     def sub(self, st: Sub, states: list) -> list:
         before = len(self.launches), self.sub_launches
@@ -388,11 +427,11 @@ class Flow:
                 s.save_local(str(idx))
                 val = args[idx - 1] if args is not None and idx <= len(args) else None
                 if val is not None:
-                    s.vars[str(idx)] = Var(val, False, None)
+                    s.set(str(idx), Var(val, False, None))
                 elif args is not None:
-                    s.vars[str(idx)] = Var(Val("known", ""), False, None)
+                    s.set(str(idx), Var(Val("known", ""), False, None))
                 else:
-                    s.vars.pop(str(idx), None)
+                    s.drop(str(idx))
         try:
             out = self.block(fdef.body, states)
         finally:
@@ -403,9 +442,9 @@ class Flow:
             if s.frames:
                 for name, old in s.frames[-1].items():
                     if old is None:
-                        s.vars.pop(name, None)
+                        s.drop(name)
                     else:
-                        s.vars[name] = old
+                        s.set(name, old)
                 s.frames = s.frames[:-1]
         return out
 
@@ -436,7 +475,7 @@ class Flow:
         s.removed.pop(a.name, None)
         if old is not None and old.origin is not None and a.mode not in ("prefix",):
             self.overwrite(old.origin, a)
-        s.vars[a.name] = Var(value, exported, a, array)
+        s.set(a.name, Var(value, exported, a, array))
         if a.name in G.GATES or a.name in G.OTHER_VARS:
             self.gate_sites.setdefault(id(a), (a, value))
             if a.file is not None and self.via is not None:
@@ -449,14 +488,25 @@ class Flow:
     # ------------------------------------------------------------ values
     def value(self, word: Word, s: State) -> Val:
         """Evaluate a word to one value."""
+        if word.text is not None:  # literal: the same value on every path, computed once
+            foreign = len(self.file_stack) > 1
+            key = (id(word), foreign)
+            v = self.literal_cache.get(key)
+            if v is None:
+                parts = word.parts
+                lit = (parts[0].start, parts[0].end) if len(parts) == 1 else None
+                v = Val("known", word.text, "", lit, (word.start, word.end), foreign)
+                self.literal_cache[key] = v
+            return v
         vals = [self.part(p, s) for p in word.parts]
         v = _concat(vals)
-        if len(self.file_stack) > 1:
-            return replace(v, span=(word.start, word.end), foreign=True)
-        return replace(v, span=(word.start, word.end))
+        return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end),
+                   v.foreign or len(self.file_stack) > 1)
 
     def values(self, word: Word, s: State) -> list:
         """Evaluate a word that may expand to several (arrays, unquoted splitting)."""
+        if word.text is not None:
+            return [self.value(word, s)]
         parts = word.parts
         if len(parts) == 1 and isinstance(parts[0], Ref):
             ref = parts[0]
@@ -509,7 +559,7 @@ class Flow:
             base = Val("unknown", via="$" + r.name if positional else r.name)
             if r.name in G.GATES and r.name not in s.removed:
                 # the script consults the caller's gate: from here on it is the caller's value
-                s.vars[r.name] = Var(Val("unknown", via=f"the caller's {r.name}"), True, None)
+                s.set(r.name, Var(Val("unknown", via=f"the caller's {r.name}"), True, None))
         op = r.op
         if op == "":
             return base
@@ -540,7 +590,7 @@ class Flow:
             a = Assign(r.start, r.end, name=r.name, name_start=r.name_start, name_end=r.name_end,
                        mode="param-default", eq_end=r.name_end, decl_start=r.start, decl_end=r.end,
                        file=self.file_stack[-1] if len(self.file_stack) > 1 else None)
-            s.vars[r.name] = Var(result, s.allexport, a)
+            s.set(r.name, Var(result, s.allexport, a))
             if r.name in G.GATES:
                 self.gate_sites.setdefault(id(a), (a, result))
                 if a.file is not None and self.via is not None:
@@ -558,10 +608,13 @@ class Flow:
 
     def command_in(self, cmd: Command, s: State) -> list:
         words = cmd.words
-        vals = [self.value(w, s) for w in words]
-        names = [v.text if v.kind != "unknown" else "" for v in vals]
-        if not names:
+        if not words:
             return [s]
+        for w in words:
+            if w.effects:  # ${X:=d} assigns, a gate read makes it the caller's: even for `echo`
+                self.value(w, s)
+        vals = _LazyValues(self, words, s)
+        names = vals.names
         i = 0
         prefix = list(cmd.prefix)
         # wrappers and `env X=1 ...`
@@ -620,7 +673,7 @@ class Flow:
             for j in rest:
                 t = names[j]
                 if re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", t):
-                    s.vars[t] = Var(Val("unknown", via="read"), s.vars.get(t, Var(UNSET, False, None)).exported, None)
+                    s.set(t, Var(Val("unknown", via="read"), s.vars.get(t, Var(UNSET, False, None)).exported, None))
             return [s]
         if base == "docker" and any(names[j] == "run" for j in rest[:2]):
             self.docker(cmd, words, vals, names, rest, s)
@@ -645,7 +698,7 @@ class Flow:
             self.called.add(name)
             child = s.fork()
             for a in prefix:
-                self.assign(child, a) if a.mode != "env-unset" else child.vars.pop(a.name, None)
+                self.assign(child, a) if a.mode != "env-unset" else child.drop(a.name)
             self.call(self.functions[name], [child])
             return [s]
         return [s]
@@ -716,7 +769,7 @@ class Flow:
         prefix_sites = []
         for a in prefix:
             if a.mode == "env-unset":
-                child.vars.pop(a.name, None)
+                child.drop(a.name)
                 continue
             self.assign(child, a)
             prefix_sites.append(a)
@@ -960,14 +1013,54 @@ class Flow:
         else:
             var = host.vars.get(spec)
             if var is not None and var.exported:
-                container.vars[spec] = var
+                container.set(spec, var)
                 self.mark_read(var)
             elif var is not None and var.origin is not None:
                 # the host only assigned it: -e NAME passes nothing, the way a missing export does
-                container.vars[spec] = Var(var.val, False, var.origin)
+                container.set(spec, Var(var.val, False, var.origin))
                 self.mark_read(var)
             if spec in G.GATES:
                 self.extra_occ.append(Occurrence(spec, word.start + strip, word.end, "docker"))
+
+
+class _LazyValues:
+    """The values of a command's words, evaluated only when a check looks at them."""
+
+    __slots__ = ("flow", "words", "state", "cache", "names")
+
+    def __init__(self, flow: "Flow", words: list, state: State):
+        self.flow, self.words, self.state, self.cache = flow, words, state, {}
+        self.names = _LazyNames(self)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __getitem__(self, i: int) -> Val:
+        v = self.cache.get(i)
+        if v is None:
+            v = self.cache[i] = self.flow.value(self.words[i], self.state)
+        return v
+
+
+class _LazyNames:
+    """The text of each word ('' when unknown), literal words without evaluating them."""
+
+    __slots__ = ("vals",)
+
+    def __init__(self, vals: _LazyValues):
+        self.vals = vals
+
+    def __len__(self) -> int:
+        return len(self.vals.words)
+
+    def __getitem__(self, i: int) -> str:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        text = self.vals.words[i].text
+        if text is not None:
+            return text
+        v = self.vals[i]
+        return v.text if v.kind != "unknown" else ""
 
 
 def _concat(vals: list) -> Val:

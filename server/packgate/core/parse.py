@@ -30,7 +30,7 @@ _PARSER = new_parser()
 
 # ---------------------------------------------------------------- words
 
-@dataclass
+@dataclass(eq=False)
 class Lit:
     """Literal text (quotes already removed), with the byte span it came from."""
 
@@ -39,7 +39,7 @@ class Lit:
     end: int
 
 
-@dataclass
+@dataclass(eq=False)
 class Ref:
     """A parameter expansion: $X, ${X}, ${X:-word}, ${X:=word}, ${X:+word}, ${A[@]}."""
 
@@ -54,7 +54,7 @@ class Ref:
     quoted: bool = False
 
 
-@dataclass
+@dataclass(eq=False)
 class Opaque:
     """Something whose value the script cannot know statically ($(...), $((...)), globs...)."""
 
@@ -66,7 +66,7 @@ class Opaque:
 Part = Union[Lit, Ref, Opaque]
 
 
-@dataclass
+@dataclass(eq=False)
 class Word:
     """One shell word: parts joined without separators."""
 
@@ -75,6 +75,8 @@ class Word:
     end: int
     quote: str = ""  # "'" or '"' when the whole word is one quoted string, else ""
     raw: str = ""
+    text: Optional[str] = None  # the literal text when the word has no expansion (set by the builder)
+    effects: bool = False  # evaluating it changes or consults state (${X:=d}, a gate's value)
 
     def literal(self) -> Optional[str]:
         """The text if the word is fully literal, else None."""
@@ -85,7 +87,7 @@ class Word:
 
 # ---------------------------------------------------------------- statements
 
-@dataclass
+@dataclass(eq=False)
 class Stmt:
     """Base of all statements: the byte span of the whole statement."""
 
@@ -93,7 +95,7 @@ class Stmt:
     end: int
 
 
-@dataclass
+@dataclass(eq=False)
 class Assign(Stmt):
     """NAME=value, possibly inside export/declare/local/readonly, or as a command prefix."""
 
@@ -113,7 +115,7 @@ class Assign(Stmt):
     file: Optional[str] = None  # set for assignments that live in a sourced file
 
 
-@dataclass
+@dataclass(eq=False)
 class ExportNames(Stmt):
     """export NAME... / declare -x NAME... without a value, or export -n NAME."""
 
@@ -121,21 +123,21 @@ class ExportNames(Stmt):
     negate: bool = False
 
 
-@dataclass
+@dataclass(eq=False)
 class Unset(Stmt):
     """unset NAME..."""
 
     names: list = field(default_factory=list)
 
 
-@dataclass
+@dataclass(eq=False)
 class SetOpt(Stmt):
     """set -a / set +a / set -o allexport / set +o allexport."""
 
     allexport: bool = False
 
 
-@dataclass
+@dataclass(eq=False)
 class Command(Stmt):
     """A simple command: prefix assignments, then words."""
 
@@ -146,14 +148,14 @@ class Command(Stmt):
     pre: list = field(default_factory=list)  # statements run before (command substitutions)
 
 
-@dataclass
+@dataclass(eq=False)
 class Block(Stmt):
     """A sequence of statements."""
 
     body: list = field(default_factory=list)
 
 
-@dataclass
+@dataclass(eq=False)
 class If(Stmt):
     """if / elif / else: clauses of (condition, body, label offset)."""
 
@@ -162,7 +164,7 @@ class If(Stmt):
     else_start: int = 0
 
 
-@dataclass
+@dataclass(eq=False)
 class Case(Stmt):
     """case ... in pattern) ... ;; esac."""
 
@@ -170,7 +172,7 @@ class Case(Stmt):
     has_default: bool = False
 
 
-@dataclass
+@dataclass(eq=False)
 class AndOr(Stmt):
     """left && right / left || right."""
 
@@ -180,7 +182,7 @@ class AndOr(Stmt):
     op_start: int = 0
 
 
-@dataclass
+@dataclass(eq=False)
 class Loop(Stmt):
     """for / while / until: the body runs zero or more times."""
 
@@ -190,7 +192,7 @@ class Loop(Stmt):
     items: Optional[list] = None  # ... and its words (None: `for NAME` / while / until)
 
 
-@dataclass
+@dataclass(eq=False)
 class Sub(Stmt):
     """A child process: subshell, background job, pipeline stage or command substitution."""
 
@@ -203,7 +205,7 @@ class Sub(Stmt):
     pipe_end: int = 0
 
 
-@dataclass
+@dataclass(eq=False)
 class FuncDef(Stmt):
     """name() { ... }."""
 
@@ -211,14 +213,14 @@ class FuncDef(Stmt):
     body: Block = None  # type: ignore[assignment]
 
 
-@dataclass
+@dataclass(eq=False)
 class Exit(Stmt):
     """exit / return: the path ends here."""
 
     kind: str = "exit"
 
 
-@dataclass
+@dataclass(eq=False)
 class Opaque_(Stmt):
     """A statement too deep or too broken to model."""
 
@@ -236,7 +238,7 @@ class Directive:
     file_wide: bool = False
 
 
-@dataclass
+@dataclass(eq=False)
 class Occurrence:
     """A mention of a variable (or of --micro-batch-size) in code, for hover and references."""
 
@@ -652,12 +654,16 @@ class _Builder:
         elif t == "string":
             quote = '"'
         self.parts(node, parts, d, quoted=False)
+        w = Word(parts, self.s(node), self.e(node), quote, self.text(node))
+        w.text = w.literal()
+        if w.text is None:
+            w.effects = _has_effects(parts)
         for p in parts:
             if isinstance(p, Lit) and p.text.startswith(MBS_FLAG):
                 rest = p.text[len(MBS_FLAG):]
                 if rest == "" or rest.startswith("="):
                     self.occurrences.append(Occurrence(MBS_FLAG, p.start, p.start + len(MBS_FLAG), "flag"))
-        return Word(parts, self.s(node), self.e(node), quote, self.text(node))
+        return w
 
     def parts(self, node, out: list, d: int, quoted: bool) -> None:
         t = node.type
@@ -771,6 +777,22 @@ class _Builder:
                 self.parts(n, parts, d + 1, False)
                 continue
             stack.extend(n.children)
+
+
+_GATE_NAMES = ("OFFLINE_PACKING_BMR", "OFFLINE_PACKED_DATA", "OFFLINE_PACKING_VQA")
+
+
+def _has_effects(parts) -> bool:
+    """True when evaluating the parts assigns (${X:=d}) or consults a gate."""
+    stack = list(parts)
+    while stack:
+        p = stack.pop()
+        if isinstance(p, Ref):
+            if p.op in (":=", "=") or p.name in _GATE_NAMES:
+                return True
+            if p.arg is not None:
+                stack.extend(p.arg.parts)
+    return False
 
 
 def _unescape(text: str, quoted: bool) -> str:
