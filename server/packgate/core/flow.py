@@ -73,35 +73,51 @@ class State:
     docker_at: int = -1  # in a container: where `-e NAME=...` can be added to `docker run`
     host_exported: frozenset = frozenset()  # in a container: names the host has exported
     mark: int = -1
+    # names whose value can reach a check (None: all); paths that differ only elsewhere merge
+    relevant: Optional[frozenset] = None
 
     def __post_init__(self):
         if self.mark == -1:
             mark = 0
             for name, var in self.vars.items():
-                mark ^= hash((name, id(var)))
+                if self.relevant is None or name in self.relevant:
+                    mark ^= hash((name, id(var)))
             self.mark = mark
 
     def set(self, name: str, var: "Var") -> None:
         """Give a variable a value."""
         old = self.vars.get(name)
-        if old is not None:
-            self.mark ^= hash((name, id(old)))
+        if self.relevant is None or name in self.relevant:
+            if old is not None:
+                self.mark ^= hash((name, id(old)))
+            self.mark ^= hash((name, id(var)))
         self.vars[name] = var
-        self.mark ^= hash((name, id(var)))
 
     def drop(self, name: str):
         """Remove a variable; returns what it held, or None."""
         old = self.vars.pop(name, None)
-        if old is not None:
+        if old is not None and (self.relevant is None or name in self.relevant):
             self.mark ^= hash((name, id(old)))
         return old
+
+    def same(self, other: "State") -> bool:
+        """True when the two paths cannot lead to different findings."""
+        if self.mark != other.mark or self.done != other.done or self.allexport != other.allexport \
+                or self.lost != other.lost or self.removed != other.removed \
+                or self.frames != other.frames or self.env_file != other.env_file \
+                or self.docker_at != other.docker_at:
+            return False
+        if self.relevant is None:
+            return self.vars == other.vars
+        mine, theirs = self.vars, other.vars
+        return all(mine.get(n) == theirs.get(n) for n in self.relevant)
 
     def fork(self, label=None) -> "State":
         """A copy for another path."""
         return State(dict(self.vars), self.allexport,
                      self.labels + ((label,) if label else ()), self.done, dict(self.lost),
                      self.container, self.env_file, tuple(dict(f) for f in self.frames),
-                     dict(self.removed), self.docker_at, self.host_exported, self.mark)
+                     dict(self.removed), self.docker_at, self.host_exported, self.mark, self.relevant)
 
     def save_local(self, name: str) -> None:
         """Remember a variable's value before a function makes it local."""
@@ -183,6 +199,7 @@ class Flow:
         self.dependencies: set = set()
         self.source_cache: dict = {}
         self.literal_cache: dict = {}
+        self.args_cache: dict = {}
         self.launches: dict = {}
         self.functions: dict = {}
         self.called: set = set()
@@ -202,11 +219,12 @@ class Flow:
     # ------------------------------------------------------------ driver
     def run(self) -> FlowResult:
         """Walk the whole script and return the facts."""
-        states = self.block(self.script.body, [State({})])
+        self.relevant = relevant_names(self.script)
+        states = self.block(self.script.body, [State({}, relevant=self.relevant)])
         for name, fdef in list(self.functions.items()):
             if name not in self.called:  # a library function: judge it where it was defined
                 self.called.add(name)
-                self.call(fdef, [s.fork() for s in self.def_states.get(name, [State({})])])
+                self.call(fdef, [s.fork() for s in self.def_states.get(name, [State({}, relevant=self.relevant)])])
         if not self.launches:
             # judged at the end: anchored on the last line that holds anything
             end = len(self.data.rstrip())
@@ -217,7 +235,7 @@ class Flow:
                     continue
                 launch.paths.append(self.see(st, [], [], implicit=True))
             if not launch.paths:
-                launch.paths.append(self.see(State({}), [], [], implicit=True))
+                launch.paths.append(self.see(State({}, relevant=self.relevant), [], [], implicit=True))
             self.launches[(end, end)] = launch
         return FlowResult(
             launches=sorted(self.launches.values(), key=lambda l: l.start),
@@ -239,7 +257,8 @@ class Flow:
             live = [s for s in states if not s.done]
             if not live:
                 break
-            dead = [s for s in states if s.done]
+            # paths that ended with `exit` reach nothing: drop them; return/break wait for their frame
+            dead = [s for s in states if s.done and s.done != "exit"]
             states = dead + self.stmt(stmt, live)
             if len(states) > MAX_PATHS // 2:
                 states = self.prune(states)
@@ -251,14 +270,16 @@ class Flow:
         if len(states) < 2:
             return states
         out: list = []
+        groups: dict = {}
         for s in states:
-            for o in out:
-                if s.mark == o.mark and s.done == o.done and s.allexport == o.allexport and \
-                        len(s.vars) == len(o.vars) and s.vars == o.vars and \
-                        s.lost == o.lost and s.removed == o.removed and s.frames == o.frames and \
-                        s.env_file == o.env_file and s.docker_at == o.docker_at:
+            if s.done == "exit":
+                continue
+            group = groups.setdefault((s.mark, s.done), [])
+            for o in group:
+                if s.same(o):
                     break
             else:
+                group.append(s)
                 out.append(s)
         return out
 
@@ -421,9 +442,10 @@ class Flow:
         if self.call_depth >= MAX_CALL_DEPTH:
             return states
         self.call_depth += 1
+        binds = self.uses_args(fdef)
         for s in states:
             s.frames = s.frames + ({},)
-            for idx in range(1, 10):
+            for idx in (range(1, 10) if binds else ()):
                 s.save_local(str(idx))
                 val = args[idx - 1] if args is not None and idx <= len(args) else None
                 if val is not None:
@@ -447,6 +469,13 @@ class Flow:
                         s.set(name, old)
                 s.frames = s.frames[:-1]
         return out
+
+    def uses_args(self, fdef: FuncDef) -> bool:
+        """Whether a function body reads $1..$9 (binding them costs; most helpers do not)."""
+        cached = self.args_cache.get(id(fdef))
+        if cached is None:
+            cached = self.args_cache[id(fdef)] = _reads_positional(fdef.body)
+        return cached
 
     # ------------------------------------------------------------ assignments
     def assign(self, s: State, a: Assign, value: Optional[Val] = None) -> None:
@@ -912,7 +941,8 @@ class Flow:
                 break
         if script_word is None or self.child_depth >= MAX_CHILD_DEPTH:
             return
-        child = State({k: v for k, v in s.vars.items() if v.exported}, labels=s.labels)
+        child = State({k: v for k, v in s.vars.items() if v.exported}, labels=s.labels,
+                      relevant=self.relevant)
         for a in prefix:
             if a.mode != "env-unset":
                 self.assign(child, a)
@@ -947,6 +977,7 @@ class Flow:
     def docker(self, cmd, words, vals, names, rest, s: State) -> None:
         run_at = next(k for k in rest if names[k] == "run")
         container = State({}, labels=s.labels, container=True, docker_at=words[run_at].end,
+                          relevant=self.relevant,
                           host_exported=frozenset(k for k, v in s.vars.items() if v.exported))
         j = rest.index(run_at) + 1
         image_at = None
@@ -1021,6 +1052,118 @@ class Flow:
                 self.mark_read(var)
             if spec in G.GATES:
                 self.extra_occ.append(Occurrence(spec, word.start + strip, word.end, "docker"))
+
+
+_REACHING = G.LAUNCHERS | {"accelerate", "docker", "bash", "sh", "zsh", "env", "exec", "source",
+                            ".", "set", "read", "eval", "nohup", "time", "command"}
+
+
+def relevant_names(script) -> Optional[frozenset]:
+    """Variables whose value can reach a check: gates, and what flows into launch-like commands.
+
+    Static and conservative: a script that sources files or uses `eval` gets None (everything
+    is relevant), since names can then flow where this walk cannot see.
+    """
+    roots = set(G.GATES)
+    deps: dict = {}
+    functions = set()
+    commands = []
+    stack = [script.body]
+    while stack:
+        st = stack.pop()
+        kind = type(st)
+        if kind is Block:
+            stack.extend(st.body)
+        elif kind is Assign:
+            deps.setdefault(st.name, set()).update(_word_refs([st.value] if st.value else st.array or []))
+        elif kind is Command:
+            commands.append(st)
+            stack.extend(st.pre)
+            for a in st.prefix:
+                deps.setdefault(a.name, set()).update(_word_refs([a.value] if a.value else []))
+        elif kind is If:
+            for cond, body, _ in st.clauses:
+                stack.extend((cond, body))
+            if st.otherwise is not None:
+                stack.append(st.otherwise)
+        elif kind is Case:
+            stack.extend(b for _, b, _ in st.items)
+        elif kind is AndOr:
+            stack.extend((st.left, st.right))
+        elif kind is Loop:
+            stack.append(st.body)
+            if st.cond is not None:
+                stack.append(st.cond)
+            if st.var:
+                deps.setdefault(st.var, set()).update(_word_refs(st.items or []))
+        elif kind in (Sub, FuncDef):
+            if kind is FuncDef:
+                functions.add(st.name)
+            stack.append(st.body)
+    for cmd in commands:
+        first = cmd.words[0] if cmd.words else None
+        name = first.text if first is not None else None
+        if name in ("source", ".", "eval"):
+            return None
+        if name is None or os.path.basename(name) in _REACHING or name in functions \
+                or os.path.basename(name).startswith("python"):
+            roots.update(_word_refs(cmd.words))
+            roots.update(str(i) for i in range(10))
+    relevant, todo = set(), list(roots)
+    while todo:
+        n = todo.pop()
+        if n in relevant:
+            continue
+        relevant.add(n)
+        todo.extend(deps.get(n, ()))
+    return frozenset(relevant)
+
+
+def _reads_positional(block) -> bool:
+    """True when any word below block mentions $1..$9, $@ or $*."""
+    stack = [block]
+    while stack:
+        st = stack.pop()
+        for attr in ("body", "left", "right", "otherwise", "cond"):
+            child = getattr(st, attr, None)
+            if isinstance(child, list):
+                stack.extend(child)
+            elif child is not None and not isinstance(child, (str, int)):
+                stack.append(child)
+        if isinstance(st, If):
+            for cond, body, _ in st.clauses:
+                stack.extend((cond, body))
+        elif isinstance(st, Case):
+            stack.extend(b for _, b, _ in st.items)
+        words = []
+        if isinstance(st, Command):
+            words = list(st.words) + [a.value for a in st.prefix if a.value]
+            stack.extend(st.pre)
+        elif isinstance(st, Assign):
+            words = [st.value] if st.value else list(st.array or [])
+        elif isinstance(st, Loop) and st.items:
+            words = list(st.items)
+        if _word_refs(words) & _POSITIONAL_NAMES:
+            return True
+    return False
+
+
+_POSITIONAL_NAMES = frozenset([str(i) for i in range(1, 10)] + ["@", "*", "#"])
+
+
+def _word_refs(words) -> set:
+    out = set()
+    stack = []
+    for w in words:
+        if w is not None:
+            stack.extend(w.parts)
+    while stack:
+        p = stack.pop()
+        if isinstance(p, Ref):
+            out.add(p.name)
+            if p.arg is not None:
+                stack.extend(p.arg.parts)
+    return out
 
 
 class _LazyValues:
