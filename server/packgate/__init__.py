@@ -1,11 +1,39 @@
-"""packgate: lint the sample-packing gates of LLaVA-OneVision training launchers."""
+"""packgate: lint the sample-packing gates of LLaVA-OneVision training launchers.
+
+The public names are loaded on first use, so `packgate lsp` and `packgate check` start without
+importing more than they need.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-from .core.engine import Analysis, analyze, lint  # noqa: E402
-from .core.model import Edit, Finding, Fix, Related  # noqa: E402
-from .core.settings import Settings  # noqa: E402
+_EXPORTS = {
+    "Analysis": "packgate.core.engine",
+    "analyze": "packgate.core.engine",
+    "lint": "packgate.core.engine",
+    "Edit": "packgate.core.model",
+    "Finding": "packgate.core.model",
+    "Fix": "packgate.core.model",
+    "Related": "packgate.core.model",
+    "Settings": "packgate.core.settings",
+}
 
-__all__ = ["Analysis", "Edit", "Finding", "Fix", "Related", "Settings", "__version__", "analyze", "lint"]
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+if TYPE_CHECKING:
+    from .core.engine import Analysis, analyze, lint
+    from .core.model import Edit, Finding, Fix, Related
+    from .core.settings import Settings
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'packgate' has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

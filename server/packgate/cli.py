@@ -344,8 +344,7 @@ def _check_in_pool(files: list[str], args) -> list:
 
 def cmd_check(args, parser) -> int:
     """`packgate check`: exit 0 clean, 1 findings, 2 usage or unreadable input."""
-    from .core.engine import analyze
-    from .core.source import apply_edits
+    from .core.engine import analyze, fix_all
     from .formats import Report, at_least, render
 
     if not args.paths:
@@ -373,13 +372,7 @@ def cmd_check(args, parser) -> int:
             continue
         display, text, valid_utf8, settings, analysis = got
         if args.fix or args.diff:
-            new_text = text
-            for _ in range(4):  # a fix may reveal the next (e.g. PG006 then PG003)
-                current = analyze(new_text, path=display, settings=settings)
-                edits = current.fix_all_edits()
-                if not edits:
-                    break
-                new_text = apply_edits(current.source.data, edits).decode("utf-8", "replace")
+            new_text = fix_all(text, path=display, settings=settings)
             if new_text != text:
                 if args.diff:
                     diff_out.extend(difflib.unified_diff(

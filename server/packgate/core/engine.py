@@ -85,8 +85,9 @@ class Analysis:
         return sorted(edits, key=lambda e: (e.start, e.end))
 
     def fixed_text(self) -> str:
-        """The document with every safe fix applied."""
+        """The document with every safe fix applied (one pass)."""
         return apply_edits(self.source.data, self.fix_all_edits()).decode("utf-8", "replace")
+
 
     @property
     def launch_summaries(self) -> list:
@@ -112,6 +113,21 @@ class Analysis:
             label = f"{label} {pick(self.settings.lang, en, zh)}"
             out.append(LaunchSummary(launch.start, launch.end, verdict, label))
         return out
+
+
+FIX_PASSES = 4
+
+
+def fix_all(text: str, *, path: str | None = None, settings: Settings | None = None,
+            passes: int = FIX_PASSES, **options) -> str:
+    """The text with every safe fix applied, repeated while fixes reveal more (PG006, then PG003)."""
+    for _ in range(passes):
+        current = analyze(text, path=path, settings=settings, **options)
+        edits = current.fix_all_edits()
+        if not edits:
+            break
+        text = apply_edits(current.source.data, edits).decode("utf-8", "replace")
+    return text
 
 
 def _overlaps(edit: Edit, taken) -> bool:
