@@ -25,6 +25,10 @@ npm: $(NPM_STAMP)
 demo: $(STAMP)
 	@echo "== packgate check examples/ (exit code 1 means findings, as in CI)"
 	@$(BIN)/packgate check examples/; status=$$?; echo "== exit code $$status"; test $$status -le 1
+	@echo "== the same findings in Chinese, for one launcher (--lang zh)"
+	@$(BIN)/packgate check --lang zh examples/stage2_bmr_only_leak.sh || true
+	@echo "== what --fix would change (packgate check --diff examples/)"
+	@$(BIN)/packgate check --diff examples/ || true
 
 test: test-python test-vscode
 	@echo "make test: all suites passed"
