@@ -200,6 +200,7 @@ class Flow:
         self.source_cache: dict = {}
         self.literal_cache: dict = {}
         self.args_cache: dict = {}
+        self.inert_cache: dict = {}
         self.launches: dict = {}
         self.functions: dict = {}
         self.called: set = set()
@@ -422,6 +423,8 @@ class Flow:
         return self.merge(out)
 
     def sub(self, st: Sub, states: list) -> list:
+        if self.inert(st.body):  # `$(date +%F)`, `( cd dir && ls )`: nothing a check can see
+            return states
         before = len(self.launches), self.sub_launches
         marker = len(self.gate_sites)
         children = [s.fork() for s in states]
@@ -469,6 +472,62 @@ class Flow:
                         s.set(name, old)
                 s.frames = s.frames[:-1]
         return out
+
+    _ACTIVE = G.LAUNCHERS | {"accelerate", "docker", "bash", "sh", "zsh", "env", "exec", "source", ".",
+                             "eval", "set", "read", "exit", "return", "break", "continue", "export",
+                             "declare", "typeset", "local", "unset", "nohup", "time", "command",
+                             "builtin", "shopt"}
+
+    def inert(self, block: Block) -> bool:
+        """True when walking block can change nothing a check sees (no assignment that matters,
+        no export, exit, launch, source or call of a function that is not inert itself)."""
+        key = id(block)
+        cached = self.inert_cache.get(key)
+        if cached is not None:
+            return cached
+        self.inert_cache[key] = False  # recursion (a function calling itself) is not inert
+        relevant = self.relevant
+        result = True
+        stack = [block]
+        while stack and result:
+            st = stack.pop()
+            kind = type(st)
+            if kind is Block:
+                stack.extend(st.body)
+            elif kind is Assign:
+                result = relevant is not None and st.name not in relevant
+                if result and st.value is not None and st.value.effects:
+                    result = False
+            elif kind in (ExportNames, Unset, SetOpt, FuncDef, Exit, Opaque_):
+                result = False
+            elif kind is Command:
+                stack.extend(st.pre)
+                first = st.words[0] if st.words else None
+                name = first.text if first is not None else None
+                if st.prefix or name is None or os.path.basename(name) in self._ACTIVE or \
+                        os.path.basename(name).startswith("python") or name in self.functions or \
+                        any(w.effects for w in st.words):
+                    result = name in self.functions and not st.prefix and \
+                        self.inert(self.functions[name].body)
+            elif kind is If:
+                for cond, body, _ in st.clauses:
+                    stack.extend((cond, body))
+                if st.otherwise is not None:
+                    stack.append(st.otherwise)
+            elif kind is Case:
+                stack.extend(b for _, b, _ in st.items)
+            elif kind is AndOr:
+                stack.extend((st.left, st.right))
+            elif kind is Loop:
+                stack.append(st.body)
+                if st.cond is not None:
+                    stack.append(st.cond)
+                if st.var and (relevant is None or st.var in relevant):
+                    result = False
+            elif kind is Sub:
+                stack.append(st.body)
+        self.inert_cache[key] = result
+        return result
 
     def uses_args(self, fdef: FuncDef) -> bool:
         """Whether a function body reads $1..$9 (binding them costs; most helpers do not)."""
@@ -719,6 +778,8 @@ class Flow:
             return [s]
         if name in self.functions and not prefix:
             self.called.add(name)
+            if self.inert(self.functions[name].body):  # log(), die(): nothing to walk
+                return [s]
             args = []
             for w in words[i + 1:]:
                 args.extend(self.values(w, s))

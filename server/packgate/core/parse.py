@@ -30,7 +30,7 @@ _PARSER = new_parser()
 
 # ---------------------------------------------------------------- words
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Lit:
     """Literal text (quotes already removed), with the byte span it came from."""
 
@@ -39,7 +39,7 @@ class Lit:
     end: int
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Ref:
     """A parameter expansion: $X, ${X}, ${X:-word}, ${X:=word}, ${X:+word}, ${A[@]}."""
 
@@ -54,7 +54,7 @@ class Ref:
     quoted: bool = False
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Opaque:
     """Something whose value the script cannot know statically ($(...), $((...)), globs...)."""
 
@@ -66,7 +66,7 @@ class Opaque:
 Part = Union[Lit, Ref, Opaque]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Word:
     """One shell word: parts joined without separators."""
 
@@ -87,7 +87,7 @@ class Word:
 
 # ---------------------------------------------------------------- statements
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Stmt:
     """Base of all statements: the byte span of the whole statement."""
 
@@ -95,7 +95,7 @@ class Stmt:
     end: int
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Assign(Stmt):
     """NAME=value, possibly inside export/declare/local/readonly, or as a command prefix."""
 
@@ -115,7 +115,7 @@ class Assign(Stmt):
     file: Optional[str] = None  # set for assignments that live in a sourced file
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class ExportNames(Stmt):
     """export NAME... / declare -x NAME... without a value, or export -n NAME."""
 
@@ -123,21 +123,21 @@ class ExportNames(Stmt):
     negate: bool = False
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Unset(Stmt):
     """unset NAME..."""
 
     names: list = field(default_factory=list)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class SetOpt(Stmt):
     """set -a / set +a / set -o allexport / set +o allexport."""
 
     allexport: bool = False
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Command(Stmt):
     """A simple command: prefix assignments, then words."""
 
@@ -148,14 +148,14 @@ class Command(Stmt):
     pre: list = field(default_factory=list)  # statements run before (command substitutions)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Block(Stmt):
     """A sequence of statements."""
 
     body: list = field(default_factory=list)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class If(Stmt):
     """if / elif / else: clauses of (condition, body, label offset)."""
 
@@ -164,7 +164,7 @@ class If(Stmt):
     else_start: int = 0
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Case(Stmt):
     """case ... in pattern) ... ;; esac."""
 
@@ -172,7 +172,7 @@ class Case(Stmt):
     has_default: bool = False
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class AndOr(Stmt):
     """left && right / left || right."""
 
@@ -182,7 +182,7 @@ class AndOr(Stmt):
     op_start: int = 0
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Loop(Stmt):
     """for / while / until: the body runs zero or more times."""
 
@@ -192,7 +192,7 @@ class Loop(Stmt):
     items: Optional[list] = None  # ... and its words (None: `for NAME` / while / until)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Sub(Stmt):
     """A child process: subshell, background job, pipeline stage or command substitution."""
 
@@ -205,7 +205,7 @@ class Sub(Stmt):
     pipe_end: int = 0
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class FuncDef(Stmt):
     """name() { ... }."""
 
@@ -213,14 +213,14 @@ class FuncDef(Stmt):
     body: Block = None  # type: ignore[assignment]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Exit(Stmt):
     """exit / return: the path ends here."""
 
     kind: str = "exit"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Opaque_(Stmt):
     """A statement too deep or too broken to model."""
 
@@ -238,7 +238,7 @@ class Directive:
     file_wide: bool = False
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Occurrence:
     """A mention of a variable (or of --micro-batch-size) in code, for hover and references."""
 
