@@ -51,8 +51,14 @@ def make_client() -> LanguageClient:
     def register(client: LanguageClient, params: types.RegistrationParams) -> None:
         client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
 
+    client.inlay_refreshes = 0  # type: ignore[attr-defined]
+
+    def inlay_refresh(client: LanguageClient, params: None) -> None:
+        client.inlay_refreshes += 1  # type: ignore[attr-defined]
+
     register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, PUBLISH: publish,
-                                   types.CLIENT_REGISTER_CAPABILITY: register})
+                                   types.CLIENT_REGISTER_CAPABILITY: register,
+                                   types.WORKSPACE_INLAY_HINT_REFRESH: inlay_refresh})
     return client
 
 
@@ -64,11 +70,11 @@ def config(command: list[str] | None = None) -> ClientServerConfig:
 
 @contextlib.asynccontextmanager
 async def session(caps: types.ClientCapabilities, options: Any = None,
-                  command: list[str] | None = None) -> AsyncIterator[LanguageClient]:
-    """A fresh server for tests that change its settings or break it on purpose."""
+                  command: list[str] | None = None, folders: list[Path] | None = None) -> AsyncIterator[LanguageClient]:
+    """A fresh server for tests that change its settings or break it on purpose (or need workspace folders)."""
     lsp_client = await config(command).start()
     try:
-        result = await lsp_client.initialize_session(init_params(caps, options))
+        result = await lsp_client.initialize_session(init_params(caps, options, folders))
         lsp_client.encoding = encoding_of(lsp_client, result)  # type: ignore[attr-defined]
         lsp_client.server_capabilities = result.capabilities  # type: ignore[attr-defined]
         yield lsp_client
@@ -95,10 +101,12 @@ def capabilities(name: str, **tweaks: Any) -> types.ClientCapabilities:
     return caps
 
 
-def init_params(caps: types.ClientCapabilities, options: Any = None) -> types.InitializeParams:
-    """InitializeParams for a capability set and optional initializationOptions."""
+def init_params(caps: types.ClientCapabilities, options: Any = None,
+                folders: list[Path] | None = None) -> types.InitializeParams:
+    """InitializeParams for a capability set, optional initializationOptions and workspace folders."""
+    workspace = [types.WorkspaceFolder(uri=f.as_uri(), name=f.name) for f in folders] if folders else None
     return types.InitializeParams(capabilities=caps, initialization_options=options,
-                                  root_uri=None, workspace_folders=None)
+                                  root_uri=folders[0].as_uri() if folders else None, workspace_folders=workspace)
 
 
 def encoding_of(client: LanguageClient, result: types.InitializeResult) -> str:

@@ -47,6 +47,9 @@ class ClientFeatures:
     document_changes: bool = False
     configuration: bool = False
     watch_files: bool = False
+    inlay_hint_refresh: bool = False
+    work_done_progress: bool = False
+    completion_markdown: bool = False
 
     @classmethod
     def from_capabilities(cls, caps: types.ClientCapabilities | None,
@@ -64,6 +67,10 @@ class ClientFeatures:
             document_changes=bool(get_capability(caps, "workspace.workspace_edit.document_changes", False)),
             configuration=bool(get_capability(caps, "workspace.configuration", False)),
             watch_files=bool(get_capability(caps, "workspace.did_change_watched_files.dynamic_registration", False)),
+            inlay_hint_refresh=bool(get_capability(caps, "workspace.inlay_hint.refresh_support", False)),
+            work_done_progress=bool(get_capability(caps, "window.work_done_progress", False)),
+            completion_markdown=types.MarkupKind.Markdown in (get_capability(
+                caps, "text_document.completion.completion_item.documentation_format", None) or []),
         )
 
 
@@ -216,6 +223,124 @@ def to_hover(text: str, start: int, end: int, source: Source, client: ClientFeat
     kind = types.MarkupKind.Markdown if client.markdown else types.MarkupKind.PlainText
     return types.Hover(contents=types.MarkupContent(kind=kind, value=text),
                        range=to_range(source, start, end, client.encoding))
+
+
+# -- navigation ------------------------------------------------------------------------
+
+
+def to_locations(locations: Iterable[Any], uri: str, source_for: Callable[[str | None], Source],
+                 line_of: Callable[[str, int], str | None], encoding: str) -> list[types.Location]:
+    """core.navigation Locations -> LSP Locations, without duplicates.
+
+    Two kinds arrive: places in shell text (byte offsets into the document, path None, or into
+    a sourced file) and places in Python code packgate did not parse (`line` >= 0, 0-based,
+    with code-point columns, converted with that line's text from line_of(path, line)).
+    """
+    out: list[types.Location] = []
+    for loc in locations:
+        target = uri if loc.path is None else (from_fs_path(loc.path) or loc.path)
+        if loc.line >= 0:
+            text = line_of(loc.path, loc.line) if loc.path is not None else None
+            rng = types.Range(start=types.Position(line=loc.line, character=_units(text, loc.column, encoding)),
+                              end=types.Position(line=loc.line, character=_units(text, loc.end_column, encoding)))
+        else:
+            rng = to_range(source_for(loc.path), loc.start, loc.end, encoding)
+        out.append(types.Location(uri=target, range=rng))
+    return unique_locations(out)
+
+
+def unique_locations(locations: Iterable[types.Location]) -> list[types.Location]:
+    """The locations without repeats, in their first order."""
+    seen, out = set(), []
+    for loc in locations:
+        key = (loc.uri, _key(loc.range.start), _key(loc.range.end))
+        if key not in seen:
+            seen.add(key)
+            out.append(loc)
+    return out
+
+
+def _units(line: str | None, code_points: int, encoding: str) -> int:
+    """A code-point column of a line -> characters in the negotiated encoding."""
+    if line is None or encoding == "utf-32":
+        return code_points  # unreadable line: exact for ASCII, close otherwise
+    prefix = line[:code_points]
+    if encoding == "utf-8":
+        return len(prefix.encode("utf-8", "surrogatepass"))
+    return len(prefix.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def inlay_hints(summaries: Iterable[Any], source: Source, encoding: str,
+                within: types.Range | None = None) -> list[types.InlayHint]:
+    """One hint after each launch command: the gate combination it sees and the verdict (localized)."""
+    out = []
+    for s in summaries:
+        at = to_position(source, s.end, encoding)
+        if within is not None and not (_key(within.start) <= _key(at) <= _key(within.end)):
+            continue
+        out.append(types.InlayHint(position=at, label=s.label, padding_left=True,
+                                   tooltip=f"packgate: {s.verdict}"))
+    return out
+
+
+_COMPLETION_KIND = {"variable": types.CompletionItemKind.Variable, "value": types.CompletionItemKind.Value}
+
+
+def completion_items(completions: Iterable[Any], client: ClientFeatures) -> list[types.CompletionItem]:
+    """core.navigation Completions -> completion items (gates first, in the core's order)."""
+    kind = types.MarkupKind.Markdown if client.completion_markdown else types.MarkupKind.PlainText
+    items = []
+    for rank, c in enumerate(completions):
+        doc = None
+        if c.documentation:
+            value = f"**{c.detail}**\n\n{c.documentation}" if client.completion_markdown else c.documentation
+            doc = types.MarkupContent(kind=kind, value=value)
+        items.append(types.CompletionItem(
+            label=c.label, kind=_COMPLETION_KIND.get(c.kind, types.CompletionItemKind.Text),
+            detail=c.detail or None, documentation=doc, insert_text=c.insert,
+            sort_text=f"{rank:02d}", filter_text=c.label))
+    return items
+
+
+# -- workspace diagnostics ---------------------------------------------------------------
+
+
+def workspace_full(uri: str, version: int | None, diagnostics: Sequence[types.Diagnostic],
+                   result_id: str | None) -> types.WorkspaceFullDocumentDiagnosticReport:
+    """One script's diagnostics in a workspace/diagnostic answer (version None: not open)."""
+    return types.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=version, items=list(diagnostics),
+                                                       result_id=result_id)
+
+
+def workspace_unchanged(uri: str, version: int | None, result_id: str) -> types.WorkspaceUnchangedDocumentDiagnosticReport:
+    """A script whose diagnostics the client already has."""
+    return types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=version, result_id=result_id)
+
+
+def workspace_report(items: Sequence[Any]) -> types.WorkspaceDiagnosticReport:
+    """The workspace/diagnostic answer."""
+    return types.WorkspaceDiagnosticReport(items=list(items))
+
+
+def progress_begin(title: str, message: str | None = None) -> types.WorkDoneProgressBegin:
+    """$/progress begin (percentages follow in reports)."""
+    return types.WorkDoneProgressBegin(title=title, message=message, percentage=0, cancellable=False)
+
+
+def progress_report(done: int, total: int) -> types.WorkDoneProgressReport:
+    """$/progress report: `done/total scripts` and the percentage."""
+    return types.WorkDoneProgressReport(message=f"{done}/{total} scripts",
+                                        percentage=(100 * done // total) if total else 100)
+
+
+def progress_end(message: str) -> types.WorkDoneProgressEnd:
+    """$/progress end."""
+    return types.WorkDoneProgressEnd(message=message)
+
+
+def previous_result_ids(params: types.WorkspaceDiagnosticParams) -> dict[str, str]:
+    """uri -> the result id the client holds."""
+    return {p.uri: p.value for p in params.previous_result_ids or ()}
 
 
 # -- code actions ------------------------------------------------------------------------

@@ -13,7 +13,9 @@ import argparse
 import asyncio
 import functools
 import inspect
+import itertools
 import logging
+import os
 import sys
 import traceback
 from typing import Any, Callable
@@ -24,12 +26,13 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
+from pygls.uris import from_fs_path
 from pygls.workspace import TextDocument
 
 from packgate.core.source import Source
-from packgate.lsp import convert
+from packgate.lsp import convert, workspace
 from packgate.lsp.convert import ClientFeatures
-from packgate.lsp.session import Entry, Session, path_of, warm_up
+from packgate.lsp.session import Entry, Session, analyze, path_of, warm_up
 
 logger = logging.getLogger("packgate.lsp")
 CONFIG_FILES = (".packgate.toml", "pyproject.toml")
@@ -37,6 +40,18 @@ CONFIG_FILES = (".packgate.toml", "pyproject.toml")
 # its packgate configuration, and the scripts a launcher sources.
 WATCHED = ("**/*.py", "**/pyproject.toml", "**/.packgate.toml", "**/*.sh", "**/*.bash", "**/*.env")
 LAUNCH_SUMMARIES = "packgate/launchSummaries"
+# A change to a sourced file re-diagnoses the scripts that source it after this pause (a burst of
+# keystrokes in the env file costs one analysis of each of them).
+DEPENDENTS_DELAY = 0.05
+# Server-initiated progress for workspace diagnostics only when this many scripts need analysing:
+# clients poll workspace/diagnostic, and a progress bar every poll would flicker.
+PROGRESS_MIN = 10
+
+
+def _scan_settings() -> Any:
+    from packgate.core.settings import Settings
+    # references read assignments only: the cheapest rule, a fixed profile (no project index)
+    return Settings(profile="ov2", select=("PG009",))
 
 
 def _version() -> str:
@@ -79,9 +94,13 @@ class PackgateServer(LanguageServer):
 
     def __init__(self) -> None:
         super().__init__("packgate", _version(), protocol_cls=PackgateProtocol)
-        self.session = Session()
+        self.session = Session(loader_for=self.loader_for)
         self.client = ClientFeatures()
         self.pending: list[str] = []
+        self.checks = workspace.Checks()  # workspace diagnostics of closed scripts
+        self._waiting: set[str] = set()  # documents to re-diagnose after a sourced file changed
+        self._waiting_handle: asyncio.TimerHandle | None = None
+        self._tokens = itertools.count(1)
 
     # -- messages to the user --
 
@@ -155,12 +174,108 @@ class PackgateServer(LanguageServer):
 
     def rediagnose(self) -> None:
         """After a settings or project change: push again, or ask pulling clients to pull again."""
+        if self.client.inlay_hint_refresh:
+            self.workspace_inlay_hint_refresh(None)
         if self.client.pull_diagnostics:
             if self.client.diagnostic_refresh:
                 self.workspace_diagnostic_refresh(None)
             return
         for doc in list(self.workspace.text_documents.values()):
             self.publish(doc.uri)
+
+    def sources_changed(self, paths: list[str | None]) -> None:
+        """Files changed (edited, saved, opened, closed or on disk): re-diagnose the open
+        documents whose analysis read one of them, once the burst of changes is over."""
+        uris = self.session.depending_on([p for p in paths if p])
+        if not uris:
+            return
+        self.session.mark_stale(uris)
+        self._waiting.update(uris)
+        if self._waiting_handle is None:
+            delay = max([DEPENDENTS_DELAY] + [self.session.pause_before(u) for u in uris])
+            self._waiting_handle = asyncio.get_running_loop().call_later(delay, self._rediagnose_waiting)
+
+    def _rediagnose_waiting(self) -> None:
+        uris, self._waiting, self._waiting_handle = sorted(self._waiting), set(), None
+        try:
+            if self.client.inlay_hint_refresh:
+                self.workspace_inlay_hint_refresh(None)
+            if self.client.pull_diagnostics:
+                if self.client.diagnostic_refresh:
+                    self.workspace_diagnostic_refresh(None)
+                return
+            for uri in uris:
+                self.publish(uri)
+        except Exception:
+            self.log(f"packgate: re-diagnosing {uris} failed\n{traceback.format_exc()}", "error")
+
+    # -- the workspace --
+
+    def roots(self) -> list[str]:
+        """The workspace folders (real paths), or the root the client gave, or none."""
+        folders = [path_of(f.uri) for f in self.workspace.folders.values()]
+        if not folders and self.workspace.root_path:
+            folders = [self.workspace.root_path]
+        return [os.path.realpath(f) for f in folders if f]
+
+    def root_for(self, path: str) -> str | None:
+        """The widest workspace folder holding path; outside them, the project root as the CLI finds it."""
+        from packgate.core.sources import default_root
+        real = os.path.realpath(path)
+        holding = [r for r in self.roots() if workspace.inside(real, r)]
+        return min(holding, key=len) if holding else default_root(path)
+
+    def overlay(self) -> dict[str, str]:
+        """The text of every open file-backed document, by path (unsaved edits count)."""
+        out = {}
+        for doc in list(self.workspace.text_documents.values()):
+            path = path_of(doc.uri)
+            if path:
+                out[path] = doc.source
+        return out
+
+    def loader_for(self, path: str | None) -> Callable[[str], Any] | None:
+        """The reader of sourced files for a document: inside its workspace root, open documents first."""
+        if path is None:
+            return None  # an untitled document: nothing to resolve relative paths against
+        from packgate.core.sources import SourceLoader
+        return SourceLoader(self.root_for(path), overlay=self.overlay()).load
+
+    def python_line(self, path: str, line: int) -> str | None:
+        """A line of a Python file (from the editor when open), to convert its columns."""
+        return workspace.read_line(path, line, self.overlay())
+
+    def scripts(self, uri: str | None = None) -> tuple[list[str], bool]:
+        """The shell scripts of the workspace folders (or of the document's project without folders)."""
+        roots = self.roots()
+        if not roots and uri and (path := path_of(uri)):
+            from packgate.core.project import find_root
+            from pathlib import Path
+            found = find_root(Path(path))
+            roots = [str(found)] if found is not None else []
+        return workspace.scripts(roots)
+
+    def open_uris(self) -> dict[str, str]:
+        """real path -> URI of each open file-backed document."""
+        out = {}
+        for doc in list(self.workspace.text_documents.values()):
+            path = path_of(doc.uri)
+            if path:
+                out[os.path.realpath(path)] = doc.uri
+        return out
+
+    async def progress(self, token: Any, title: str) -> Any:
+        """The token to report work on: the client's, else a server-created one (None: no progress)."""
+        if token is None and self.client.work_done_progress:
+            token = f"packgate-{next(self._tokens)}"
+            try:
+                await self.work_done_progress.create_async(token)
+            except Exception as exc:
+                self.log(f"window/workDoneProgress/create failed: {exc!r}", "warning")
+                return None
+        if token is not None:
+            self.work_done_progress.begin(token, convert.progress_begin(title))
+        return token
 
     async def pull_configuration(self) -> Any:
         """The client's `packgate` section via workspace/configuration (None if it has none)."""
@@ -247,28 +362,39 @@ def did_open(ls: PackgateServer, params: types.DidOpenTextDocumentParams) -> Non
         ls.entry(uri, revalidate=True)  # the client pulls next: have the analysis ready
     else:
         ls.publish(uri, revalidate=True)
+    ls.sources_changed([path_of(uri)])  # scripts sourcing it now read the editor's text
 
 
 @guarded()
 def did_change(ls: PackgateServer, params: types.DidChangeTextDocumentParams) -> None:
-    """Diagnose the new version (the protocol has already applied the changes)."""
+    """Diagnose the new version (the protocol has already applied the changes), and the scripts sourcing it."""
     ls.publish_soon(params.text_document.uri)
+    ls.sources_changed([path_of(params.text_document.uri)])
 
 
 @guarded()
 def did_save(ls: PackgateServer, params: types.DidSaveTextDocumentParams) -> None:
-    """A saved config file, Python file or sourced script can change other documents' analyses."""
+    """A saved config or Python file changes the project; a saved script, the scripts sourcing it."""
     uri = params.text_document.uri
-    path = path_of(uri)
-    if uri.endswith(CONFIG_FILES + (".py",)) or (path and ls.session.depending_on(path)):
+    if _is_project_file(path_of(uri) or uri):
         _project_changed(ls)
+    else:
+        ls.sources_changed([path_of(uri)])
 
 
 @guarded()
 def did_change_watched_files(ls: PackgateServer, params: types.DidChangeWatchedFilesParams) -> None:
-    """Files changed outside the editor: forget what the analyses derived from the project."""
-    if params.changes:
+    """Files changed outside the editor: the project's code or config (everything is analysed
+    again), or scripts (the open documents sourcing them are)."""
+    paths = [path_of(change.uri) for change in params.changes]
+    if any(p is None or _is_project_file(p) for p in paths):
         _project_changed(ls)
+    else:
+        ls.sources_changed(paths)
+
+
+def _is_project_file(path: str) -> bool:
+    return path.endswith(CONFIG_FILES + (".py",))
 
 
 def _project_changed(ls: PackgateServer) -> None:
@@ -279,12 +405,19 @@ def _project_changed(ls: PackgateServer) -> None:
 
 
 @guarded()
+def did_change_workspace_folders(ls: PackgateServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    """Other folders: other roots for sourced files and other project code (pygls has updated the list)."""
+    _project_changed(ls)
+
+
+@guarded()
 def did_close(ls: PackgateServer, params: types.DidCloseTextDocumentParams) -> None:
-    """Forget the document and clear its pushed diagnostics."""
+    """Forget the document and clear its pushed diagnostics; scripts sourcing it read the disk again."""
     uri = params.text_document.uri
     ls.session.forget(uri)
     if not ls.client.pull_diagnostics:
         ls.text_document_publish_diagnostics(convert.publish_params(uri, None, []))
+    ls.sources_changed([path_of(uri)])
 
 
 @guarded(lambda: convert.full_report([], None))
@@ -356,6 +489,174 @@ def launch_summaries(ls: PackgateServer, params: Any) -> list[dict[str, Any]] | 
     return convert.launch_summaries(entry.analysis.launch_summaries, entry.analysis.source, ls.client.encoding)
 
 
+@guarded()
+def definition(ls: PackgateServer, params: types.DefinitionParams) -> list[types.Location] | None:
+    """On a gate: the training code's line(s) reading it, and the assignment(s) reaching a launch."""
+    from packgate.core.navigation import definition as find
+    doc, entry = ls.document(params.text_document.uri), ls.entry(params.text_document.uri)
+    if doc is None or entry is None:
+        return None
+    analysis = entry.analysis
+    found = find(analysis, convert.to_offset(analysis.source, params.position, ls.client.encoding))
+    return convert.to_locations(found, doc.uri, analysis.source_for, ls.python_line, ls.client.encoding) or None
+
+
+@guarded()
+def references(ls: PackgateServer, params: types.ReferenceParams) -> list[types.Location] | None:
+    """On a gate: every place a shell script of the workspace sets (exports, assigns, unsets) it.
+
+    The declaration is what definition answers in the shell: the assignment reaching a launch.
+    """
+    from packgate.core import navigation
+    doc, entry = ls.document(params.text_document.uri), ls.entry(params.text_document.uri)
+    if doc is None or entry is None:
+        return None
+    here, enc = entry.analysis, ls.client.encoding
+    offset = convert.to_offset(here.source, params.position, enc)
+    occurrence = navigation.occurrence_at(here, offset)
+    if occurrence is None or occurrence.name not in _gates():
+        return None
+    name = occurrence.name
+    found: list[types.Location] = []
+    for uri, analysis in _scripts_setting(ls, doc.uri, here, name):
+        found += convert.to_locations(navigation.assignments(analysis, name), uri, analysis.source_for,
+                                      ls.python_line, enc)
+    if not params.context.include_declaration:
+        declared = convert.to_locations([d for d in navigation.definition(here, offset) if d.line < 0],
+                                        doc.uri, here.source_for, ls.python_line, enc)
+        found = [loc for loc in found if loc not in declared]
+    return convert.unique_locations(found) or None
+
+
+def _gates() -> Any:
+    from packgate.core import gates
+    return gates.GATES
+
+
+def _scripts_setting(ls: PackgateServer, uri: str, here: Any, name: str):
+    """(uri, analysis) of this document, then of each workspace script (and sourced file) naming the variable."""
+    yield uri, here
+    this = path_of(uri)
+    this = os.path.realpath(this) if this else None
+    found, _cut = ls.scripts(uri)
+    opened = ls.open_uris()
+    root = ls.root_for(this) if this else None
+    sourced = [p for p in sorted(here.dependencies) if root and workspace.inside(p, os.path.realpath(root))]
+    paths = dict.fromkeys([os.path.realpath(p) for p in found] + sourced)
+    for path in paths:
+        if path == this:
+            continue
+        if path in opened:
+            entry = ls.entry(opened[path])
+            if entry is not None and name in entry.analysis.source.text:
+                yield opened[path], entry.analysis
+            continue
+        text = workspace.read_text(path)
+        if text is None or name not in text:
+            continue
+        # Only the file's own assignments count here: no source following, no project index.
+        yield from_fs_path(path) or path, analyze(text, path=path, settings=_scan_settings(), loader=None,
+                                                  revalidate=False)
+
+
+@guarded(list)
+def inlay_hint(ls: PackgateServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+    """After each launch command: the gate combination it sees and the verdict, in the `lang` setting."""
+    entry = ls.entry(params.text_document.uri)
+    if entry is None:
+        return []
+    return convert.inlay_hints(entry.analysis.launch_summaries, entry.analysis.source, ls.client.encoding,
+                               params.range)
+
+
+@guarded()
+def completion(ls: PackgateServer, params: types.CompletionParams) -> list[types.CompletionItem] | None:
+    """Gate names after `export ` or where an assignment starts; `'1'` / `'0'` after `GATE=`."""
+    from packgate.core.navigation import completions
+    entry = ls.entry(params.text_document.uri)
+    if entry is None:
+        return None
+    analysis = entry.analysis
+    offset = convert.to_offset(analysis.source, params.position, ls.client.encoding)
+    return convert.completion_items(completions(analysis, offset, entry.settings.lang), ls.client) or None
+
+
+@guarded(lambda: convert.workspace_report([]))
+async def workspace_diagnostic(ls: PackgateServer, params: types.WorkspaceDiagnosticParams):
+    """Every shell script of the workspace folders; open documents at their current version.
+
+    Closed scripts are analysed again only when they, a file they source, their settings or the
+    project changed (clients poll this request), with $/progress while there is work to do.
+    """
+    previous = {unquote(k): v for k, v in convert.previous_result_ids(params).items()}
+    paths, cut = ls.scripts()
+    opened, overlay = ls.open_uris(), {os.path.realpath(p): t for p, t in ls.overlay().items()}
+
+    def dep_stamp(path: str) -> Any:
+        text = overlay.get(path)
+        return ("open", len(text), hash(text)) if text is not None else workspace.stamp(path)
+
+    settings_by_dir: dict[str, Any] = {}
+    problems: list[str] = []
+
+    def settings_of(path: str) -> Any:
+        folder = os.path.dirname(path)
+        if folder not in settings_by_dir:
+            settings_by_dir[folder] = ls.session.settings_for(from_fs_path(path) or path, problems)
+        return settings_by_dir[folder]
+
+    todo = []  # (path, uri, version, stamp, settings) of what must be analysed
+    items: list[Any] = []
+    for path in paths:
+        real = os.path.realpath(path)
+        if real in opened:
+            uri = opened[real]
+            doc, entry = ls.document(uri), ls.entry(uri)
+            if doc is not None and entry is not None:
+                items.append(convert.workspace_unchanged(uri, doc.version, entry.result_id)
+                             if previous.get(unquote(uri)) == entry.result_id else
+                             convert.workspace_full(uri, doc.version, ls.diagnostics(uri, entry), entry.result_id))
+            continue
+        uri = from_fs_path(path) or path
+        settings, file_stamp = settings_of(path), workspace.stamp(path)
+        checked = ls.checks.current(path, file_stamp, settings, ls.session.generation, dep_stamp)
+        if checked is None:
+            todo.append((path, uri, file_stamp, settings))
+        else:
+            items.append(_workspace_item(uri, checked, previous))
+    token = None
+    if todo and (params.work_done_token is not None or len(todo) >= PROGRESS_MIN):
+        token = await ls.progress(params.work_done_token, "packgate: checking the workspace's scripts")
+    try:
+        for done, (path, uri, file_stamp, settings) in enumerate(todo, 1):
+            text = workspace.read_text(path)
+            if text is not None:
+                analysis = analyze(text, path=path, settings=settings, loader=ls.loader_for(path), revalidate=False)
+                rendered = convert.to_diagnostics(analysis.findings, analysis.source, uri, None, ls.client,
+                                                  analysis.source_for)
+                checked = ls.checks.store(path, file_stamp, settings, ls.session.generation,
+                                          analysis.dependencies, dep_stamp, rendered)
+                items.append(_workspace_item(uri, checked, previous))
+            if token is not None:
+                ls.work_done_progress.report(token, convert.progress_report(done, len(todo)))
+            await asyncio.sleep(0)  # let edits, cancellations and other requests through
+    finally:
+        if token is not None:
+            more = " (stopped at the scan limit)" if cut else ""
+            ls.work_done_progress.end(token, convert.progress_end(f"{len(paths)} scripts{more}"))
+            ls.work_done_progress.tokens.pop(token, None)
+    if not cut:
+        ls.checks.keep_only(paths)
+    ls.say(problems)
+    return convert.workspace_report(items)
+
+
+def _workspace_item(uri: str, checked: Any, previous: dict[str, str]) -> Any:
+    if previous.get(unquote(uri)) == checked.result_id:
+        return convert.workspace_unchanged(uri, None, checked.result_id)
+    return convert.workspace_full(uri, None, checked.rendered, checked.result_id)
+
+
 HANDLERS: tuple[tuple[str, Any, Callable[..., Any]], ...] = (
     (types.INITIALIZE, None, initialize),
     (types.INITIALIZED, None, initialized),
@@ -365,14 +666,22 @@ HANDLERS: tuple[tuple[str, Any, Callable[..., Any]], ...] = (
     (types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False), did_save),
     (types.TEXT_DOCUMENT_DID_CLOSE, None, did_close),
     (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, None, did_change_watched_files),
+    (types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, None, did_change_workspace_folders),
+    # interFileDependencies: a script's diagnostics change when a file it sources does.
     (types.TEXT_DOCUMENT_DIAGNOSTIC,
-     types.DiagnosticOptions(identifier="packgate", inter_file_dependencies=False, workspace_diagnostics=False),
+     types.DiagnosticOptions(identifier="packgate", inter_file_dependencies=True, workspace_diagnostics=True),
      document_diagnostic),
+    (types.WORKSPACE_DIAGNOSTIC, None, workspace_diagnostic),
     (types.TEXT_DOCUMENT_HOVER, None, hover),
     (types.TEXT_DOCUMENT_CODE_ACTION,
      types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, convert.FIX_ALL_KIND],
                              resolve_provider=False),
      code_action),
+    (types.TEXT_DOCUMENT_DEFINITION, None, definition),
+    (types.TEXT_DOCUMENT_REFERENCES, None, references),
+    (types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False), inlay_hint),
+    (types.TEXT_DOCUMENT_COMPLETION,
+     types.CompletionOptions(trigger_characters=[" ", "="], resolve_provider=False), completion),
     (LAUNCH_SUMMARIES, None, launch_summaries),
 )
 

@@ -19,9 +19,10 @@ An invalid value at any layer keeps the layer below and is reported once.
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 from urllib.parse import urlparse
 
 from pygls.uris import to_fs_path
@@ -61,6 +62,7 @@ class Entry:
     result_id: str
     elapsed: float = 0.0  # seconds the analysis took
     rendered: Any = None  # the converted diagnostics, filled lazily by the server
+    stale: bool = False  # a file it sources changed: analyse again on next use
 
 
 @dataclass
@@ -82,6 +84,9 @@ class Session:
     trees: dict[str, _Tree] = field(default_factory=dict)
     _shown: set[str] = field(default_factory=set)
     _ids: Any = field(default_factory=itertools.count)
+    # path -> the loader of sourced files for that document (None: the core's default, as the CLI)
+    loader_for: Callable[[str | None], Any] | None = None
+    generation: int = 0  # bumped when the project's code or configuration changed
 
     # -- settings
 
@@ -146,14 +151,14 @@ class Session:
         problems: list[str] = []
         settings = self.settings_for(uri, problems)
         entry = self.entries.get(uri)
-        if entry is None or entry.version != version or entry.settings != settings \
+        if entry is None or entry.stale or entry.version != version or entry.settings != settings \
                 or entry.analysis.source.text != text:
             kept = self.trees.pop(uri, None)
             data_size = len(text.encode("utf-8", "surrogatepass"))
             old_tree = kept.tree if kept is not None and kept.size == data_size else None
             started = time.perf_counter()
             result = analyze(text, path=path_of(uri), settings=settings, old_tree=old_tree,
-                             revalidate=revalidate)
+                             revalidate=revalidate, **self.loader_option(path_of(uri)))
             elapsed = time.perf_counter() - started
             tree = getattr(result.script, "tree", None)
             if tree is not None:  # a copy: later edits must not touch the tree of this analysis
@@ -178,7 +183,8 @@ class Session:
             if not edits:
                 break
             fixed = apply_edits(current.source.data, edits).decode("utf-8", "surrogatepass")
-            current = analyze(fixed, path=path_of(uri), settings=entry.settings, revalidate=False)
+            current = analyze(fixed, path=path_of(uri), settings=entry.settings, revalidate=False,
+                              **self.loader_option(path_of(uri)))
         return minimal_edit(data, current.source.data)
 
     def forget(self, uri: str) -> None:
@@ -186,13 +192,25 @@ class Session:
         self.entries.pop(uri, None)
         self.trees.pop(uri, None)
 
+    def loader_option(self, path: str | None) -> dict[str, Any]:
+        """`loader=` for analyze(): the server's (workspace root, open documents), else the core's default."""
+        return {} if self.loader_for is None else {"loader": self.loader_for(path)}
+
     def forget_all(self) -> None:
         """Drop every analysis (the project's code, config or a sourced file changed)."""
         self.entries.clear()
+        self.generation += 1
 
-    def depending_on(self, path: str) -> list[str]:
-        """The URIs whose analysis read path (a sourced file)."""
-        return [uri for uri, e in self.entries.items() if path in getattr(e.analysis, "dependencies", ())]
+    def depending_on(self, paths: str | list[str]) -> list[str]:
+        """The URIs whose last analysis read (or tried to read) one of paths (sourced files)."""
+        wanted = {os.path.realpath(p) for p in ([paths] if isinstance(paths, str) else paths)}
+        return [uri for uri, e in self.entries.items() if wanted & e.analysis.dependencies]
+
+    def mark_stale(self, uris: list[str]) -> None:
+        """Analyse these documents again on next use (their text did not change; a sourced file did)."""
+        for uri in uris:
+            if uri in self.entries:
+                self.entries[uri].stale = True
 
 
 def _point(data: bytes, offset: int) -> tuple[int, int]:
