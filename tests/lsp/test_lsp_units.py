@@ -165,3 +165,44 @@ def test_positions_count_the_negotiated_units():
             assert pos == position_of(text, i, encoding)
             assert index_of(text, pos.line, pos.character, encoding) == i
             assert convert.to_offset(source, pos, encoding) == offset
+
+
+def test_workspace_scan_finds_scripts_as_the_cli_does_and_never_blocks(tmp_path):
+    from packgate.lsp import workspace
+    root, outside = tmp_path / "ws", tmp_path / "outside"
+    (root / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (root / "a.sh").write_text("echo\n")
+    (root / "sub" / "b.bash").write_text("echo\n")
+    (root / "sub" / "run").write_text("#!/usr/bin/env bash\necho\n")
+    (root / "notes").write_text("plain text\n")
+    (root / "x.py").write_text("print()\n")
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "c.sh").write_text("echo\n")
+    import os
+    os.mkfifo(root / "pipe")  # no suffix: the shebang test would block on it
+    os.mkfifo(root / "pipe.sh")
+    (outside / "evil.sh").write_text("echo\n")
+    (root / "evil.sh").symlink_to(outside / "evil.sh")
+    (root / "inside.sh").symlink_to(root / "a.sh")
+    real = os.path.realpath(root)
+    found, cut = workspace.scripts([real])
+    assert [os.path.relpath(p, real) for p in found] == ["a.sh", "inside.sh", "sub/b.bash", "sub/run"]
+    assert not cut
+    assert workspace.scripts([real], limit=2) == (found[:2], True)
+    assert workspace.scripts([real, os.path.join(real, "sub")])[0] == found  # nested folders: once each
+
+
+@pytest.mark.parametrize("encoding,expected", [("utf-8", (36, 55)), ("utf-16", (30, 49)), ("utf-32", (29, 48))])
+def test_python_read_columns_are_converted_with_the_line_text(encoding, expected):
+    from packgate.core.navigation import Location
+    line = 'L = ("数据 🚀", os.environ.get("OFFLINE_PACKED_DATA"))'
+    start = line.index("OFFLINE")
+    loc = Location("/p/x.py", 0, 0, 3, start, start + len("OFFLINE_PACKED_DATA"))
+    got = convert.to_locations([loc], "file:///doc.sh", lambda path: Source(""), lambda path, n: line, encoding)
+    assert [(g.uri, g.range.start.line, g.range.start.character, g.range.end.character) for g in got] == \
+        [("file:///p/x.py", 3, *expected)]
+    assert (position_of(line, start, encoding).character, position_of(line, start + 19, encoding).character) == expected
+    # an unreadable line falls back to code points
+    got = convert.to_locations([loc, loc], "file:///doc.sh", lambda path: Source(""), lambda path, n: None, encoding)
+    assert len(got) == 1 and got[0].range.start.character == start

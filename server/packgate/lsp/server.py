@@ -502,25 +502,28 @@ def definition(ls: PackgateServer, params: types.DefinitionParams) -> list[types
 
 
 @guarded()
-def references(ls: PackgateServer, params: types.ReferenceParams) -> list[types.Location] | None:
+async def references(ls: PackgateServer, params: types.ReferenceParams) -> list[types.Location] | None:
     """On a gate: every place a shell script of the workspace sets (exports, assigns, unsets) it.
 
     The declaration is what definition answers in the shell: the assignment reaching a launch.
     """
     from packgate.core import navigation
+    from packgate.core.gates import GATES
     doc, entry = ls.document(params.text_document.uri), ls.entry(params.text_document.uri)
     if doc is None or entry is None:
         return None
     here, enc = entry.analysis, ls.client.encoding
     offset = convert.to_offset(here.source, params.position, enc)
     occurrence = navigation.occurrence_at(here, offset)
-    if occurrence is None or occurrence.name not in _gates():
+    if occurrence is None or occurrence.name not in GATES:
         return None
     name = occurrence.name
+    scripts, _cut = await asyncio.to_thread(ls.scripts, doc.uri)  # the walk stays off the event loop
     found: list[types.Location] = []
-    for uri, analysis in _scripts_setting(ls, doc.uri, here, name):
+    for uri, analysis in _scripts_setting(ls, doc.uri, here, name, scripts):
         found += convert.to_locations(navigation.assignments(analysis, name), uri, analysis.source_for,
                                       ls.python_line, enc)
+        await asyncio.sleep(0)
     if not params.context.include_declaration:
         declared = convert.to_locations([d for d in navigation.definition(here, offset) if d.line < 0],
                                         doc.uri, here.source_for, ls.python_line, enc)
@@ -528,17 +531,11 @@ def references(ls: PackgateServer, params: types.ReferenceParams) -> list[types.
     return convert.unique_locations(found) or None
 
 
-def _gates() -> Any:
-    from packgate.core import gates
-    return gates.GATES
-
-
-def _scripts_setting(ls: PackgateServer, uri: str, here: Any, name: str):
+def _scripts_setting(ls: PackgateServer, uri: str, here: Any, name: str, found: list[str]):
     """(uri, analysis) of this document, then of each workspace script (and sourced file) naming the variable."""
     yield uri, here
     this = path_of(uri)
     this = os.path.realpath(this) if this else None
-    found, _cut = ls.scripts(uri)
     opened = ls.open_uris()
     root = ls.root_for(this) if this else None
     sourced = [p for p in sorted(here.dependencies) if root and workspace.inside(p, os.path.realpath(root))]
@@ -588,73 +585,91 @@ async def workspace_diagnostic(ls: PackgateServer, params: types.WorkspaceDiagno
     Closed scripts are analysed again only when they, a file they source, their settings or the
     project changed (clients poll this request), with $/progress while there is work to do.
     """
-    previous = {unquote(k): v for k, v in convert.previous_result_ids(params).items()}
-    paths, cut = ls.scripts()
-    opened, overlay = ls.open_uris(), {os.path.realpath(p): t for p, t in ls.overlay().items()}
-
-    def dep_stamp(path: str) -> Any:
-        text = overlay.get(path)
-        return ("open", len(text), hash(text)) if text is not None else workspace.stamp(path)
-
-    settings_by_dir: dict[str, Any] = {}
-    problems: list[str] = []
-
-    def settings_of(path: str) -> Any:
-        folder = os.path.dirname(path)
-        if folder not in settings_by_dir:
-            settings_by_dir[folder] = ls.session.settings_for(from_fs_path(path) or path, problems)
-        return settings_by_dir[folder]
-
-    todo = []  # (path, uri, version, stamp, settings) of what must be analysed
-    items: list[Any] = []
-    for path in paths:
-        real = os.path.realpath(path)
-        if real in opened:
-            uri = opened[real]
-            doc, entry = ls.document(uri), ls.entry(uri)
-            if doc is not None and entry is not None:
-                items.append(convert.workspace_unchanged(uri, doc.version, entry.result_id)
-                             if previous.get(unquote(uri)) == entry.result_id else
-                             convert.workspace_full(uri, doc.version, ls.diagnostics(uri, entry), entry.result_id))
-            continue
-        uri = from_fs_path(path) or path
-        settings, file_stamp = settings_of(path), workspace.stamp(path)
-        checked = ls.checks.current(path, file_stamp, settings, ls.session.generation, dep_stamp)
-        if checked is None:
-            todo.append((path, uri, file_stamp, settings))
-        else:
-            items.append(_workspace_item(uri, checked, previous))
+    paths, cut = await asyncio.to_thread(ls.scripts)  # the walk stays off the event loop
+    check = _WorkspacePass(ls, params)
+    todo = await check.sort(paths)
     token = None
     if todo and (params.work_done_token is not None or len(todo) >= PROGRESS_MIN):
         token = await ls.progress(params.work_done_token, "packgate: checking the workspace's scripts")
     try:
+        await check.run(todo, token)
+    finally:
+        if token is not None:
+            ls.work_done_progress.end(token, convert.progress_end(
+                f"{len(paths)} scripts" + (" (stopped at the scan limit)" if cut else "")))
+            ls.work_done_progress.tokens.pop(token, None)
+    if not cut:
+        ls.checks.keep_only(paths)
+    ls.say(check.problems)
+    return convert.workspace_report(check.items)
+
+
+class _WorkspacePass:
+    """One workspace/diagnostic answer: the reports that are ready, and the analyses still to run."""
+
+    def __init__(self, ls: PackgateServer, params: types.WorkspaceDiagnosticParams) -> None:
+        self.ls = ls
+        self.previous = {unquote(k): v for k, v in convert.previous_result_ids(params).items()}
+        self.opened = ls.open_uris()
+        self.overlay = {os.path.realpath(p): t for p, t in ls.overlay().items()}
+        self.settings: dict[str, Any] = {}  # per folder
+        self.problems: list[str] = []
+        self.items: list[Any] = []
+
+    def stamp(self, path: str) -> Any:
+        """What a sourced file's content is known by: the open text, else (mtime, size)."""
+        text = self.overlay.get(path)
+        return ("open", len(text), hash(text)) if text is not None else workspace.stamp(path)
+
+    def settings_of(self, path: str) -> Any:
+        folder = os.path.dirname(path)
+        if folder not in self.settings:
+            self.settings[folder] = self.ls.session.settings_for(from_fs_path(path) or path, self.problems)
+        return self.settings[folder]
+
+    async def sort(self, paths: list[str]) -> list[tuple[str, str, Any, Any]]:
+        """Answer open documents and unchanged scripts; return (path, uri, stamp, settings) to analyse."""
+        ls, todo = self.ls, []
+        for n, path in enumerate(paths, 1):
+            if n % 200 == 0:
+                await asyncio.sleep(0)  # stat checks of a large tree: let keystrokes through
+            uri = self.opened.get(os.path.realpath(path))
+            if uri is not None:
+                doc, entry = ls.document(uri), ls.entry(uri)
+                if doc is not None and entry is not None:
+                    self.items.append(convert.workspace_unchanged(uri, doc.version, entry.result_id)
+                                      if self.previous.get(unquote(uri)) == entry.result_id else
+                                      convert.workspace_full(uri, doc.version, ls.diagnostics(uri, entry),
+                                                             entry.result_id))
+                continue
+            uri = from_fs_path(path) or path
+            settings, file_stamp = self.settings_of(path), workspace.stamp(path)
+            checked = ls.checks.current(path, file_stamp, settings, ls.session.generation, self.stamp)
+            if checked is None:
+                todo.append((path, uri, file_stamp, settings))
+            else:
+                self.items.append(self.item(uri, checked))
+        return todo
+
+    async def run(self, todo: list[tuple[str, str, Any, Any]], token: Any) -> None:
+        """Analyse the scripts that changed (sourced files followed as for open documents)."""
+        ls = self.ls
         for done, (path, uri, file_stamp, settings) in enumerate(todo, 1):
             text = workspace.read_text(path)
             if text is not None:
                 analysis = analyze(text, path=path, settings=settings, loader=ls.loader_for(path), revalidate=False)
                 rendered = convert.to_diagnostics(analysis.findings, analysis.source, uri, None, ls.client,
                                                   analysis.source_for)
-                checked = ls.checks.store(path, file_stamp, settings, ls.session.generation,
-                                          analysis.dependencies, dep_stamp, rendered)
-                items.append(_workspace_item(uri, checked, previous))
+                self.items.append(self.item(uri, ls.checks.store(
+                    path, file_stamp, settings, ls.session.generation, analysis.dependencies, self.stamp, rendered)))
             if token is not None:
                 ls.work_done_progress.report(token, convert.progress_report(done, len(todo)))
             await asyncio.sleep(0)  # let edits, cancellations and other requests through
-    finally:
-        if token is not None:
-            more = " (stopped at the scan limit)" if cut else ""
-            ls.work_done_progress.end(token, convert.progress_end(f"{len(paths)} scripts{more}"))
-            ls.work_done_progress.tokens.pop(token, None)
-    if not cut:
-        ls.checks.keep_only(paths)
-    ls.say(problems)
-    return convert.workspace_report(items)
 
-
-def _workspace_item(uri: str, checked: Any, previous: dict[str, str]) -> Any:
-    if previous.get(unquote(uri)) == checked.result_id:
-        return convert.workspace_unchanged(uri, None, checked.result_id)
-    return convert.workspace_full(uri, None, checked.rendered, checked.result_id)
+    def item(self, uri: str, checked: workspace.Checked) -> Any:
+        if self.previous.get(unquote(uri)) == checked.result_id:
+            return convert.workspace_unchanged(uri, None, checked.result_id)
+        return convert.workspace_full(uri, None, checked.rendered, checked.result_id)
 
 
 HANDLERS: tuple[tuple[str, Any, Callable[..., Any]], ...] = (
