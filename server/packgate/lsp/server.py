@@ -245,15 +245,19 @@ class PackgateServer(LanguageServer):
         """A line of a Python file (from the editor when open), to convert its columns."""
         return workspace.read_line(path, line, self.overlay())
 
-    def scripts(self, uri: str | None = None) -> tuple[list[str], bool]:
-        """The shell scripts of the workspace folders (or of the document's project without folders)."""
+    async def scripts(self, uri: str | None = None) -> tuple[list[str], bool]:
+        """The shell scripts of the workspace folders (or of the document's project without folders).
+
+        The walk runs in a worker thread: a large tree must not hold up keystrokes.
+        """
         roots = self.roots()
         if not roots and uri and (path := path_of(uri)):
-            from packgate.core.project import find_root
             from pathlib import Path
+
+            from packgate.core.project import find_root
             found = find_root(Path(path))
-            roots = [str(found)] if found is not None else []
-        return workspace.scripts(roots)
+            roots = [os.path.realpath(found)] if found is not None else []
+        return await asyncio.to_thread(workspace.scripts, roots)
 
     def open_uris(self) -> dict[str, str]:
         """real path -> URI of each open file-backed document."""
@@ -518,7 +522,7 @@ async def references(ls: PackgateServer, params: types.ReferenceParams) -> list[
     if occurrence is None or occurrence.name not in GATES:
         return None
     name = occurrence.name
-    scripts, _cut = await asyncio.to_thread(ls.scripts, doc.uri)  # the walk stays off the event loop
+    scripts, _cut = await ls.scripts(doc.uri)
     found: list[types.Location] = []
     for uri, analysis in _scripts_setting(ls, doc.uri, here, name, scripts):
         found += convert.to_locations(navigation.assignments(analysis, name), uri, analysis.source_for,
@@ -585,7 +589,7 @@ async def workspace_diagnostic(ls: PackgateServer, params: types.WorkspaceDiagno
     Closed scripts are analysed again only when they, a file they source, their settings or the
     project changed (clients poll this request), with $/progress while there is work to do.
     """
-    paths, cut = await asyncio.to_thread(ls.scripts)  # the walk stays off the event loop
+    paths, cut = await ls.scripts()
     check = _WorkspacePass(ls, params)
     todo = await check.sort(paths)
     token = None
