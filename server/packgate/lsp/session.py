@@ -197,8 +197,12 @@ class Session:
         return {} if self.loader_for is None else {"loader": self.loader_for(path)}
 
     def forget_all(self) -> None:
-        """Drop every analysis (the project's code, config or a sourced file changed)."""
-        self.entries.clear()
+        """Analyse every document again on next use (the project's code or config changed).
+
+        The stale entries keep what each analysis read, so a later change of a sourced file
+        still finds the documents that depend on it.
+        """
+        self.mark_stale(list(self.entries))
         self.generation += 1
 
     def depending_on(self, paths: str | list[str]) -> list[str]:
