@@ -15,7 +15,7 @@ import pytest_asyncio
 from lsprotocol import types
 
 from lsp_helpers import (
-    CJK, CLIENTS, capabilities, codes, diagnostics, lines_of, new_uri, open_doc, position_of, pulled, pulls,
+    CJK, CLIENTS, capabilities, codes, diagnostics, lines_of, open_doc, position_of, pulled, pulls,
     session, text_in, wait_until,
 )
 
