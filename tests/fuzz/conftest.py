@@ -59,7 +59,24 @@ TOKENS: list[bytes] = [t.encode("utf-8") for t in (
     "export OFFLINE_PACKING_BMR=1\n", "export OFFLINE_PACKED_DATA=1\n", "--micro-batch-size ",
     "--micro-batch-size=4", "torchrun train.py --micro-batch-size 4\n", "\ntorchrun aiak_training_llm/train.py \"${ARGS[@]}\"\n",
     "ARGS=(\n", "\n)\n", "bash -c '", "docker run -e OFFLINE_PACKED_DATA ", "&\n", "wait\n", "exec ",
+    # sourced files: the fuzz directory has packing.env, loop.sh (sources itself) and a link to
+    # /dev/zero; the others do not exist or lie outside the project
+    "source ./packing.env\n", ". packing.env\n", "source \"$(dirname \"$0\")/packing.env\"\n",
+    ". ./loop.sh\n", "source ./zero\n", "source /etc/passwd\n", "source ../../../../etc/hostname\n",
+    ". ./missing.sh\n", "source $ENV_FILE\n", "# packgate source=./packing.env\n",
 )]
+
+
+def fuzz_project(root: Path) -> Path:
+    """A folder to analyse mutated scripts in (as if they were files there): the files they source."""
+    root.mkdir(parents=True, exist_ok=True)
+    env = ROOT / "tests" / "golden" / "cases" / "env" / "packing.env"
+    (root / "packing.env").write_bytes(env.read_bytes() if env.exists() else b"export OFFLINE_PACKED_DATA=1\n")
+    (root / "loop.sh").write_text(". ./loop.sh\nsource ./packing.env\n")
+    zero = root / "zero"
+    if not zero.exists():
+        zero.symlink_to("/dev/zero")
+    return root / "train.sh"
 
 
 @st.composite
@@ -83,12 +100,15 @@ def mutated(draw, min_ops: int = 1, max_ops: int = 6) -> str:
         elif op == "duplicate":
             n = draw(st.integers(1, 80))
             data[at:at] = data[max(0, at - n):at]
-    return bytes(data).decode("utf-8", "replace")
+    import known
+    return known.defuse(bytes(data).decode("utf-8", "replace"))
 
 
 def text_with_oddities() -> st.SearchStrategy[str]:
     """Mutated corpus text, sometimes with arbitrary Unicode or a lone surrogate spliced in."""
-    extra = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+    import known
+    extra = st.text(st.characters(blacklist_categories=("Cs",), max_codepoint=known.SCANNER_SAFE_MAX_CODEPOINT),
+                    max_size=12)
 
     @st.composite
     def build(draw) -> str:
@@ -96,6 +116,6 @@ def text_with_oddities() -> st.SearchStrategy[str]:
         if draw(st.booleans()):
             at = draw(st.integers(0, len(text)))
             text = text[:at] + draw(extra) + text[at:]
-        return text
+        return known.defuse(text)
 
     return build()

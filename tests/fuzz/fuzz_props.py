@@ -12,6 +12,8 @@ from typing import Iterable
 import tree_sitter
 import tree_sitter_bash
 
+import known
+
 from packgate.core.engine import analyze
 from packgate.core.settings import Settings
 from packgate.core.source import apply_edits
@@ -184,7 +186,7 @@ def count(analysis, code: str) -> int:
     return sum(1 for f in analysis.findings if f.code == code)
 
 
-def check_fixes(analysis, settings: Settings = EN, disable_too: bool = True) -> int:
+def check_fixes(analysis, settings: Settings = EN, disable_too: bool = True, path: str | None = None) -> int:
     """Apply every offered fix alone; a safe fix keeps the text parseable (no new ERROR nodes)
     and never adds a finding of the rule it fixes. Returns the number of fixes applied."""
     data = analysis.source.data
@@ -197,7 +199,7 @@ def check_fixes(analysis, settings: Settings = EN, disable_too: bool = True) -> 
             new = apply_edits(data, fix.edits)
             new_text = decode(new)  # edits on boundaries keep the text decodable
             applied += 1
-            after = analyze(new_text, settings=settings)
+            after = analyze(new_text, settings=settings, path=_path(new_text, path))
             what = (f.code, fix.description, fix.kind, fix.edits)
             if fix.kind == "fix" and fix.safe:
                 assert not new_errors(data, fix.edits), ("safe fix adds parse errors", what)
@@ -207,15 +209,9 @@ def check_fixes(analysis, settings: Settings = EN, disable_too: bool = True) -> 
                 if clean is None:
                     clean = not error_spans(data)
                 # Where the script does not parse, "the next command" is tree-sitter's guess.
-                if clean and not (KNOWN_BUG_SAME_LINE_DISABLE and _shares_line(analysis, f)):
+                if clean and not (known.SAME_LINE_DISABLE and _shares_line(analysis, f)):
                     assert count(after, f.code) < count(analysis, f.code), ("disable comment does not disable", what)
     return applied
-
-
-# Known bug (tests/fuzz/test_known_bugs.py::test_disable_for_this_command_second_on_its_line):
-# "Disable ... for this command" goes above the line, so for `a; b` it covers `a` only. The fuzz
-# tolerates it until the engine is fixed; the strict xfail there says when to drop this.
-KNOWN_BUG_SAME_LINE_DISABLE = True
 
 
 def _shares_line(analysis, finding) -> bool:
@@ -233,7 +229,7 @@ def _shares_line(analysis, finding) -> bool:
     return source.data[line_start:inner[0]].strip(b" \t") != b""
 
 
-def check_fix_all(analysis, settings: Settings = EN) -> None:
+def check_fix_all(analysis, settings: Settings = EN, path: str | None = None) -> None:
     """fixAll: sorted, non-overlapping, safe edits only; the result parses no worse."""
     data = analysis.source.data
     edits = analysis.fix_all_edits()
@@ -245,7 +241,7 @@ def check_fix_all(analysis, settings: Settings = EN) -> None:
     if edits:
         new = apply_edits(data, edits)
         assert not new_errors(data, edits), ("fixAll adds parse errors", edits)
-        after = analyze(decode(new), settings=settings)
+        after = analyze(decode(new), settings=settings, path=_path(decode(new), path))
         fixed_codes = {f.code for f in analysis.findings
                        if any(x.kind == "fix" and x.safe for x in f.fixes)}
         for code in fixed_codes:
@@ -268,16 +264,24 @@ def check_hover_everywhere(analysis, lang: str = "en") -> int:
     return hits
 
 
-def check_all(text: str, settings: Settings = EN, *, hover: bool = True, fixes: bool = True) -> None:
-    """Every property at once, for one text."""
-    analysis = analyze(text, settings=settings)
+def _path(text: str, path: str | None) -> str | None:
+    # Known bug (known.NUL_IN_SOURCED_PATH): with a path, a NUL in a sourced path raises.
+    return None if path is not None and known.nul_in_sourced_path(text) else path
+
+
+def check_all(text: str, settings: Settings = EN, *, hover: bool = True, fixes: bool = True,
+              path: str | None = None) -> None:
+    """Every property at once, for one text (with path: as the CLI analyses a file, following
+    `source`)."""
+    path = _path(text, path)
+    analysis = analyze(text, settings=settings, path=path)
     assert analysis.source.text == text
     seen = check_ranges(analysis)
     check_positions(analysis, set(seen) | {0, len(analysis.source.data)})
-    again = analyze(text, settings=settings)
+    again = analyze(text, settings=settings, path=path)
     assert fingerprint(again) == fingerprint(analysis), "same input, different findings"
     if hover:
         check_hover_everywhere(analysis, settings.lang)
     if fixes:
-        check_fixes(analysis, settings)
-        check_fix_all(analysis, settings)
+        check_fixes(analysis, settings, path=path)
+        check_fix_all(analysis, settings, path=path)

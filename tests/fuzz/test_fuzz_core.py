@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from conftest import CORPUS, LONG, corpus_files, examples, mutated, text_with_oddities
+from conftest import CORPUS, LONG, corpus_files, examples, fuzz_project, mutated, text_with_oddities
 from fuzz_props import (
     EN, boundaries, check_all, check_fix_all, check_fixes, check_hover_everywhere, check_positions,
     check_ranges, fingerprint,
@@ -38,10 +38,16 @@ def test_corpus_file(data):
 @example(text="#!\x00.bin/bash\nexport OFFLINE_PACKED_DATA=1\n\ndocker run --rm -e OFFLINE_PACKING_BMR=1 \\\n"
               "    llava:latest bash -lc \"torchrun aiak_training_llm/train.py --micro-batch-size 1\"\n")
 @example(text="OFFLINE_PACKING_BMR=1 \\\nPYTHONPATH=\"$A:$A/Megatron-LM\" \\")
+@pytest.fixture(scope="module")
+def script_path(tmp_path_factory) -> str:
+    return str(fuzz_project(tmp_path_factory.mktemp("fuzz-project")))
+
+
 @given(text=mutated())
 @examples(short=300, long=5000)
-def test_mutated_corpus(text):
-    check_all(text)
+def test_mutated_corpus(script_path, text):
+    """As `packgate check` analyses a file: with its path, following `source`."""
+    check_all(text, path=script_path)
 
 
 @given(text=text_with_oddities(),

@@ -6,9 +6,13 @@ the suite, as a reminder to remove the marker (and the matching tolerance in fuz
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from fuzz_props import EN
+from rawlsp import server_env as cli_env
 from packgate.core.engine import analyze
 from packgate.core.source import apply_edits
 
@@ -47,3 +51,38 @@ def test_pg004_fix_exports_only_its_gate():
     fix = next(x for x in finding.fixes if x.kind == "fix")
     fixed = apply_edits(analysis.source.data, fix.edits).decode("utf-8")
     assert "export FOO" not in fixed and not fixed.startswith("export OFFLINE_PACKING_BMR=1 FOO=2"), fixed
+
+
+@pytest.mark.xfail(strict=True, reason="bug: a NUL byte in the path of `.`/`source` makes analyze() raise "
+                   "ValueError('embedded null byte') from os.path.realpath when a path is given")
+def test_nul_in_a_sourced_path(tmp_path):
+    analyze(". ./a\0b\n", path=str(tmp_path / "train.sh"), settings=EN)
+
+
+@pytest.mark.xfail(strict=True, reason="bug: `packgate check` on a file with a NUL in a sourced path past "
+                   "the first 8 KiB (the binary sniff) dies with a traceback and exit code 1, the code "
+                   "of 'findings'")
+def test_cli_nul_in_a_sourced_path_after_8k(tmp_path):
+    script = tmp_path / "train.sh"
+    script.write_bytes(b"#" * 9000 + b"\n. ./a\0b\n")
+    out = subprocess.run([sys.executable, "-m", "packgate", "check", str(script)], capture_output=True,
+                         timeout=60, env=cli_env())
+    assert b"Traceback" not in out.stderr, out.stderr.decode(errors="replace")[-600:]
+    assert out.returncode == 2  # the file cannot be analysed (or: 0/1 with the NUL read as data)
+
+
+CRASH_RUNS = 16
+
+
+@pytest.mark.xfail(strict=True, reason="bug: tree-sitter-bash 0.25.1's scanner calls isdigit() on the code "
+                   "point after `{` (scanner.c:1158); `echo {<U+F0001>}` (a Nerd Font icon) reads outside "
+                   "the ctype table and kills `packgate check` and `packgate lsp` with SIGSEGV in about "
+                   "two runs of three")
+def test_brace_then_astral_character_does_not_crash(tmp_path):
+    script = tmp_path / "icons.sh"
+    script.write_text("echo {\U000F0001}\n", encoding="utf-8")
+    # The crash depends on where ASLR put libc: several processes at once make it certain.
+    procs = [subprocess.Popen([sys.executable, "-m", "packgate", "check", str(script)], env=cli_env(),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(CRASH_RUNS)]
+    codes = [p.wait(60) for p in procs]
+    assert all(code in (0, 1) for code in codes), codes
