@@ -152,6 +152,8 @@ def _is_shell_file(path: Path) -> bool:
     if path.suffix:  # other extensions: not scripts we lint by default
         return False
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # never open a FIFO or device to sniff it
+            return False
         with open(path, "rb") as handle:
             head = handle.read(128)
     except OSError:

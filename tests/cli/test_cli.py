@@ -253,3 +253,10 @@ def test_console_script_runs(tmp_path):
     exe = Path(sys.executable).with_name("packgate")
     res = subprocess.run([str(exe), "check", str(script)], capture_output=True, text=True, timeout=60)
     assert res.returncode == 1 and "PG001" in res.stdout
+
+
+def test_folder_with_a_fifo_without_extension_does_not_hang(tmp_path, capsys):
+    os.mkfifo(tmp_path / "launcher")
+    (tmp_path / "x.sh").write_text(LEAK)
+    rc, out, err = run(capsys, "check", str(tmp_path))
+    assert rc == 1 and "x.sh" in out

@@ -262,7 +262,7 @@ async def test_inlay_hints_show_the_verdict_after_each_launch(wsc, ws):
             "export OFFLINE_PACKED_DATA=0\ntorchrun b.py \\\n  --micro-batch-size 1\n")
     uri = open_doc(wsc, text, uri=(zh / "two.sh").as_uri())
     hints = await inlay_hints(wsc, uri, text)
-    assert [h.label for h in hints] == ["BMR=1 PACKED_DATA=1 ✓ padding-free", "BMR=1 PACKED_DATA=0 ✗ 跨样本泄漏"]
+    assert [h.label for h in hints] == ["BMR=1 PACKED_DATA=1 ✓ 无填充（padding-free）", "BMR=1 PACKED_DATA=0 ✗ 跨样本泄漏"]
     assert hints[0].position == position_of(text, text.index("a.py") + 4, wsc.encoding)
     assert hints[1].position == position_of(text, text.index("size 1") + 6, wsc.encoding)
     assert [h.label for h in await inlay_hints(wsc, uri, text, last_line=2)] == [hints[0].label]

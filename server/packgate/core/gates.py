@@ -167,7 +167,7 @@ COMBO_TEXT = {
 }
 
 VERDICT_LABEL = {
-    "ok": ("✓ padding-free", "✓ padding-free"),
+    "ok": ("✓ padding-free", "✓ 无填充（padding-free）"),
     "off": ("no packing", "未启用 packing"),
     "leak": ("✗ leakage", "✗ 跨样本泄漏"),
     "corrupt": ("✗ corrupted", "✗ 边界损坏"),

@@ -46,8 +46,20 @@ def _code(text: str, markdown: bool) -> str:
 
 
 def _gate(analysis, name: str, langs, markdown: bool) -> str:
+    out = [_variable_table(analysis.profile, name, langs, markdown)]
+    out.append(_combos(analysis, langs, markdown))
+    out.append(_seen(analysis, name, langs, markdown))
+    return "\n".join(out).rstrip() + "\n"
+
+
+def gate_doc(profile, name: str, lang: str = "both", markdown: bool = True) -> str:
+    """The truth-table row of one gate under a profile (completion documentation, hover head)."""
+    langs = ("en", "zh") if lang == "both" else (lang,)
+    return _variable_table(profile, name, langs, markdown).rstrip() + "\n"
+
+
+def _variable_table(prof, name: str, langs, markdown: bool) -> str:
     doc = G.VAR_DOCS[name]
-    prof = analysis.profile
     role = ("encoding" if name in prof.encoding else "batch" if name == prof.batch else "dead")
     out = [_h(name, markdown) if not markdown else f"### `{name}`", ""]
     for lang in langs:
@@ -75,9 +87,7 @@ def _gate(analysis, name: str, langs, markdown: bool) -> str:
                        "当前配置的训练代码不读取它。" if zh else "The profile's training code does not read it.")
         out.append(_table(("项目", "说明") if zh else ("", ""), rows, markdown))
         out.append("")
-    out.append(_combos(analysis, langs, markdown))
-    out.append(_seen(analysis, name, langs, markdown))
-    return "\n".join(out).rstrip() + "\n"
+    return "\n".join(out)
 
 
 def _table(header, rows, markdown: bool) -> str:

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from . import gates as G
+from .hover import gate_doc
 from .rules.table import pick
 
 
@@ -103,12 +104,11 @@ def completions(analysis, offset: int, lang: str = "both") -> list:
         out = []
         profile = analysis.profile
         for name in G.GATES:
-            doc = G.VAR_DOCS[name]
             role = ("encoding gate" if name in profile.encoding else
                     "batch gate" if name == profile.batch else "dead: nothing reads it")
             role_zh = ("编码开关" if name in profile.encoding else
                        "batch 开关" if name == profile.batch else "无效：没有代码读取")
             out.append(Completion(name, name, pick(lang, role, role_zh),
-                                  pick(lang, doc.effect_en, doc.effect_zh), "variable"))
+                                  gate_doc(profile, name, lang), "variable"))
         return out
     return []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,7 +89,7 @@ def _reads_in(text: str, path: str) -> list:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    lines = text.splitlines()
+    lines = _LINE_BREAK.split(text)  # Python counts lines at \r\n, \r and \n only
     parents: dict = {}
     found = []
     stack = [tree]
@@ -120,6 +121,9 @@ def _reads_in(text: str, path: str) -> list:
         found.append(Read(name, path, arg.lineno, column + 1, kind, line.strip()))
     found.sort(key=lambda r: (r.line, r.column))
     return found
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _read_name(node):
