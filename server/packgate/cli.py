@@ -270,7 +270,13 @@ def _analyze_file(path: str, args, problems: list[str]):
         valid_utf8 = False
         problems.append(f"{display}: invalid UTF-8; undecodable bytes were replaced for the analysis")
     settings = _settings_for(cfg_path if cfg_path else None, args, args.config, problems)
-    analysis = analyze(text, path=display, settings=settings)
+    try:
+        analysis = analyze(text, path=display, settings=settings)
+    except (RecursionError, MemoryError, ValueError, OSError) as exc:
+        # a bug of ours must cost one file a clear line, never the run a traceback
+        problems.append(f"{display}: internal error while analysing ({type(exc).__name__}: {exc}); "
+                        "please report it with this file")
+        return None
     if analysis.note:
         problems.append(f"{display}: {analysis.note}")
         return None

@@ -232,9 +232,14 @@ def _disable_fixes(source: Source, script: Script, f: Finding, lang: str) -> tup
     line = source.line_of(stmt_start)
     line_start = source.line_starts[line]
     indent = source.indentation(line_start)
+    directive = f"# packgate disable={f.code}"
+    if source.data[line_start:stmt_start].strip(b" \t"):
+        # `a; b` with the finding in b: the directive must sit right before b, on its own line
+        edit = Edit(stmt_start, stmt_start, f"{source.eol}{indent}{directive}{source.eol}{indent}")
+    else:
+        edit = Edit(line_start, line_start, f"{indent}{directive}{source.eol}")
     en, zh = DISABLE_TEXT["command"]
-    out.append(Fix(pick(lang, en.format(code=f.code), zh.format(code=f.code)),
-                   (Edit(line_start, line_start, f"{indent}# packgate disable={f.code}{source.eol}"),),
+    out.append(Fix(pick(lang, en.format(code=f.code), zh.format(code=f.code)), (edit,),
                    safe=False, preferred=False, kind="disable"))
     existing = file_directive(script.directives)
     if existing is not None:

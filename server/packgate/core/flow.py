@@ -920,6 +920,9 @@ class Flow:
             return [s]
         if self.loader is None:  # following is off (no file location): nothing more to say
             return [s]
+        if "\0" in target:
+            self.unfollowed.append((*where, ("refused", "a path with a NUL byte")))
+            return [s]
         written = target
         current = self.file_stack[-1]
         if not os.path.isabs(target):

@@ -26,6 +26,7 @@ def new_parser() -> tree_sitter.Parser:
 
 
 _PARSER = new_parser()
+_ASCII_ONLY = bytes(range(128)) + b"x" * 128
 
 
 # ---------------------------------------------------------------- words
@@ -350,12 +351,13 @@ class _Builder:
             return [*self.take_pre(), a] if a else []
         if t == "variable_assignments":
             out = []
-            for c in node.named_children:
-                if c.type == "variable_assignment":
-                    a = self.assignment(c, "plain", d)
-                    if a:
-                        out.extend(self.take_pre())
-                        out.append(a)
+            items = [c for c in node.named_children if c.type == "variable_assignment"]
+            for c in items:
+                a = self.assignment(c, "plain", d)
+                if a:
+                    a.decl_start, a.decl_end, a.decl_items = s, e, len(items)
+                    out.extend(self.take_pre())
+                    out.append(a)
             return out
         if t == "unset_command":
             names = []
@@ -805,7 +807,12 @@ def _unescape(text: str, quoted: bool) -> str:
 
 def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] = None) -> Script:
     """Parse bash bytes into a Script model (base: offset of data within the outer document)."""
-    tree = _PARSER.parse(data, old_tree) if old_tree is not None else _PARSER.parse(data)
+    # tree-sitter-bash's scanner calls isdigit() on raw code points (undefined above 255; it
+    # crashes on some astral characters after `{`). Non-ASCII bytes only ever sit in words,
+    # strings and comments, so the parser gets them as `x`: the same byte offsets, no risk.
+    # The model still reads the real bytes.
+    safe = data.translate(_ASCII_ONLY) if not data.isascii() else data
+    tree = _PARSER.parse(safe, old_tree) if old_tree is not None else _PARSER.parse(safe)
     root = tree.root_node
     b = _Builder(data, base, file)
     body = b.block(root.children, 0, base, base + len(data))

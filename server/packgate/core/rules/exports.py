@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..fixes import remove_statement, remove_word
+from ..fixes import insert_statement_after, remove_statement, remove_word
 from ..model import Edit
 from ..parse import Assign, ExportNames
 from .base import Context, shown
@@ -54,9 +54,13 @@ def check_pg004(ctx: Context) -> None:
                 msg = ctx.text("PG004", "messages", "plain", name=name, value=value,
                                launch=ctx.launch_name(launch), line=ctx.line(launch.name_start))
                 fixes = []
-                if a.mode == "plain":
+                if a.mode == "plain" and a.decl_items == 1:
                     fixes.append(ctx.fix("PG004", "export", [Edit(a.start, a.start, "export ")],
                                          preferred=True, name=name))
+                elif a.mode == "plain":  # `A=1 B=2`: export just this one, after the statement
+                    fixes.append(ctx.fix("PG004", "export", [insert_statement_after(
+                        ctx.source, a.decl_end, f"export {name}", before=a.decl_start)],
+                        preferred=True, name=name))
                 elif a.mode == "declare" and a.keyword.split()[0] in ("declare", "typeset"):
                     kw = a.keyword.split()[0]
                     fixes.append(ctx.fix("PG004", "export",
