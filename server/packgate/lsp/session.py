@@ -161,8 +161,11 @@ class Session:
                              revalidate=revalidate, **self.loader_option(path_of(uri)))
             elapsed = time.perf_counter() - started
             tree = getattr(result.script, "tree", None)
-            if tree is not None:  # a copy: later edits must not touch the tree of this analysis
-                self.trees[uri] = _Tree(tree.copy(), len(result.source.data))
+            if tree is not None:
+                # the analysis is done with its tree: keep one (for the next incremental parse)
+                # instead of a copy per version, which a few hundred open documents feel
+                result.script.tree = None
+                self.trees[uri] = _Tree(tree, len(result.source.data))
             entry = Entry(version, settings, result, f"{version}-{next(self._ids)}", elapsed)
             self.entries[uri] = entry
         return entry, problems
