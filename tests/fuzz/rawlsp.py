@@ -169,9 +169,10 @@ class RawServer:
             msg["params"] = params
         self.send(msg)
 
-    def wait_note(self, predicate, timeout: float = 30.0) -> dict:
+    def wait_note(self, predicate, timeout: float = 30.0, start: int = 0) -> dict:
+        """The first notification from index `start` on that satisfies predicate."""
         deadline = time.monotonic() + timeout
-        seen = 0
+        seen = start
         with self._cond:
             while True:
                 for note in self.notes[seen:]:
