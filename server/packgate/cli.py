@@ -101,9 +101,8 @@ def main(argv: list[str] | None = None) -> int:
             from .lsp.server import start_io, start_tcp
             if args.tcp:
                 start_tcp(args.host, args.port)
-            else:
-                start_io()
-            return EXIT_OK
+                return EXIT_OK
+            return start_io()  # LSP: 0 after shutdown + exit, 1 for exit without shutdown
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

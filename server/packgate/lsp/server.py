@@ -14,6 +14,7 @@ import asyncio
 import functools
 import inspect
 import itertools
+import json
 import logging
 import os
 import sys
@@ -22,7 +23,8 @@ from typing import Any, Callable
 from urllib.parse import unquote
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import (JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest,
+                              JsonRpcMethodNotFound)
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -35,6 +37,12 @@ from packgate.lsp.convert import ClientFeatures
 from packgate.lsp.session import Entry, Session, analyze, path_of, warm_up
 
 logger = logging.getLogger("packgate.lsp")
+INVALID_REQUEST, SERVER_NOT_INITIALIZED = -32600, -32002
+ResponseError = types.ResponseError
+
+
+class ClientMistake(Exception):
+    """A message the client got wrong: answered with an error, never logged as ours."""
 CONFIG_FILES = (".packgate.toml", "pyproject.toml")
 # What can change an analysis besides the document: the project's Python code (profile auto),
 # its packgate configuration, and the scripts a launcher sources.
@@ -79,14 +87,52 @@ class PackgateProtocol(LanguageServerProtocol):
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
             yield handler, (params,), None
 
+    exit_code: int | None = None  # set by `exit`: 0 after shutdown, 1 without (LSP)
+    _initialize_seen = False
+
     def structure_message(self, data: Any):
         """Answer a request whose params do not parse with an error instead of silence."""
+        if isinstance(data, dict) and "jsonrpc" in data:
+            method = data.get("method")
+            if ("method" in data and not isinstance(method, str)) or \
+                    ("id" in data and "method" not in data and "result" not in data and "error" not in data):
+                # JSON-RPC 2.0 §5.1: not a valid Request object
+                if "id" in data and isinstance(data["id"], (int, str)):
+                    self._send_response(data["id"], error=ResponseError(
+                        code=INVALID_REQUEST, message="invalid request: a method name (string) is required"))
+                raise ClientMistake("invalid request object")
         try:
             return super().structure_message(data)
         except JsonRpcException as exc:
             if isinstance(data, dict) and "id" in data and "method" in data:
                 self._send_response(data["id"], error=exc.to_response_error())
-            raise
+            raise ClientMistake(str(exc)) from exc
+
+    def handle_message(self, message: Any):
+        """Refuse requests before initialize (-32002) and after shutdown (-32600), as LSP says."""
+        method = getattr(message, "method", None)
+        is_request = method is not None and getattr(message, "id", None) is not None
+        if method == types.EXIT:
+            return super().handle_message(message)
+        if self._shutdown:
+            if is_request:
+                self._send_response(message.id, error=ResponseError(
+                    code=INVALID_REQUEST, message="the server has been shut down"))
+            return None
+        if not self._initialize_seen and method is not None:
+            if method != types.INITIALIZE:
+                if is_request:
+                    self._send_response(message.id, error=ResponseError(
+                        code=SERVER_NOT_INITIALIZED, message="the server is not initialized yet"))
+                return None  # notifications before initialize are dropped
+            self._initialize_seen = True
+        return super().handle_message(message)
+
+    @lsp_method(types.EXIT)
+    def lsp_exit(self, *args):
+        """Remember the exit code (1 when no shutdown came first) before pygls stops the loop."""
+        self.exit_code = 0 if self._shutdown else 1
+        yield from super().lsp_exit(*args)
 
 
 class PackgateServer(LanguageServer):
@@ -118,7 +164,15 @@ class PackgateServer(LanguageServer):
             self.log(problem, "warning")
 
     def report_server_error(self, error: Exception, source: Any) -> None:
-        """pygls' errors go to the client's log, not to a pop-up."""
+        """pygls' errors go to the client's log, not to a pop-up; a client's mistakes are not ours."""
+        if isinstance(error, json.JSONDecodeError):
+            # JSON-RPC 2.0 §5.1 would answer with id null, but pygls' and vscode-jsonrpc's clients
+            # cannot take a response without an id: a frame that is not JSON is logged and dropped
+            logger.warning("dropped a message that is not JSON: %s", error)
+            return
+        if isinstance(error, (ClientMistake, JsonRpcMethodNotFound, JsonRpcInvalidParams, JsonRpcInvalidRequest)):
+            logger.info("client error: %s", error)
+            return
         self.log(f"packgate: internal error ({getattr(source, '__name__', source)}): {error!r}", "error")
 
     # -- documents and analyses --
@@ -718,10 +772,15 @@ def _configure_logging() -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="packgate-lsp %(levelname)s %(message)s")
 
 
-def start_io() -> None:
-    """Serve one client on stdin/stdout (what `packgate lsp` runs)."""
+def start_io() -> int:
+    """Serve one client on stdin/stdout (what `packgate lsp` runs); the LSP exit code."""
     _configure_logging()
-    create_server().start_io()
+    server = create_server()
+    server.start_io()
+    code = server.protocol.exit_code
+    if code is None:  # the input ended without `exit`: fine only after a shutdown
+        code = 0 if server.protocol._shutdown else 1
+    return code
 
 
 def start_tcp(host: str, port: int) -> None:
@@ -739,6 +798,5 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.tcp:
         start_tcp(args.host, args.port)
-    else:
-        start_io()
-    return 0
+        return 0
+    return start_io()
