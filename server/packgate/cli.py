@@ -207,7 +207,7 @@ def read_script(path: str) -> tuple[bytes | None, str | None]:
         return None, f"cannot read: {exc.strerror or exc}"
     if len(data) > MAX_BYTES:
         return None, f"too large to analyze (over {MAX_BYTES // (1024 * 1024)} MiB)"
-    if b"\0" in data[:8192]:
+    if b"\0" in data:  # bash cannot even hold a NUL: a file with one is not a script
         return None, "binary file (NUL bytes), not a shell script"
     return data, None
 
@@ -253,7 +253,7 @@ def _analyze_file(path: str, args, problems: list[str]):
     display = args.stdin_filename or "-" if path == "-" else path
     if path == "-":
         data = sys.stdin.buffer.read()
-        reason = "binary input (NUL bytes), not a shell script" if b"\0" in data[:8192] else None
+        reason = "binary input (NUL bytes), not a shell script" if b"\0" in data else None
         cfg_path = args.stdin_filename
     else:
         data, reason = read_script(path)
