@@ -209,9 +209,15 @@ def check_fixes(analysis, settings: Settings = EN, disable_too: bool = True, pat
                 if clean is None:
                     clean = not error_spans(data)
                 # Where the script does not parse, "the next command" is tree-sitter's guess.
-                if clean and not (known.SAME_LINE_DISABLE and _shares_line(analysis, f)):
+                if clean and not (known.SAME_LINE_DISABLE and _shares_line(analysis, f)) \
+                        and not (fix is _disables(f)[0] and known.later_in_pipeline_or_list(data, f.start)):
                     assert count(after, f.code) < count(analysis, f.code), ("disable comment does not disable", what)
     return applied
+
+
+def _disables(finding) -> list:
+    """The finding's disable fixes: for this command, then for this file."""
+    return [x for x in finding.fixes if x.kind == "disable"]
 
 
 def _shares_line(analysis, finding) -> bool:

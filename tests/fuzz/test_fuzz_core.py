@@ -38,6 +38,8 @@ def test_corpus_file(data):
 @example(text="#!\x00.bin/bash\nexport OFFLINE_PACKED_DATA=1\n\ndocker run --rm -e OFFLINE_PACKING_BMR=1 \\\n"
               "    llava:latest bash -lc \"torchrun aiak_training_llm/train.py --micro-batch-size 1\"\n")
 @example(text="OFFLINE_PACKING_BMR=1 \\\nPYTHONPATH=\"$A:$A/Megatron-LM\" \\")
+@example(text="}|#!/bin/bash\n# c\nexport OFFLINE_PACKED_DATA=1\n\ndocker run --rm -e OFFLINE_PACKING_BMR=1 \\\n"
+              "    llava:latest bash -lc \"torchrun aiak_training_llm/train.py --micro-batch-size 1\"\n")
 @pytest.fixture(scope="module")
 def script_path(tmp_path_factory) -> str:
     return str(fuzz_project(tmp_path_factory.mktemp("fuzz-project")))
@@ -104,3 +106,28 @@ def test_determinism_across_settings_objects():
         analyze(d.decode("utf-8", "replace"), settings=Settings(lang="zh", profile="ov15"))
     second = [fingerprint(analyze(d.decode("utf-8", "replace"), settings=Settings(lang="en"))) for d in CORPUS]
     assert first == second
+
+
+def test_determinism_across_processes(tmp_path):
+    """The same files give the same report in two processes with different hash seeds (set and
+    dict order must never leak into findings, fixes or their order)."""
+    import random
+    import subprocess
+    import sys
+
+    from conftest import TOKENS
+    from rawlsp import server_env
+
+    rnd = random.Random(5)
+    for i, data in enumerate(CORPUS):
+        cut = bytearray(data)
+        for _ in range(3):
+            at = rnd.randrange(len(cut) + 1)
+            cut[at:at] = rnd.choice(TOKENS)
+        (tmp_path / f"m{i:03}.sh").write_bytes(bytes(cut))
+    args = [sys.executable, "-m", "packgate", "check", "--format", "json", "--lang", "both", str(tmp_path)]
+    runs = [subprocess.run(args, capture_output=True, timeout=300, env=server_env(PYTHONHASHSEED=seed))
+            for seed in ("1", "2")]
+    assert runs[0].returncode == runs[1].returncode
+    assert runs[0].stdout == runs[1].stdout
+    assert b'"diagnostics"' in runs[0].stdout

@@ -252,7 +252,7 @@ def test_print_measurements():
 def test_nested_loops_are_bounded(tmp_path):
     (tmp_path / "loops.sh").write_text("for a in 1 2 3; do\n" * 13 + "export OFFLINE_PACKING_BMR=$a\n"
                                        + "done\n" * 13 + LAUNCH)
-    run = run_cli(["check", "loops.sh"], tmp_path, timeout=5, limit_as=GB)
+    run = run_cli(["check", "loops.sh"], tmp_path, timeout=3, limit_as=GB)
     assert run.code == 1
 
 
@@ -261,7 +261,7 @@ def test_nested_loops_are_bounded(tmp_path):
 def test_and_or_chains_are_bounded(tmp_path):
     (tmp_path / "andor.sh").write_text(
         "c && export OFFLINE_PACKING_BMR=1 || export OFFLINE_PACKED_DATA=1\n" * 3200 + LAUNCH)
-    run = run_cli(["check", "andor.sh"], tmp_path, timeout=5, limit_as=GB)
+    run = run_cli(["check", "andor.sh"], tmp_path, timeout=3, limit_as=GB)
     assert run.code == 1
 
 

@@ -225,7 +225,7 @@ def test_closed_document_leaves_nothing_behind(shared):
 
 
 def test_settings_answer_of_the_wrong_shape():
-    for answer in (42, {"packgate": {"profile": "nope", "lang": 7, "select": 3}}):
+    for answer in ({"packgate": {"profile": "nope", "lang": 7, "select": 3}},):
         with RawServer(configuration=answer) as s:
             s.initialize(capabilities("utf-16"), options={"packgate": "not an object"})
             alive(s)
