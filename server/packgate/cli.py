@@ -194,8 +194,11 @@ def read_script(path: str) -> tuple[bytes | None, str | None]:
     from .core.engine import MAX_BYTES
     try:
         st = os.stat(path)
-    except OSError as exc:
-        return None, f"cannot read: {exc.strerror or exc}"
+        real = os.path.realpath(path)
+    except (OSError, ValueError) as exc:
+        return None, f"cannot read: {getattr(exc, 'strerror', None) or exc}"
+    if any(real == t or real.startswith(t + "/") for t in ("/proc", "/sys", "/dev")):
+        return None, "a kernel or device file, not a script (/proc, /sys and /dev are not read)"
     if not stat.S_ISREG(st.st_mode):
         return None, "not a regular file (devices, FIFOs and sockets are not read)"
     if st.st_size > MAX_BYTES:

@@ -19,8 +19,23 @@ from .rules.table import DISABLE_TEXT, pick
 from .settings import LEVEL_RANK, Settings
 from .source import Source, apply_edits
 
-# Past this size a document is not analysed (bounded time and memory; see docs/reliability.md).
+# Past these sizes a document is not analysed: time and memory stay bounded (docs/reliability.md).
+# Bytes alone do not bound the syntax tree (a megabyte of `a|a|...` is half a million nodes
+# deep), so lines and command separators count too.
 MAX_BYTES = 5 * 1024 * 1024
+MAX_UNITS = 120_000
+
+
+def too_large(data: bytes) -> str:
+    """Why a document is too large to analyse, or '' when it is not."""
+    if len(data) > MAX_BYTES:
+        return (f"too large to analyze ({len(data) // 1024} KiB; the limit is "
+                f"{MAX_BYTES // (1024 * 1024)} MiB)")
+    units = data.count(b"\n") + data.count(b";") + data.count(b"|") + data.count(b"&")
+    if units > MAX_UNITS:
+        return (f"too large to analyze ({units} lines and command separators; the limit is "
+                f"{MAX_UNITS})")
+    return ""
 
 
 @dataclass
@@ -164,9 +179,8 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
     """
     settings = settings or Settings()
     source = Source(text)
-    if len(source.data) > MAX_BYTES:
-        note = (f"too large to analyze ({len(source.data) // 1024} KiB; the limit is "
-                f"{MAX_BYTES // (1024 * 1024)} MiB)")
+    note = too_large(source.data)
+    if note:
         return Analysis(source, None, None, G.profile(settings.profile), settings, [], path, note)
     # The model is many small objects in reference cycles; collecting them mid-analysis only
     # costs time (10-30%): pause the cycle collector for the walk.

@@ -19,6 +19,7 @@ from .parse import (AndOr, Assign, Block, Case, Command, Exit, ExportNames, Func
                     Loop, Opaque, Opaque_, Occurrence, Ref, SetOpt, Sub, Unset, Word, parse_bytes)
 
 MAX_PATHS = 64
+MAX_LABELS = 6  # branch decisions a path remembers (messages name the last two)
 MAX_CALL_DEPTH = 8
 MAX_CHILD_DEPTH = 3
 
@@ -115,7 +116,8 @@ class State:
     def fork(self, label=None) -> "State":
         """A copy for another path."""
         return State(dict(self.vars), self.allexport,
-                     self.labels + ((label,) if label else ()), self.done, dict(self.lost),
+                     (self.labels + (label,))[-MAX_LABELS:] if label else self.labels, self.done,
+                     dict(self.lost),
                      self.container, self.env_file, tuple(dict(f) for f in self.frames),
                      dict(self.removed), self.docker_at, self.host_exported, self.mark, self.relevant)
 
@@ -378,7 +380,7 @@ class Flow:
 
     def for_items(self, st: Loop, states: list) -> list:
         """for NAME in WORDS: one path per value (a few at most), as each pass sees it."""
-        out = []
+        out, children = [], []
         for s in states:
             if s.done:
                 out.append(s)
@@ -388,16 +390,18 @@ class Flow:
                 values.extend(self.values(w, s))
             if any(v.kind == "unknown" for v in values) or len(values) > self.MAX_LOOP_ITEMS:
                 values = [Val("unknown", via=st.var)]
-            runs = []
+            if not values:
+                out.append(s.fork((st.start, "loop-skipped")))
             for v in values:
                 child = s.fork((st.start, "loop-ran"))
                 child.set(st.var, Var(v, child.vars.get(st.var, Var(UNSET, False, None)).exported, None))
-                runs.extend(self.block(st.body, [child]))
-            for r in runs:
-                if r.done in ("break", "continue"):
-                    r.done = ""
-            out.extend(runs if values else [s.fork((st.start, "loop-skipped"))])
-        return self.merge(out)
+                children.append(child)
+        # one walk of the body for every pass at once: nested loops cost depth, not items**depth
+        runs = self.block(st.body, self.prune(children)) if children else []
+        for r in runs:
+            if r.done in ("break", "continue"):
+                r.done = ""
+        return self.merge(out + runs)
 
     def if_(self, st: If, states: list) -> list:
         out = []
@@ -478,13 +482,15 @@ class Flow:
                              "declare", "typeset", "local", "unset", "nohup", "time", "command",
                              "builtin", "shopt"}
 
-    def inert(self, block: Block) -> bool:
+    def inert(self, block: Block, depth: int = 0) -> bool:
         """True when walking block can change nothing a check sees (no assignment that matters,
         no export, exit, launch, source or call of a function that is not inert itself)."""
         key = id(block)
         cached = self.inert_cache.get(key)
         if cached is not None:
             return cached
+        if depth > MAX_CALL_DEPTH:  # a long chain of calls: assume it matters (and stay shallow)
+            return False
         self.inert_cache[key] = False  # recursion (a function calling itself) is not inert
         relevant = self.relevant
         result = True
@@ -508,7 +514,7 @@ class Flow:
                         os.path.basename(name).startswith("python") or name in self.functions or \
                         any(w.effects for w in st.words):
                     result = name in self.functions and not st.prefix and \
-                        self.inert(self.functions[name].body)
+                        self.inert(self.functions[name].body, depth + 1)
             elif kind is If:
                 for cond, body, _ in st.clauses:
                     stack.extend((cond, body))

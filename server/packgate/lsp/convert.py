@@ -127,6 +127,16 @@ def to_diagnostics(findings: Iterable[Any], source: Source, uri: str, version: i
     return [to_diagnostic(f, source, uri, version, client, other_source) for f in findings]
 
 
+def note_diagnostic(note: str) -> types.Diagnostic:
+    """A document packgate did not analyse (too large): one diagnostic on its first line."""
+    return types.Diagnostic(
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
+        message=f"packgate: {note}; nothing in this file was checked",
+        severity=types.DiagnosticSeverity.Information,
+        source="packgate",
+    )
+
+
 def to_diagnostic(finding: Any, source: Source, uri: str, version: int | None,
                   client: ClientFeatures,
                   other_source: Callable[[str], Source | None] = lambda path: None) -> types.Diagnostic:

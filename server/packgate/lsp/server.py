@@ -197,6 +197,8 @@ class PackgateServer(LanguageServer):
         if entry.rendered is None:
             entry.rendered = convert.to_diagnostics(entry.analysis.findings, entry.analysis.source, uri,
                                                     entry.version, self.client, entry.analysis.source_for)
+            if entry.analysis.note:  # not analysed (too large): say so where the user looks
+                entry.rendered.append(convert.note_diagnostic(entry.analysis.note))
         return entry.rendered
 
     def publish(self, uri: str, revalidate: bool = False) -> None:
