@@ -34,7 +34,20 @@ STEPS = 8000 if LONG else 400
 SEED = os.environ.get("PACKGATE_FUZZ_SEED", "20260822")
 _BREAK = re.compile(r"\r\n|\r|\n")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
-OFFERED = {"textDocument/hover", "textDocument/codeAction", "textDocument/diagnostic"}
+# Methods the server must answer with a result when it advertises them (initialize's capabilities);
+# the others must answer -32601.
+PROVIDERS = {
+    "textDocument/hover": "hoverProvider", "textDocument/codeAction": "codeActionProvider",
+    "textDocument/diagnostic": "diagnosticProvider", "textDocument/definition": "definitionProvider",
+    "textDocument/references": "referencesProvider", "textDocument/completion": "completionProvider",
+    "textDocument/inlayHint": "inlayHintProvider", "textDocument/documentSymbol": "documentSymbolProvider",
+    "textDocument/formatting": "documentFormattingProvider",
+}
+CUSTOM = {"packgate/launchSummaries"}  # packgate's own request (the VS Code status bar)
+
+
+def offered(capabilities: dict) -> set:
+    return {m for m, key in PROVIDERS.items() if capabilities.get(key)} | CUSTOM
 NOT_OFFERED_OK = -32601
 CLIENT_MISTAKE = re.compile(r"JsonRpcMethodNotFound|JsonRpcInvalidParams")
 
@@ -139,8 +152,8 @@ def action_edits(action: dict, uri: str) -> list:
 # -- the fuzzing client -------------------------------------------------------------------
 
 class Fuzzer:
-    def __init__(self, server: RawServer, enc: str, pull: bool, rnd: random.Random):
-        self.s, self.enc, self.pull, self.r = server, enc, pull, rnd
+    def __init__(self, server: RawServer, enc: str, pull: bool, rnd: random.Random, offered: set):
+        self.s, self.enc, self.pull, self.r, self.offered = server, enc, pull, rnd, offered
         self.docs: dict[str, str] = {}          # uri -> current text (open documents)
         self.versions: dict[str, int] = {}
         self.history: dict[tuple[str, int], str] = {}
@@ -239,7 +252,7 @@ class Fuzzer:
         method = r.choice(["textDocument/hover"] * 4 + ["textDocument/codeAction"] * 4 +
                           ["textDocument/diagnostic"] * 2 + ["textDocument/definition",
                           "textDocument/completion", "textDocument/inlayHint", "textDocument/documentSymbol",
-                          "textDocument/references", "textDocument/formatting"])
+                          "textDocument/references", "textDocument/formatting", "packgate/launchSummaries"])
         if method in ("textDocument/hover", "textDocument/definition", "textDocument/completion"):
             params = {"textDocument": ident, "position": self.position(text)}
         elif method == "textDocument/references":
@@ -277,7 +290,7 @@ class Fuzzer:
                 assert isinstance(err.get("code"), int) and isinstance(err.get("message"), str), answer
                 if invalid:  # a negative position violates the protocol's uinteger
                     assert err["code"] in (-32602, NOT_OFFERED_OK), (method, answer)
-                elif method not in OFFERED:
+                elif method not in self.offered:
                     assert err["code"] == NOT_OFFERED_OK, answer
                 else:
                     raise AssertionError(("an offered method failed on valid params", method, answer))
@@ -323,6 +336,32 @@ class Fuzzer:
             if result["kind"] == "full":
                 check_diagnostics(text, result["items"], enc, uri, "pulled")
                 self.last_diags[uri] = result["items"]
+        elif method in ("textDocument/definition", "textDocument/references") and result is not None:
+            for loc in result if isinstance(result, list) else [result]:
+                target = loc.get("uri", loc.get("targetUri"))
+                if target == uri:
+                    for key in ("range", "targetRange", "targetSelectionRange"):
+                        if key in loc:
+                            check_range(text, loc[key], enc, method)
+        elif method == "textDocument/completion" and result is not None:
+            items = result["items"] if isinstance(result, dict) else result
+            for item in items:
+                assert item["label"]
+                edit = item.get("textEdit")
+                if edit:
+                    for key in ("range", "insert", "replace"):
+                        if key in edit:
+                            check_range(text, edit[key], enc, "completion " + item["label"])
+                for extra in item.get("additionalTextEdits") or []:
+                    check_range(text, extra["range"], enc, "completion additional edit")
+        elif method == "textDocument/inlayHint" and result is not None:
+            for hint in result:
+                check_position(text, hint["position"], enc, "inlay hint")
+                for edit in hint.get("textEdits") or []:
+                    check_range(text, edit["range"], enc, "inlay hint edit")
+        elif method == "packgate/launchSummaries" and result is not None:
+            for summary in result:
+                check_range(text, summary["range"], enc, "launch summary")
 
     def apply_action(self, uri: str, action: dict) -> None:
         """The editor applies a code action: its edits become one didChange, last edit first."""
@@ -374,7 +413,7 @@ def test_lsp_session_fuzz(enc, pull):
     with RawServer() as server:
         result = server.initialize(capabilities(enc, pull))
         assert result["capabilities"].get("positionEncoding", "utf-16") == enc
-        fz = Fuzzer(server, enc, pull, rnd)
+        fz = Fuzzer(server, enc, pull, rnd, offered(result["capabilities"]))
         uris = [f"file:///packgate-fuzz-lsp/doc{i}.sh" for i in range(3)]
         for uri in uris[:2]:
             fz.open(uri, rnd.choice(CORPUS).decode("utf-8", "replace"))
