@@ -17,7 +17,7 @@ SAME_LINE_DISABLE = False  # fixed: the directive goes right before the second c
 # ... but not for a later stage of a pipeline or a later command of an `&&`/`||` list
 # (`echo hi | export X=1`, PG006's own case): the directive lands inside the pipeline and
 # covers nothing, and a one-line pipeline is split over three lines for it.
-DISABLE_IN_PIPELINE_OR_LIST = True
+DISABLE_IN_PIPELINE_OR_LIST = False  # fixed: the directive covers the whole pipeline or list
 
 # test_known_bugs.py::test_nul_in_a_sourced_path
 # `. ./a<NUL>b` (a NUL byte in the path of `.`/`source`) makes analyze() raise ValueError

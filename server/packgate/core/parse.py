@@ -256,7 +256,7 @@ class Script:
     body: Block
     directives: list
     occurrences: list
-    statements: list  # every statement span, innermost-first searchable: [(start, end, line_start)]
+    statements: list  # (start, end) of every command of a block (what a directive can cover)
     has_error: bool
     tree: object = None
 
@@ -307,6 +307,8 @@ class _Builder:
                 continue
             background = i + 1 < len(items) and items[i + 1].type == "&"
             waiting, self.pending = self.pending, []
+            # a command of a block: what a `# packgate disable=` line before it covers
+            self.statements.append((self.s(node), self.e(node)))
             stmts = self.statement(node, depth)
             self.seen_command = True
             for dct in waiting:
@@ -338,7 +340,6 @@ class _Builder:
     def statement(self, node, depth: int) -> list:
         t = node.type
         s, e = self.s(node), self.e(node)
-        self.statements.append((s, e))
         if depth > MAX_DEPTH:
             return [Opaque_(s, e)]
         d = depth + 1

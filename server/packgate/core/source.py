@@ -91,7 +91,7 @@ class Source:
             offset = end
         if encoding == "utf-8" or self._ascii:
             return line, offset - start
-        chunk = self.data[start:offset].decode("utf-8", "replace")
+        chunk = _decode(self.data[start:offset])
         if encoding == "utf-32":
             return line, len(chunk)
         return line, _utf16_len(chunk)
@@ -111,7 +111,7 @@ class Source:
             while off > start and off < end and (self.data[off] & 0xC0) == 0x80:
                 off -= 1
             return off
-        text = self.data[start:end].decode("utf-8", "replace")
+        text = _decode(self.data[start:end])
         units = 0
         pos = 0
         for ch in text:
@@ -119,7 +119,7 @@ class Source:
             if units + width > character:
                 break
             units += width
-            pos += len(ch.encode("utf-8", "replace"))
+            pos += len(ch.encode("utf-8", "surrogatepass"))
         return min(start + pos, end)
 
     def user_position(self, offset: int) -> tuple[int, int]:
@@ -129,13 +129,22 @@ class Source:
 
     def slice(self, start: int, end: int) -> str:
         """Text of a byte range."""
-        return self.data[start:end].decode("utf-8", "replace")
+        return _decode(self.data[start:end])
 
     def indentation(self, offset: int) -> str:
         """The leading whitespace of the line that holds offset."""
         line = self.line_bytes(self.line_of(offset))
         stripped = line.lstrip(b" \t")
         return line[: len(line) - len(stripped)].decode("utf-8", "replace")
+
+
+def _decode(data: bytes) -> str:
+    """Bytes of a Source back to text: lone surrogates (legal in LSP documents) stay one
+    character; a cut through a character (an offset inside it) is replaced, never raised."""
+    try:
+        return data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "replace")
 
 
 def _utf16_len(text: str) -> int:
