@@ -8,7 +8,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from conftest import CORPUS, LONG, corpus_files, examples, fuzz_project, mutated, text_with_oddities
+from conftest import (CORPUS, LONG, TOKENS, corpus_files, examples, fuzz_project, mutated,  # noqa: I001
+                      text_with_oddities)
 from fuzz_props import (
     EN, boundaries, check_all, check_fix_all, check_fixes, check_hover_everywhere, check_positions,
     check_ranges, fingerprint,
@@ -115,7 +116,6 @@ def test_determinism_across_processes(tmp_path):
     import subprocess
     import sys
 
-    from conftest import TOKENS
     from rawlsp import server_env
 
     rnd = random.Random(5)
