@@ -23,7 +23,7 @@ BAD = "export OFFLINE_PACKING_BMR=1\ntorchrun train.py --micro-batch-size 1\n"
 GOOD = "export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\ntorchrun train.py --micro-batch-size 1\n"
 URI = "file:///packgate-abuse/train.sh"
 HOVER = {"textDocument": {"uri": URI}, "position": {"line": 0, "character": 10}}
-SHORT = 1.0  # seconds to wait for an answer that should come at once
+ANSWER = 30.0  # seconds to wait for an answer that must come (a loaded machine, a cold start)
 
 
 def publishes(server: RawServer, uri: str) -> list[tuple]:
@@ -111,7 +111,7 @@ def test_invalid_messages_are_answered(server):
     got = {}
     for name, (code, msg_id) in expected.items():
         server.send_bytes(frame(GARBAGE[name]))
-        deadline = time.monotonic() + SHORT
+        deadline = time.monotonic() + ANSWER
         while time.monotonic() < deadline and msg_id not in server.answers:
             time.sleep(0.02)
         answer = server.answers.pop(msg_id, None)
@@ -257,7 +257,7 @@ def test_exit_without_shutdown_is_1(initialized):
 def test_requests_after_shutdown_are_invalid_request(server):
     assert server.request("shutdown")["result"] is None
     for method, params in (("textDocument/hover", HOVER), ("shutdown", None), ("packgate/noSuch", {})):
-        answer = server.request(method, params, timeout=SHORT)
+        answer = server.request(method, params, timeout=ANSWER)
         assert answer.get("error", {}).get("code") == -32600, answer
 
 
@@ -272,7 +272,7 @@ def test_after_shutdown_the_server_still_exits(server):
 
 def test_request_before_initialize_is_server_not_initialized():
     with RawServer() as s:
-        answer = s.request("textDocument/hover", HOVER, timeout=SHORT)
+        answer = s.request("textDocument/hover", HOVER, timeout=ANSWER)  # includes the start-up
         assert answer.get("error", {}).get("code") == -32002, answer
 
 
