@@ -8,8 +8,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from conftest import (CORPUS, LONG, TOKENS, corpus_files, examples, fuzz_project, mutated,  # noqa: I001
-                      text_with_oddities)
+from fuzz_corpus import (CORPUS, LONG, TOKENS, corpus_files, examples, fuzz_project, mutated,
+                         text_with_oddities)
 from fuzz_props import (
     EN, boundaries, check_all, check_fix_all, check_fixes, check_hover_everywhere, check_positions,
     check_ranges, fingerprint,

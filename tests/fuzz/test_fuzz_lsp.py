@@ -24,7 +24,7 @@ import re
 import pytest
 
 import known
-from conftest import CORPUS, LONG, TOKENS
+from fuzz_corpus import CORPUS, LONG, TOKENS
 from rawlsp import RawServer, capabilities
 
 from packgate.core.engine import analyze
@@ -161,6 +161,7 @@ class Fuzzer:
         self.seen_notes = 0
         self.last_diags: dict[str, list] = {}
         self.counts: dict[str, int] = {}
+        self.edits = 0
 
     # positions
     def position(self, text: str, valid_only: bool = False) -> dict:
@@ -215,6 +216,7 @@ class Fuzzer:
             else:
                 text = c["text"]
         self.docs[uri] = text
+        self.edits += len(changes)
         self.versions[uri] += 1
         self.history[(uri, self.versions[uri])] = text
         self.s.notify("textDocument/didChange", {
@@ -449,4 +451,4 @@ def test_lsp_session_fuzz(enc, pull):
         assert [e for e in server.errors_logged() if not CLIENT_MISTAKE.search(e)
                 and not (known.NUL_IN_SOURCED_PATH and "embedded null byte" in e)] == []
         assert server.shutdown_and_exit() == 0
-    print(f"{enc}: {STEPS} steps, requests {sum(fz.counts.values())}: {fz.counts}")
+    print(f"{enc}: {STEPS} steps, {fz.edits} content changes, requests {sum(fz.counts.values())}: {fz.counts}")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LONG
+from fuzz_corpus import LONG
 from rawlsp import RawServer, capabilities, server_env
 
 from packgate.core.engine import MAX_BYTES, MAX_UNITS
@@ -280,9 +280,10 @@ def test_nested_loops_are_bounded(tmp_path):
 
 
 def test_and_or_chains_are_bounded(tmp_path):
-    """Was: memory quadratic in `c && export A=1 || export B=1` lines (3,200: 2.2 GB, 25 s)."""
+    """Was: memory quadratic in `c && export A=1 || export B=1` lines (3,200: 2.2 GB, 25 s;
+    2,400 already past the 1 GB limit)."""
     (tmp_path / "andor.sh").write_text(
-        "c && export OFFLINE_PACKING_BMR=1 || export OFFLINE_PACKED_DATA=1\n" * 3200 + LAUNCH)
+        "c && export OFFLINE_PACKING_BMR=1 || export OFFLINE_PACKED_DATA=1\n" * 2400 + LAUNCH)
     run = run_cli(["check", "andor.sh"], tmp_path, timeout=60, limit_as=GB)
     assert run.code == 1
 
