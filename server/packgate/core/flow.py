@@ -515,23 +515,10 @@ class Flow:
                         any(w.effects for w in st.words):
                     result = name in self.functions and not st.prefix and \
                         self.inert(self.functions[name].body, depth + 1)
-            elif kind is If:
-                for cond, body, _ in st.clauses:
-                    stack.extend((cond, body))
-                if st.otherwise is not None:
-                    stack.append(st.otherwise)
-            elif kind is Case:
-                stack.extend(b for _, b, _ in st.items)
-            elif kind is AndOr:
-                stack.extend((st.left, st.right))
-            elif kind is Loop:
-                stack.append(st.body)
-                if st.cond is not None:
-                    stack.append(st.cond)
-                if st.var and (relevant is None or st.var in relevant):
+            elif kind in (If, Case, AndOr, Loop, Sub):
+                stack.extend(_nested(st))
+                if kind is Loop and st.var and (relevant is None or st.var in relevant):
                     result = False
-            elif kind is Sub:
-                stack.append(st.body)
         self.inert_cache[key] = result
         return result
 
@@ -1151,25 +1138,12 @@ def relevant_names(script) -> Optional[frozenset]:
             stack.extend(st.pre)
             for a in st.prefix:
                 deps.setdefault(a.name, set()).update(_word_refs([a.value] if a.value else []))
-        elif kind is If:
-            for cond, body, _ in st.clauses:
-                stack.extend((cond, body))
-            if st.otherwise is not None:
-                stack.append(st.otherwise)
-        elif kind is Case:
-            stack.extend(b for _, b, _ in st.items)
-        elif kind is AndOr:
-            stack.extend((st.left, st.right))
-        elif kind is Loop:
-            stack.append(st.body)
-            if st.cond is not None:
-                stack.append(st.cond)
-            if st.var:
+        elif kind in (If, Case, AndOr, Loop, Sub, FuncDef):
+            stack.extend(_nested(st))
+            if kind is Loop and st.var:
                 deps.setdefault(st.var, set()).update(_word_refs(st.items or []))
-        elif kind in (Sub, FuncDef):
-            if kind is FuncDef:
+            elif kind is FuncDef:
                 functions.add(st.name)
-            stack.append(st.body)
     for cmd in commands:
         first = cmd.words[0] if cmd.words else None
         name = first.text if first is not None else None
@@ -1189,26 +1163,36 @@ def relevant_names(script) -> Optional[frozenset]:
     return frozenset(relevant)
 
 
+def _nested(st) -> list:
+    """The blocks a compound statement holds, for the static passes over the model."""
+    kind = type(st)
+    if kind is Block:
+        return list(st.body)
+    if kind is If:
+        out = [b for cond, body, _ in st.clauses for b in (cond, body)]
+        return out + ([st.otherwise] if st.otherwise is not None else [])
+    if kind is Case:
+        return [b for _, b, _ in st.items]
+    if kind is AndOr:
+        return [st.left, st.right]
+    if kind is Loop:
+        return [st.body] + ([st.cond] if st.cond is not None else [])
+    if kind in (Sub, FuncDef):
+        return [st.body]
+    if kind is Command:
+        return list(st.pre)
+    return []
+
+
 def _reads_positional(block) -> bool:
     """True when any word below block mentions $1..$9, $@ or $*."""
     stack = [block]
     while stack:
         st = stack.pop()
-        for attr in ("body", "left", "right", "otherwise", "cond"):
-            child = getattr(st, attr, None)
-            if isinstance(child, list):
-                stack.extend(child)
-            elif child is not None and not isinstance(child, (str, int)):
-                stack.append(child)
-        if isinstance(st, If):
-            for cond, body, _ in st.clauses:
-                stack.extend((cond, body))
-        elif isinstance(st, Case):
-            stack.extend(b for _, b, _ in st.items)
+        stack.extend(_nested(st))
         words = []
         if isinstance(st, Command):
             words = list(st.words) + [a.value for a in st.prefix if a.value]
-            stack.extend(st.pre)
         elif isinstance(st, Assign):
             words = [st.value] if st.value else list(st.array or [])
         elif isinstance(st, Loop) and st.items:
