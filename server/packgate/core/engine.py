@@ -24,6 +24,7 @@ from .source import Source, apply_edits
 # deep), so lines and command separators count too.
 MAX_BYTES = 5 * 1024 * 1024
 MAX_UNITS = 120_000
+MAX_WORDS = 1_000_000
 
 
 def too_large(data: bytes) -> str:
@@ -31,10 +32,14 @@ def too_large(data: bytes) -> str:
     if len(data) > MAX_BYTES:
         return (f"too large to analyze ({len(data) // 1024} KiB; the limit is "
                 f"{MAX_BYTES // (1024 * 1024)} MiB)")
-    units = data.count(b"\n") + data.count(b";") + data.count(b"|") + data.count(b"&")
+    units = data.count(b"\n") + data.count(b";") + data.count(b"|") + data.count(b"&") + \
+        data.count(b"$(") + data.count(b"`")
     if units > MAX_UNITS:
-        return (f"too large to analyze ({units} lines and command separators; the limit is "
-                f"{MAX_UNITS})")
+        return (f"too large to analyze ({units} lines, command separators and substitutions; "
+                f"the limit is {MAX_UNITS})")
+    words = data.count(b" ") + data.count(b"\t")
+    if words > MAX_WORDS:
+        return f"too large to analyze ({words} blanks between words; the limit is {MAX_WORDS})"
     return ""
 
 

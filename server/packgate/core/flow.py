@@ -18,7 +18,7 @@ from . import gates as G
 from .parse import (AndOr, Assign, Block, Case, Command, Exit, ExportNames, FuncDef, If, Lit,
                     Loop, Opaque, Opaque_, Occurrence, Ref, SetOpt, Sub, Unset, Word, parse_bytes)
 
-MAX_PATHS = 64
+MAX_PATHS = 16  # distinct paths kept per statement; a launch rarely has more than 3 that differ
 MAX_LABELS = 6  # branch decisions a path remembers (messages name the last two)
 MAX_CALL_DEPTH = 8
 MAX_CHILD_DEPTH = 3
