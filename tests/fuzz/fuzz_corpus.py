@@ -60,6 +60,9 @@ TOKENS: list[bytes] = [t.encode("utf-8") for t in (
     "source ./packing.env\n", ". packing.env\n", "source \"$(dirname \"$0\")/packing.env\"\n",
     ". ./loop.sh\n", "source ./zero\n", "source /etc/passwd\n", "source ../../../../etc/hostname\n",
     ". ./missing.sh\n", "source $ENV_FILE\n", "# packgate source=./packing.env\n",
+    # a body whose only command a fix may remove
+    "if [ -n \"$LEGACY\" ]; then\n    export OFFLINE_PACKING_VQA=1\nfi\n",
+    "for s in 1 2; do export OFFLINE_PACKING_VQA=$s; done\n", "legacy() { export OFFLINE_PACKING_BMR=true; }\n",
 )]
 
 
@@ -98,6 +101,36 @@ def mutated(draw, min_ops: int = 1, max_ops: int = 6) -> str:
             data[at:at] = data[max(0, at - n):at]
     import known
     return known.defuse(bytes(data).decode("utf-8", "replace"))
+
+
+FIXABLE = (
+    "export OFFLINE_PACKING_VQA=1", "OFFLINE_PACKING_SFT=1", "export OFFLINE_PACKING_BMR=true",
+    "OFFLINE_PACKED_DATA=1", "export OFFLINE_PACKING_BMR=1", "export OFFLINE_PACKED_DATA='1'",
+    "MBS=4", "export OFFLINE_PACKING_BMR=1 &",
+)
+WRAPPERS = (
+    "if [ -n \"$LEGACY\" ]; then\n    {}\nfi", "if c; then :; else\n  {}\nfi", "for i in 1 2; do\n  {}\ndone",
+    "while false; do {}; done", "f() {{\n  {}\n}}\nf", "( {} )", "{{ {}; }}", "c && {}", "c || {}",
+    "case $x in a) {};; esac", "{} &", "echo | {}", "$({})", "bash -c '{}'",
+)
+
+
+@st.composite
+def wrapped(draw) -> str:
+    """A seed with one to three of its lines put inside a construct (if, loop, function, subshell,
+    list, pipeline, command substitution): structure the byte mutations rarely build."""
+    lines = draw(st.sampled_from(CORPUS)).decode("utf-8", "replace").split("\n")
+    for _ in range(draw(st.integers(0, 2))):  # statements every rule has a fix for
+        lines.insert(draw(st.integers(0, len(lines))), draw(st.sampled_from(FIXABLE)))
+    candidates = [i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")
+                  and not line.rstrip().endswith(("\\", "(", "{", "then", "do", "in"))]
+    if not candidates:
+        return "\n".join(lines)
+    gates = [i for i in candidates if "OFFLINE_" in lines[i] or "micro-batch" in lines[i]]
+    pool = st.sampled_from(gates) if gates and draw(st.integers(0, 9)) < 7 else st.sampled_from(candidates)
+    for i in draw(st.lists(pool, min_size=1, max_size=3, unique=True)):
+        lines[i] = draw(st.sampled_from(WRAPPERS)).format(lines[i].strip())
+    return "\n".join(lines)
 
 
 def text_with_oddities() -> st.SearchStrategy[str]:

@@ -19,6 +19,23 @@ SAME_LINE_DISABLE = False  # fixed: the directive goes right before the second c
 # covers nothing, and a one-line pipeline is split over three lines for it.
 DISABLE_IN_PIPELINE_OR_LIST = False  # fixed: the directive covers the whole pipeline or list
 
+# test_known_bugs.py::test_fix_never_empties_a_body
+# PG002's safe fix removes the only command of an `if`/`then`, a loop or a function body; bash
+# rejects what is left (`then fi`, `do done`, `{ }`): `--fix` turns a working launcher into one
+# that does not start.
+FIX_EMPTIES_BODY = True
+
+# test_known_bugs.py::test_fix_keeps_case_arms_whole
+# PG002's safe fix on the last command of a case arm (`a) export OFFLINE_PACKING_VQA=1;;`) removes
+# the command and one `;` of the `;;`: `a) ;` is a syntax error for bash and tree-sitter.
+FIX_EATS_HALF_OF_DOUBLE_SEMICOLON = True
+
+
+def eats_half_of_double_semicolon(data: bytes, edits) -> bool:
+    return FIX_EATS_HALF_OF_DOUBLE_SEMICOLON and any(
+        e.end > e.start and data[e.end - 1:e.end + 1] == b";;" for e in edits)
+
+
 # test_known_bugs.py::test_nul_in_a_sourced_path
 # `. ./a<NUL>b` (a NUL byte in the path of `.`/`source`) makes analyze() raise ValueError
 # ("embedded null byte", from os.path.realpath) whenever a path is given: the CLI prints a

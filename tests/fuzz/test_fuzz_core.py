@@ -9,7 +9,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from fuzz_corpus import (CORPUS, LONG, TOKENS, corpus_files, examples, fuzz_project, mutated,
-                         text_with_oddities)
+                         text_with_oddities, wrapped)
 from fuzz_props import (
     EN, boundaries, check_all, check_fix_all, check_fixes, check_hover_everywhere, check_positions,
     check_ranges, fingerprint,
@@ -25,7 +25,7 @@ IDS = [str(p.relative_to(p.parents[1])) for p in FILES]
 def test_corpus_file(data):
     """The unmutated seeds themselves, every property, positions at every character boundary."""
     text = data.decode("utf-8", "replace")
-    check_all(text)
+    check_all(text, bash=True)  # every fix of a seed must also pass `bash -n`
     check_positions(analyze(text, settings=EN), boundaries(text))
 
 
@@ -49,8 +49,15 @@ def script_path(tmp_path_factory) -> str:
 @given(text=mutated())
 @examples(short=300, long=5000)
 def test_mutated_corpus(script_path, text):
-    """As `packgate check` analyses a file: with its path, following `source`."""
-    check_all(text, path=script_path)
+    """As `packgate check` analyses a file: with its path, following `source`. The long run also
+    asks `bash -n` about every safe fix of a text bash accepts."""
+    check_all(text, path=script_path, bash=LONG)
+
+
+@given(text=wrapped())
+@examples(short=100, long=2000)
+def test_statements_wrapped_in_constructs(script_path, text):
+    check_all(text, path=script_path, bash=LONG)
 
 
 @given(text=text_with_oddities(),

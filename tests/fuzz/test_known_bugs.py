@@ -96,3 +96,38 @@ def test_lone_surrogate_positions(encoding):
     offset = len("x\ud800 export ".encode("utf-8", "surrogatepass"))
     assert analysis.source.position(offset, encoding) == (0, 10)
     check_positions(analysis, [offset])
+
+
+@pytest.mark.xfail(strict=True, reason="bug: PG002's safe fix removes the only command of an if/then, loop "
+                   "or function body and leaves `then fi` / `do done` / `{ }`, which bash rejects: "
+                   "`check --fix` breaks the launcher")
+@pytest.mark.parametrize("body", [
+    "if [ -n \"$LEGACY\" ]; then\n    export OFFLINE_PACKING_VQA=1\nfi\n",
+    "for i in 1; do\n    export OFFLINE_PACKING_VQA=1\ndone\n",
+    "legacy() {\n    export OFFLINE_PACKING_VQA=1\n}\nlegacy\n",
+], ids=["if", "for", "function"])
+def test_fix_never_empties_a_body(body):
+    from fuzz_props import bash_accepts, empty_bodies
+    text = "export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n" + body + \
+        "torchrun aiak_training_llm/train.py --micro-batch-size 1\n"
+    analysis = analyze(text, settings=EN)
+    assert [f.code for f in analysis.findings] == ["PG002"]
+    fixed = apply_edits(analysis.source.data, analysis.fix_all_edits())
+    assert empty_bodies(fixed) == 0, fixed.decode()
+    if bash_accepts(text.encode()) is not None:
+        assert bash_accepts(fixed), fixed.decode()
+
+
+@pytest.mark.xfail(strict=True, reason="bug: PG002's safe fix on the last command of a case arm removes one "
+                   "`;` of its `;;`: `a) export OFFLINE_PACKING_VQA=1;;` becomes `a) ;`, a syntax error")
+def test_fix_keeps_case_arms_whole():
+    from fuzz_props import bash_accepts, error_spans
+    text = ("export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\ncase $STAGE in\n"
+            "  legacy) export OFFLINE_PACKING_VQA=1;;\n  *) echo;;\nesac\n"
+            "torchrun aiak_training_llm/train.py --micro-batch-size 1\n")
+    analysis = analyze(text, settings=EN)
+    assert [f.code for f in analysis.findings] == ["PG002"]
+    fixed = apply_edits(analysis.source.data, analysis.fix_all_edits())
+    assert error_spans(fixed) == [], fixed.decode()
+    if bash_accepts(text.encode()) is not None:
+        assert bash_accepts(fixed), fixed.decode()
