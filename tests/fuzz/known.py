@@ -23,17 +23,39 @@ DISABLE_IN_PIPELINE_OR_LIST = False  # fixed: the directive covers the whole pip
 # PG002's safe fix removes the only command of an `if`/`then`, a loop or a function body; bash
 # rejects what is left (`then fi`, `do done`, `{ }`): `--fix` turns a working launcher into one
 # that does not start.
-FIX_EMPTIES_BODY = True
+FIX_EMPTIES_BODY = False  # fixed: the only command of a body becomes `:`
 
 # test_known_bugs.py::test_fix_keeps_case_arms_whole
 # PG002's safe fix on the last command of a case arm (`a) export OFFLINE_PACKING_VQA=1;;`) removes
 # the command and one `;` of the `;;`: `a) ;` is a syntax error for bash and tree-sitter.
-FIX_EATS_HALF_OF_DOUBLE_SEMICOLON = True
+FIX_EATS_HALF_OF_DOUBLE_SEMICOLON = False  # fixed: `;;` is never split
 
 
 def eats_half_of_double_semicolon(data: bytes, edits) -> bool:
     return FIX_EATS_HALF_OF_DOUBLE_SEMICOLON and any(
         e.end > e.start and data[e.end - 1:e.end + 1] == b";;" for e in edits)
+
+
+# test_known_bugs.py::test_removal_keeps_the_neighbours_in_place
+# PG002's safe fix removes the statement but not the operator that joins it to its neighbour:
+# `[ -n "$L" ] && export OFFLINE_PACKING_VQA=1` becomes `[ -n "$L" ] &&` and the next line (the
+# launch) now runs only when the test succeeds; `echo | export ...` pipes into the launch;
+# `export ... &` leaves a lone `&`, a syntax error.
+FIX_REMOVAL_LEAVES_OPERATOR = True
+
+
+def removal_next_to_an_operator(data: bytes, edits) -> bool:
+    if not FIX_REMOVAL_LEAVES_OPERATOR:
+        return False
+    for e in edits:
+        if e.text or e.end <= e.start:
+            continue
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        before = data[line_start:e.start].rstrip(b" \t")
+        after = data[e.end:].lstrip(b" \t")
+        if before.endswith((b"&&", b"||", b"|", b"&", b"!")) or after.startswith((b"&", b"|")):
+            return True
+    return False
 
 
 # test_known_bugs.py::test_nul_in_a_sourced_path

@@ -36,8 +36,19 @@ def replace_range(start: int, end: int, text: str) -> Edit:
     return Edit(start, end, text)
 
 
+_OPENERS = re.compile(rb"(?:^|[\s;&|])(?:then|do|else|\{|\(|\))\s*$")
+_CLOSERS = re.compile(rb"^\s*(?:fi|done|esac|elif|else|\}|\)|;;|;&)(?:[\s;&|)]|$)")
+
+
 def remove_statement(source: Source, start: int, end: int) -> Edit:
-    """Delete a statement; its whole line (with line ending) when it stands alone there."""
+    """Delete a statement; its whole line (with line ending) when it stands alone there.
+
+    When it is the only command of a body (`then ... fi`, `do ... done`, `{ ... }`, a case arm),
+    it becomes `:` instead, since bash rejects an empty body.
+    """
+    data = source.data
+    if _OPENERS.search(data[max(0, start - 64):start]) and _CLOSERS.match(data[end:end + 64]):
+        return Edit(start, end, ":")
     line = source.line_of(start)
     lstart = source.line_starts[line]
     end_line = source.line_of(end)
@@ -47,7 +58,7 @@ def remove_statement(source: Source, start: int, end: int) -> Edit:
     if before.strip(b" \t") == b"" and _CODE_AFTER.match(after) and not after.strip(b" \t").startswith(b"#"):
         return Edit(lstart, source.line_end(end_line, with_eol=True), "")
     # remove the statement and one following separator
-    m = re.match(rb"[ \t]*(;|&&|\|\|)?[ \t]*", after)
+    m = re.match(rb"[ \t]*(;(?![;&])|&&|\|\|)?[ \t]*", after)
     extra = m.end() if m else 0
     return Edit(start, end + extra, "")
 
