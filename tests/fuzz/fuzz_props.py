@@ -86,6 +86,64 @@ def empty_bodies(data: bytes) -> int:
     return count + len(_EMPTY_SUBSHELL.findall(data))
 
 
+_COMMANDS = {"command", "declaration_command", "variable_assignments", "variable_assignment",
+             "unset_command", "test_command", "redirected_statement"}
+
+
+def command_chains(data: bytes) -> dict:
+    """(start, end) of every command -> the node types from the program down to it."""
+    tree = _PARSER.parse(data)
+    out = {}
+    stack = [(tree.root_node, ())]
+    while stack:
+        node, chain = stack.pop()
+        if node.type in _COMMANDS and (node.start_byte, node.end_byte) not in out:
+            out[(node.start_byte, node.end_byte)] = chain
+        inner = chain + (node.type,)
+        stack.extend((c, inner) for c in node.children if c.is_named)
+    return out
+
+
+def moved_commands(data: bytes, edits) -> list:
+    """Commands outside the edited ranges whose place in the tree a fix changed: a launch that
+    was a statement of its own and is now the right side of `&&`, a pipeline stage, ..."""
+    kept = []
+    pos = 0
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        if e.start >= pos:
+            kept.append(e)
+            pos = e.end
+    shift_at = []
+    shift = 0
+    for e in kept:
+        shift_at.append((e.start, e.end, shift))
+        shift += len(e.text.encode("utf-8", "surrogatepass")) - (e.end - e.start)
+
+    def forward(p: int) -> int | None:
+        moved = 0
+        for start, end, before in shift_at:
+            if p < start or (p == start and start == end):
+                return p + moved
+            if p < end or (p == end and start < end and False):
+                return None
+            moved = before + len(next(e for e in kept if e.start == start and e.end == end).text.encode(
+                "utf-8", "surrogatepass")) - (end - start)
+        return p + moved
+
+    before = command_chains(data)
+    after = command_chains(apply_edits(data, edits))
+    changed = []
+    for (start, end), chain in before.items():
+        if any(start < e.end and e.start < end or e.start == e.end and start < e.start < end for e in kept):
+            continue  # the fix edits this command
+        new_start, new_end = forward(start), forward(end)
+        if new_start is None or new_end is None:
+            continue
+        if after.get((new_start, new_end)) != chain:
+            changed.append((data[start:end][:60], chain, after.get((new_start, new_end))))
+    return changed
+
+
 def bash_accepts(data: bytes) -> bool | None:
     """`bash -n` on the text (None when there is no bash)."""
     import shutil
@@ -94,6 +152,15 @@ def bash_accepts(data: bytes) -> bool | None:
     if bash is None:
         return None
     return subprocess.run([bash, "-n"], input=data, capture_output=True, timeout=30).returncode == 0
+
+
+def parse_worse(data: bytes, edits) -> list[tuple[int, int]]:
+    """new_errors(), less the errors only tree-sitter sees: when bash -n accepts the text before
+    and after the edits (`x=$()`, an empty command substitution, is one), there is no new error."""
+    fresh = new_errors(data, edits)
+    if fresh and bash_accepts(data) and bash_accepts(apply_edits(data, edits)):
+        return []
+    return fresh
 
 
 def new_errors(data: bytes, edits) -> list[tuple[int, int]]:
@@ -257,11 +324,18 @@ def check_fixes(analysis, settings: Settings = EN, disable_too: bool = True, pat
                 if empty_bodies(new) > empty:
                     assert known.FIX_EMPTIES_BODY, ("safe fix leaves a body without a command", what)
                     continue  # known bug
-                assert not new_errors(data, fix.edits), ("safe fix adds parse errors", what)
+                if known.removal_next_to_an_operator(data, fix.edits):
+                    continue  # known bug
+                assert not parse_worse(data, fix.edits), ("safe fix adds parse errors", what)
+                if clean is None:
+                    clean = not error_spans(data)
+                if clean:
+                    assert not moved_commands(data, fix.edits), ("safe fix changes where other commands run",
+                                                                 what, moved_commands(data, fix.edits))
                 if bash_ok:
                     assert bash_accepts(new), ("bash -n rejects the fixed script", what)
             elif fix.kind == "disable":
-                assert not new_errors(data, fix.edits), ("disable comment adds parse errors", what)
+                assert not parse_worse(data, fix.edits), ("disable comment adds parse errors", what)
                 if clean is None:
                     clean = not error_spans(data)
                 # Where the script does not parse, "the next command" is tree-sitter's guess.
@@ -300,11 +374,14 @@ def check_fix_all(analysis, settings: Settings = EN, path: str | None = None, ba
     spans = [(e.start, e.end) for e in edits]
     assert spans == sorted(spans)
     assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), ("fixAll overlapping edits", spans)
-    if edits and not known.eats_half_of_double_semicolon(data, edits):
+    if edits and not known.eats_half_of_double_semicolon(data, edits) \
+            and not known.removal_next_to_an_operator(data, edits):
         new = apply_edits(data, edits)
         emptied = empty_bodies(new) > empty_bodies(data)
         assert not emptied or known.FIX_EMPTIES_BODY, ("fixAll leaves a body without a command", edits)
-        assert emptied or not new_errors(data, edits), ("fixAll adds parse errors", edits)
+        assert emptied or not parse_worse(data, edits), ("fixAll adds parse errors", edits)
+        if not emptied and not error_spans(data):
+            assert not moved_commands(data, edits), ("fixAll changes where other commands run", edits)
         if not emptied and bash and bash_accepts(data):
             assert bash_accepts(new), ("bash -n rejects the script after fixAll", edits)
         after = analyze(decode(new), settings=settings, path=_path(decode(new), path))

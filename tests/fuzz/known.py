@@ -23,7 +23,9 @@ DISABLE_IN_PIPELINE_OR_LIST = False  # fixed: the directive covers the whole pip
 # PG002's safe fix removes the only command of an `if`/`then`, a loop or a function body; bash
 # rejects what is left (`then fi`, `do done`, `{ }`): `--fix` turns a working launcher into one
 # that does not start.
-FIX_EMPTIES_BODY = False  # fixed: the only command of a body becomes `:`
+# Partly fixed: a body on lines of its own gets `:`; a one-line body (`do X; done`,
+# `then X; fi`, `{ X; }`) is still emptied (test_fix_never_empties_a_one_line_body).
+FIX_EMPTIES_BODY = False  # fixed for one-line bodies too (`do X; done` -> `do :; done`)
 
 # test_known_bugs.py::test_fix_keeps_case_arms_whole
 # PG002's safe fix on the last command of a case arm (`a) export OFFLINE_PACKING_VQA=1;;`) removes

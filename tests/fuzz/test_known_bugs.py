@@ -104,6 +104,10 @@ def test_lone_surrogate_positions(encoding):
     "legacy() {\n    export OFFLINE_PACKING_VQA=1\n}\nlegacy\n",
 ], ids=["if", "for", "function"])
 def test_fix_never_empties_a_body(body):
+    _never_empties(body)
+
+
+def _never_empties(body: str) -> None:
     from fuzz_props import bash_accepts, empty_bodies
     text = "export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n" + body + \
         "torchrun aiak_training_llm/train.py --micro-batch-size 1\n"
@@ -113,6 +117,15 @@ def test_fix_never_empties_a_body(body):
     assert empty_bodies(fixed) == 0, fixed.decode()
     if bash_accepts(text.encode()) is not None:
         assert bash_accepts(fixed), fixed.decode()
+
+
+@pytest.mark.parametrize("body", [
+    "while false; do export OFFLINE_PACKING_VQA=1; done\n",
+    "if [ -n \"$LEGACY\" ]; then export OFFLINE_PACKING_VQA=1; fi\n",
+    "legacy() { export OFFLINE_PACKING_VQA=1; }\nlegacy\n",
+], ids=["while", "if", "function"])
+def test_fix_never_empties_a_one_line_body(body):
+    _never_empties(body)
 
 
 def test_fix_keeps_case_arms_whole():

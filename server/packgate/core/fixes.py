@@ -37,7 +37,7 @@ def replace_range(start: int, end: int, text: str) -> Edit:
 
 
 _OPENERS = re.compile(rb"(?:^|[\s;&|])(?:then|do|else|\{|\(|\))\s*$")
-_CLOSERS = re.compile(rb"^\s*(?:fi|done|esac|elif|else|\}|\)|;;|;&)(?:[\s;&|)]|$)")
+_CLOSERS = re.compile(rb"^\s*(?:;\s*)?(?:fi|done|esac|elif|else|\}|\)|;;|;&)(?:[\s;&|)]|$)")
 
 
 def remove_statement(source: Source, start: int, end: int) -> Edit:
