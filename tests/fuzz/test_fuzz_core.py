@@ -83,7 +83,7 @@ def _truncations():
         if LONG or path.parent.name == "examples":
             yield pytest.param(data, 1, id=rel)
         else:
-            yield pytest.param(data, 17, id=rel)
+            yield pytest.param(data, 31, id=rel)
 
 
 @pytest.mark.parametrize("data,stride", list(_truncations()))

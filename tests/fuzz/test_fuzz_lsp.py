@@ -30,7 +30,7 @@ from rawlsp import RawServer, capabilities
 from packgate.core.engine import analyze
 from packgate.core.settings import Settings
 
-STEPS = 8000 if LONG else 400
+STEPS = 8000 if LONG else 300
 SEED = os.environ.get("PACKGATE_FUZZ_SEED", "20260822")
 _BREAK = re.compile(r"\r\n|\r|\n")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
