@@ -86,8 +86,10 @@ def empty_bodies(data: bytes) -> int:
     return count + len(_EMPTY_SUBSHELL.findall(data))
 
 
-_COMMANDS = {"command", "declaration_command", "variable_assignment", "unset_command", "test_command",
-             "redirected_statement"}
+# Plain assignments are left out: tree-sitter-bash sometimes reads `A=1 B=`⏎`cmd` as prefix
+# assignments of cmd (bash does not; packgate's parser knows), and a fix next to them would
+# look like it moved them.
+_COMMANDS = {"command", "declaration_command", "unset_command", "test_command", "redirected_statement"}
 _TRANSPARENT = {"variable_assignments"}  # `A=1 B=2` holds them; `B=2` alone does not: same place
 
 
