@@ -1123,8 +1123,10 @@ def relevant_names(script) -> Optional[frozenset]:
     """
     roots = set(G.GATES)
     deps: dict = {}
-    functions = set()
+    values: dict = {}  # name -> every word assigned to it
+    functions: dict = {}  # name -> its definitions
     commands = []
+    arrays = []
     stack = [script.body]
     while stack:
         st = stack.pop()
@@ -1132,25 +1134,45 @@ def relevant_names(script) -> Optional[frozenset]:
         if kind is Block:
             stack.extend(st.body)
         elif kind is Assign:
-            deps.setdefault(st.name, set()).update(_word_refs([st.value] if st.value else st.array or []))
+            words = [st.value] if st.value else st.array or []
+            if st.value is None and st.array:
+                arrays.append(st)  # an argument list: its deps once flag-like names are known
+            else:
+                deps.setdefault(st.name, set()).update(_word_refs(words))
+            values.setdefault(st.name, []).extend(words)
         elif kind is Command:
             commands.append(st)
             stack.extend(st.pre)
             for a in st.prefix:
                 deps.setdefault(a.name, set()).update(_word_refs([a.value] if a.value else []))
+                values.setdefault(a.name, []).extend([a.value] if a.value else [])
         elif kind in (If, Case, AndOr, Loop, Sub, FuncDef):
             stack.extend(_nested(st))
             if kind is Loop and st.var:
                 deps.setdefault(st.var, set()).update(_word_refs(st.items or []))
+                values.setdefault(st.var, []).extend(st.items or [])
             elif kind is FuncDef:
-                functions.add(st.name)
+                functions.setdefault(st.name, []).append(st)
+    flaggy = {n for n, words in values.items() if any(_lead(w).startswith("-") for w in words)}
+    for a in arrays:
+        # read like a launch's words: its first element may be the command ("${CMD[@]}")
+        python = any(_lead(w).startswith("python") or _lead(w).endswith("/python") for w in a.array)
+        deps.setdefault(a.name, set()).update(_launch_refs(a.array, flaggy, python=python))
+    passing: dict = {}
     for cmd in commands:
         first = cmd.words[0] if cmd.words else None
         name = first.text if first is not None else None
         if name in ("source", ".", "eval"):
             return None
-        if name is None or os.path.basename(name) in _REACHING or name in functions \
-                or os.path.basename(name).startswith("python"):
+        base = os.path.basename(name) if name is not None else None
+        if name in functions:
+            if _passes_args(functions[name], functions, passing):
+                roots.update(_word_refs(cmd.words))
+                roots.update(str(i) for i in range(10))
+        elif base in G.LAUNCHERS or (base is not None and base.startswith("python")):
+            roots.update(_launch_refs(cmd.words, flaggy, python=base.startswith("python")))
+            roots.update(str(i) for i in range(10))
+        elif name is None or base in _REACHING:
             roots.update(_word_refs(cmd.words))
             roots.update(str(i) for i in range(10))
     relevant, todo = set(), list(roots)
@@ -1161,6 +1183,95 @@ def relevant_names(script) -> Optional[frozenset]:
         relevant.add(n)
         todo.extend(deps.get(n, ()))
     return frozenset(relevant)
+
+
+def _lead(word) -> str:
+    """The literal text a word starts with ('' when it starts with an expansion)."""
+    if word is None:
+        return ""
+    if word.text is not None:
+        return word.text
+    first = word.parts[0] if word.parts else None
+    return first.text if isinstance(first, Lit) else ""
+
+
+def _splits(word) -> bool:
+    """Whether a word can expand to other than exactly one argument: an unquoted expansion, or
+    an array's every element ("${A[@]}"), at any depth (${A:+${B[@]}})."""
+    stack = list(word.parts)
+    while stack:
+        p = stack.pop()
+        if isinstance(p, Ref):
+            if p.array_all or not p.quoted:
+                return True
+            if p.arg is not None:
+                stack.extend(p.arg.parts)
+        elif not isinstance(p, Lit):
+            return True  # $(...), $((...)), globs: not worth proving one word
+    return False
+
+
+def _launch_refs(words, flaggy: set, python: bool = False) -> set:
+    """The names a launch's words read that a check can see.
+
+    The checks read the gates from the environment, and from the arguments only the
+    micro-batch size (a flag and the word after it) and the packing-data switches. So a quoted
+    scalar word such as "--data-path" "$DATA_PATH" contributes nothing; what can expand to flags
+    (unquoted expansions, arrays, a variable assigned a flag-like value), the command word, the
+    word after a micro-batch flag and, for python, the words up to the script or module (they
+    decide whether it is a training launch) do.
+    """
+    out: set = set()
+    take_next = False
+    head = True
+    for i, w in enumerate(words):
+        refs = _word_refs([w])
+        lead = _lead(w)
+        take = i == 0 or take_next or head and python
+        take_next = lead == G.MBS_FLAG
+        if refs and not take:
+            take = lead.startswith(G.MBS_FLAG) or bool(refs & flaggy) or _splits(w)
+        if refs & flaggy:
+            take_next = True
+        if take:
+            out.update(refs)
+        if python and i > 0 and head and not lead.startswith("-"):
+            head = False  # the script or the module after -m: taken, and the head ends
+    return out
+
+
+def _passes_args(defs: list, functions: dict, memo: dict, depth: int = 0) -> bool:
+    """Whether calling a function can make its arguments matter to a check: its body assigns,
+    exports, unsets, sets options, defines functions, launches, sources, evals, or calls a
+    function that does. A helper that only prints or tests (`log`, `need_dir`) does not."""
+    key = id(defs[0])
+    if key in memo:
+        return memo[key]
+    if depth > MAX_CALL_DEPTH:
+        return True
+    memo[key] = True  # recursion: assume it matters
+    result = False
+    stack = [d.body for d in defs]
+    while stack and not result:
+        st = stack.pop()
+        kind = type(st)
+        if kind in (Assign, ExportNames, Unset, SetOpt, FuncDef, Opaque_):
+            result = True
+        elif kind is Command:
+            stack.extend(st.pre)
+            first = st.words[0] if st.words else None
+            name = first.text if first is not None else None
+            base = os.path.basename(name) if name is not None else None
+            if st.prefix or name is None or any(w.effects for w in st.words):
+                result = True
+            elif name in functions:
+                result = _passes_args(functions[name], functions, memo, depth + 1)
+            elif base in _REACHING or base.startswith("python"):
+                result = True
+        else:
+            stack.extend(_nested(st))
+    memo[key] = result
+    return result
 
 
 def _nested(st) -> list:

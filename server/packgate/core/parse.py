@@ -450,7 +450,7 @@ class _Builder:
                 if n.type == "variable_name":
                     self.occurrences.append(Occurrence(self.text(n), self.s(n), self.e(n), "expand"))
                 stack.extend(reversed(n.named_children))
-            test = Word([Lit("[[", s, s)], s, s)
+            test = Word([Lit("[[", s, s)], s, s, text="[[")
             return [Command(s, e, words=[test, *words], name_start=s, name_end=s, pre=self.take_pre())]
         if t == "comment":
             self.comment(node)

@@ -1,0 +1,107 @@
+"""The flow walk merges paths that differ only in names no check can see (flow.relevant_names).
+
+That pruning is an optimisation and must never change a finding: every script here is analysed
+twice, with the pruning and with every name treated as relevant, and the findings must agree.
+Targeted cases pin the narrowing itself: a quoted `--data-path "$X"` does not make X relevant,
+while a flag held in a variable, an array, an unquoted expansion, the word after
+--micro-batch-size and the arguments of a helper that exports do.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from packgate import Settings, analyze
+from packgate.core import flow as F
+from packgate.core.parse import parse_bytes
+
+ROOT = Path(__file__).resolve().parents[2]
+EN = Settings(lang="en", profile="ov2")
+
+
+def _findings(text: str):
+    return [(f.code, f.start, f.end, f.message) for f in analyze(text, settings=EN, loader=None).findings]
+
+
+def _both(text: str, monkeypatch):
+    pruned = _findings(text)
+    with monkeypatch.context() as m:
+        m.setattr(F, "relevant_names", lambda script: None)
+        full = _findings(text)
+    return pruned, full
+
+
+def _scripts():
+    out = sorted((ROOT / "tests" / "golden" / "cases").glob("*.sh")) + sorted((ROOT / "examples").glob("*.sh"))
+    return out
+
+
+@pytest.mark.parametrize("path", _scripts(), ids=lambda p: p.name)
+def test_pruning_never_changes_a_finding(path, monkeypatch):
+    text = path.read_bytes().decode("utf-8", "surrogateescape")
+    pruned, full = _both(text, monkeypatch)
+    assert pruned == full
+
+
+def test_generated_launchers_agree(monkeypatch):
+    import sys
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import generate
+    finally:
+        sys.path.pop(0)
+    for seed in range(6):
+        text = generate.generate(600, seed=seed)
+        pruned, full = _both(text, monkeypatch)
+        assert pruned == full, seed
+
+
+CASES = {
+    # a flag in a variable, its value after it
+    "flag_in_var": ('export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\nF=--micro-batch-size\n'
+                    'if [ "$X" ]; then M=4; else M=1; fi\ntorchrun train.py "$F" "$M"\n', {"PG003"}),
+    # the value right after the flag, set on one branch only
+    "after_flag": ('export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n'
+                   'if [ "$X" ]; then M=4; else M=1; fi\ntorchrun train.py --data-path "$D" --micro-batch-size "$M"\n',
+                   {"PG003"}),
+    # an array carrying the flag, its element set on one branch
+    "array": ('export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n'
+              'case "$S" in a) M=4 ;; *) M=1 ;; esac\nA=(--data-path "$D" --micro-batch-size "$M")\n'
+              'torchrun train.py "${A[@]}"\n', {"PG003"}),
+    # an unquoted expansion can hold several words
+    "unquoted": ('export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n'
+                 'if [ "$X" ]; then E="--micro-batch-size 4"; else E=""; fi\ntorchrun train.py $E\n', {"PG003"}),
+    # a helper that exports its argument: the call's words matter
+    "exporting_helper": ('on() { export OFFLINE_PACKED_DATA="$1"; }\nif [ "$X" ]; then G=1; else G=0; fi\n'
+                         'export OFFLINE_PACKING_BMR=1\non "$G"\ntorchrun train.py\n', {"PG007"}),
+    # a quoted data path set per branch does not split the launch into paths
+    "quoted_path": ('export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n'
+                    'case "$S" in a) D=/a ;; b) D=/b ;; *) D=/c ;; esac\n'
+                    'need() { [[ -d "$1" ]] || { echo "no $1" >&2; exit 1; }; }\nneed "$D"\n'
+                    'torchrun train.py --data-path "$D" --micro-batch-size 1\n', set()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_targeted_cases_agree(name, monkeypatch):
+    text, expected = CASES[name]
+    pruned, full = _both(text, monkeypatch)
+    assert pruned == full
+    if expected is not None:
+        assert {c for c, *_ in pruned} == expected
+
+
+def test_a_quoted_data_path_is_not_relevant():
+    text = CASES["quoted_path"][0]
+    names = F.relevant_names(parse_bytes(text.encode()))
+    assert "D" not in names and "OFFLINE_PACKED_DATA" in names
+    result = F.analyze_flow(parse_bytes(text.encode()), text.encode())
+    assert [len(launch.paths) for launch in result.launches] == [1]
+
+
+def test_what_can_carry_the_flag_is_relevant():
+    for name in ("flag_in_var", "after_flag", "array", "unquoted"):
+        names = F.relevant_names(parse_bytes(CASES[name][0].encode()))
+        assert {"M"} <= names or {"E"} <= names, name
+    names = F.relevant_names(parse_bytes(CASES["exporting_helper"][0].encode()))
+    assert "G" in names
