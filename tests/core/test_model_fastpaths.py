@@ -1,0 +1,55 @@
+"""The model builder's shortcuts give exactly the model of its general walk.
+
+parse._Builder.word builds literal words and plain quoted strings directly; the general walk
+(_Builder._word) must give the same parts, spans, text and occurrences for every word.
+"""
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from packgate.core import parse as P
+
+ROOT = Path(__file__).resolve().parents[2]
+
+TRICKY = (
+    'A="a\\"b" B=\'\' C="" D=10#$x E=$\'x\\n\' F="  spaced  " G=--micro-batch-size=4\n'
+    'torchrun train.py "--micro-batch-size" 1 --micro-batch-size "$M" \'--micro-batch-size\' 2\n'
+    'echo "中文 😀" \'单引号\' 词 a\\ b "a`b`" "$(x)" "${Y:-"d"}" 0x1F -1 ~/x *.py\n'
+    'X=( "a" \'b\' c "" \'\' "d e" )\n'
+)
+
+
+def _dump(script) -> list:
+    out = []
+
+    def walk(o):
+        if isinstance(o, P.Word):
+            out.append((o.start, o.end, o.quote, o.raw, o.text, o.effects,
+                        [(type(p).__name__, getattr(p, "text", None), p.start, p.end) for p in o.parts]))
+            return
+        if isinstance(o, list):
+            for x in o:
+                walk(x)
+            return
+        if dataclasses.is_dataclass(o) and not isinstance(o, type):
+            for f in dataclasses.fields(o):
+                walk(getattr(o, f.name))
+
+    walk(script.body)
+    out.append(sorted((o.name, o.start, o.end, o.kind) for o in script.occurrences))
+    return out
+
+
+def _inputs():
+    files = sorted((ROOT / "tests" / "golden" / "cases").glob("*.sh")) + sorted((ROOT / "examples").glob("*.sh"))
+    return [("tricky", TRICKY.encode())] + [(f.name, f.read_bytes()) for f in files]
+
+
+@pytest.mark.parametrize("name,data", _inputs(), ids=lambda v: v if isinstance(v, str) else "")
+def test_shortcut_words_equal_the_general_walk(name, data, monkeypatch):
+    fast = _dump(P.parse_bytes(data))
+    monkeypatch.setattr(P._Builder, "word", lambda self, node, d: self._word(node, d, node.type))
+    slow = _dump(P.parse_bytes(data))
+    assert fast == slow
