@@ -43,7 +43,7 @@ def eats_half_of_double_semicolon(data: bytes, edits) -> bool:
 # `[ -n "$L" ] && export OFFLINE_PACKING_VQA=1` becomes `[ -n "$L" ] &&` and the next line (the
 # launch) now runs only when the test succeeds; `echo | export ...` pipes into the launch;
 # `export ... &` leaves a lone `&`, a syntax error.
-FIX_REMOVAL_LEAVES_OPERATOR = True
+FIX_REMOVAL_LEAVES_OPERATOR = False  # fixed: an operand of &&, ||, |, ! or & becomes `:`
 
 
 def removal_next_to_an_operator(data: bytes, edits) -> bool:

@@ -141,17 +141,19 @@ def test_fix_keeps_case_arms_whole():
         assert bash_accepts(fixed), fixed.decode()
 
 
-@pytest.mark.xfail(strict=True, reason="bug: PG002's safe fix removes the statement but not the operator that "
-                   "joins it to the next: `[ -n \"$L\" ] && export OFFLINE_PACKING_VQA=1` becomes `... &&` and "
-                   "the launch on the next line runs only when the test succeeds (`||`: only when it fails; "
-                   "`echo |`: the launch becomes a pipeline stage); `export ... &` leaves a lone `&`")
 @pytest.mark.parametrize("line", [
     'test -n "$LEGACY" && export OFFLINE_PACKING_VQA=1',
     'test -n "$LEGACY" || export OFFLINE_PACKING_VQA=1',
     "echo legacy | export OFFLINE_PACKING_VQA=1",
     "export OFFLINE_PACKING_VQA=1 &",
     "export OFFLINE_PACKING_VQA=1 & echo started",
-], ids=["and", "or", "pipe", "background", "background-then-command"])
+    'test -n "$LEGACY" &&\n    export OFFLINE_PACKING_VQA=1',
+    'test -n "$LEGACY" && \\\n    export OFFLINE_PACKING_VQA=1',
+    "export OFFLINE_PACKING_VQA=1 || echo failed",
+    "export OFFLINE_PACKING_VQA=1 | tee /dev/null",
+    "export OFFLINE_PACKING_VQA=1 && echo set",
+], ids=["and", "or", "pipe", "background", "background-then-command", "and-newline", "and-continued",
+        "left-of-or", "left-of-pipe", "left-of-and"])
 def test_removal_keeps_the_neighbours_in_place(line):
     from fuzz_props import error_spans, moved_commands
     text = ("export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n" + line +
@@ -162,3 +164,17 @@ def test_removal_keeps_the_neighbours_in_place(line):
     fixed = apply_edits(analysis.source.data, edits)
     assert error_spans(fixed) == [], fixed.decode()
     assert moved_commands(analysis.source.data, edits) == [], fixed.decode()
+
+
+@pytest.mark.parametrize("line,expected", [
+    ('test -n "$L" && export OFFLINE_PACKING_VQA=1', 'test -n "$L" && :'),
+    ("echo x | export OFFLINE_PACKING_VQA=1", "echo x | :"),
+    ("export OFFLINE_PACKING_VQA=1 &", ": &"),
+    ("export OFFLINE_PACKING_VQA=1 || echo failed", ": || echo failed"),
+    ("export OFFLINE_PACKING_VQA=1 && echo set", ": && echo set"),
+])
+def test_removal_next_to_an_operator_reads(line, expected):
+    text = "export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n" + line + "\ntorchrun aiak_training_llm/train.py\n"
+    analysis = analyze(text, settings=EN)
+    fixed = apply_edits(analysis.source.data, analysis.fix_all_edits()).decode()
+    assert fixed.splitlines()[1] == expected

@@ -40,14 +40,25 @@ _OPENERS = re.compile(rb"(?:^|[\s;&|])(?:then|do|else|\{|\(|\))\s*$")
 _CLOSERS = re.compile(rb"^\s*(?:;\s*)?(?:fi|done|esac|elif|else|\}|\)|;;|;&)(?:[\s;&|)]|$)")
 
 
+# An operator that ties the statement to a neighbour: `a && STMT`, `a || STMT`, `a | STMT`,
+# `! STMT` before it (the operators may end a previous line); `STMT && b`, `STMT || b`,
+# `STMT | b`, `STMT &` after it. Deleting the statement would hand the operator to the next
+# command, or move that command out of its list.
+_JOINED_BEFORE = re.compile(rb"(?:(?:&&|\|\||\|&?)(?:[ \t]|\\?\r?\n)*|(?:^|[\s;&|({])![ \t]+)$")
+_JOINED_AFTER = re.compile(rb"^[ \t]*(?:&&|\|\||\|&?|&)")
+
+
 def remove_statement(source: Source, start: int, end: int) -> Edit:
     """Delete a statement; its whole line (with line ending) when it stands alone there.
 
     When it is the only command of a body (`then ... fi`, `do ... done`, `{ ... }`, a case arm),
-    it becomes `:` instead, since bash rejects an empty body.
+    or an operand of `&&`, `||`, `|`, `!` or `&`, it becomes
+    `:` instead: bash rejects an empty body, and a dangling operator would join the next command.
     """
     data = source.data
     if _OPENERS.search(data[max(0, start - 64):start]) and _CLOSERS.match(data[end:end + 64]):
+        return Edit(start, end, ":")
+    if _JOINED_BEFORE.search(data[max(0, start - 64):start]) or _JOINED_AFTER.match(data[end:end + 8]):
         return Edit(start, end, ":")
     line = source.line_of(start)
     lstart = source.line_starts[line]
@@ -58,7 +69,7 @@ def remove_statement(source: Source, start: int, end: int) -> Edit:
     if before.strip(b" \t") == b"" and _CODE_AFTER.match(after) and not after.strip(b" \t").startswith(b"#"):
         return Edit(lstart, source.line_end(end_line, with_eol=True), "")
     # remove the statement and one following separator
-    m = re.match(rb"[ \t]*(;(?![;&])|&&|\|\|)?[ \t]*", after)
+    m = re.match(rb"[ \t]*(;(?![;&]))?[ \t]*", after)
     extra = m.end() if m else 0
     return Edit(start, end + extra, "")
 
