@@ -24,7 +24,7 @@ import pytest
 from fuzz_corpus import LONG
 from rawlsp import RawServer, capabilities, server_env
 
-from packgate.core.engine import MAX_BYTES, MAX_UNITS
+from packgate.core.engine import MAX_BYTES, MAX_MARKS, MAX_UNITS
 
 GB = 1 << 30
 TIME_LIMIT = 120  # seconds: "answers", on any machine
@@ -311,9 +311,6 @@ def test_server_deep_call_chain(hostile_server):
 
 
 @pytest.mark.skipif(not LONG, reason="long run only (a minute)")
-@pytest.mark.xfail(strict=True, reason="bug: `c && export A=1 || export B=1` lines cost 2.3 ms each and "
-                   "grow slightly faster than linearly: the 23,800 the unit cap lets through (1.5 MB) "
-                   "take about 65 s")
 def test_and_or_chains_under_the_cap_take_under_30_s(tmp_path):
     (tmp_path / "andor.sh").write_text(
         "c && export OFFLINE_PACKING_BMR=1 || export OFFLINE_PACKED_DATA=1\n" * ((MAX_UNITS - 1000) // 5) + LAUNCH)
@@ -343,9 +340,6 @@ def test_command_substitutions_under_the_cap_are_bounded(tmp_path):
 
 
 @pytest.mark.skipif(not LONG, reason="long run only (half a minute)")
-@pytest.mark.xfail(strict=True, reason="bug: an explicit code action (fixAll) on a document just under the "
-                   "cap (119,000 lines) takes the server 12 s and its peak RSS from 460 MB to 1.15 GB: the "
-                   "fix passes re-analyse the whole document while the current analysis is kept")
 def test_server_fix_all_under_the_cap_stays_under_1_gb():
     text = (GATE + "echo hello world\n" * (MAX_UNITS - 1_002) + LAUNCH)
     with RawServer() as server:
@@ -360,24 +354,44 @@ def test_server_fix_all_under_the_cap_stays_under_1_gb():
         assert vm_hwm(server.proc.pid) < GB
 
 
-DENSE = {  # one line, no blank, no separator: what the caps on lines, separators and blanks let through
+DENSE = {  # one line, no blank, no separator: several syntax nodes every two or three bytes
     "$a$a...": b"$a",
     '"a""a"...': b'"a"',
-    "$((1+1+...))": None,
+    "$((1+1+...))": b"1+",
     "{a,b}{a,b}...": b"{a,b}",
     "${a}${a}...": b"${a}",
+    "<a<a...": b"<a",
 }
 
 
+def _marks(data: bytes) -> int:
+    from packgate.core.engine import _MARKS
+    return sum(data.count(m) for m in _MARKS)
+
+
 @pytest.mark.skipif(not LONG, reason="long run only (ten seconds each)")
-@pytest.mark.xfail(strict=True, reason="bug: 5 MiB on one line without blanks or separators is up to 7.9 "
-                   "million tree-sitter nodes: `echo $a$a...` takes 2.7 GB and 25 s (tree-sitter alone "
-                   "965 MB), `\"a\"\"a\"...` 1.9 GB, `$((1+1+...))` 1.9 GB, `{a,b}...` 1.6 GB, `${a}...` "
-                   "1.5 GB; the byte cap would have to be about 1 MiB, or count nodes")
 @pytest.mark.parametrize("name", list(DENSE))
-def test_dense_line_under_the_cap_stays_under_1_gb(tmp_path, name):
-    size = MAX_BYTES - 100
+def test_dense_line_at_the_cap_stays_under_1_gb(tmp_path, name):
+    """Just under engine.MAX_MARKS the line is analysed within the bounds; just over, refused."""
     unit = DENSE[name]
-    line = b"echo $((" + b"1+" * (size // 2) + b"1))" if unit is None else b"echo " + unit * (size // len(unit))
+    per_unit = _marks(unit)
+    head, tail = (b"echo $((", b"1))") if unit == b"1+" else (b"echo ", b"")
+    count = (MAX_MARKS - _marks(head + tail) - 100) // per_unit
+    line = head + unit * count + tail
+    assert _marks(line) <= MAX_MARKS
     (tmp_path / "dense.sh").write_bytes(line + b"\n")
-    bounded(run_cli(["check", "dense.sh"], tmp_path, timeout=90, limit_as=GB))
+    run = run_cli(["check", "dense.sh"], tmp_path, timeout=90, limit_as=GB)
+    bounded(run)
+    assert run.code in (0, 1), run.stderr[-300:]
+    (tmp_path / "dense.sh").write_bytes(head + unit * (count + 200) + tail + b"\n")
+    run = run_cli(["check", "dense.sh"], tmp_path, timeout=90, limit_as=GB)
+    assert run.code == 2 and b"too large to analyze" in run.stderr, run.stderr[-300:]
+
+
+@pytest.mark.skipif(not LONG, reason="long run only (ten seconds each)")
+@pytest.mark.parametrize("name", list(DENSE))
+def test_dense_line_of_5_mib_is_refused_quickly(tmp_path, name):
+    unit = DENSE[name]
+    (tmp_path / "dense.sh").write_bytes(b"echo " + unit * ((MAX_BYTES - 100) // len(unit)) + b"\n")
+    run = run_cli(["check", "dense.sh"], tmp_path, timeout=30, limit_as=GB)
+    assert run.code == 2 and b"too large to analyze" in run.stderr, run.stderr[-300:]

@@ -8,7 +8,7 @@ import pytest
 from lsprotocol import types
 
 from lsp_helpers import (
-    CJK, capabilities, english, hover, lines_of, open_doc, position_of, push_count, pushed, session, text_in,
+    CJK, capabilities, diagnostics, english, hover, lines_of, open_doc, position_of, push_count, pushed, session, text_in,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -103,3 +103,18 @@ async def test_no_hover_on_unrelated_words(client):
 def _pos(text: str, index: int, encoding: str) -> tuple[int, int]:
     p = position_of(text, index, encoding)
     return p.line, p.character
+
+
+async def test_documents_not_used_lately_keep_findings_and_still_hover(client):
+    """Past session.KEEP_FULL documents the least recently used keep only their findings; their
+    diagnostics and quick fixes are unchanged and a hover there analyses them fully again."""
+    from packgate.lsp.session import KEEP_FULL
+    first = open_doc(client, SCRIPT)
+    before = await diagnostics(client, first)
+    for _ in range(KEEP_FULL + 4):
+        other = open_doc(client, SCRIPT)
+        await diagnostics(client, other)
+    assert [d.range for d in await diagnostics(client, first)] == [d.range for d in before]
+    at = nth(SCRIPT, "OFFLINE_PACKED_DATA", 0)
+    result = await hover(client, first, *_pos(SCRIPT, at, client.encoding))
+    assert result is not None and "OFFLINE_PACKED_DATA" in result.contents.value

@@ -206,3 +206,27 @@ def test_python_read_columns_are_converted_with_the_line_text(encoding, expected
     # an unreadable line falls back to code points
     got = convert.to_locations([loc, loc], "file:///doc.sh", lambda path: Source(""), lambda path, n: None, encoding)
     assert len(got) == 1 and got[0].range.start.character == start
+
+
+def test_memory_stays_bounded_with_many_documents(monkeypatch):
+    """Only the KEEP_FULL most recently used documents keep their model and flow facts, and at
+    most KEEP_TREES keep a parse tree; the others keep their findings, which equal a fresh
+    analysis', and a request needing more analyses them again."""
+    monkeypatch.setattr(session_module, "KEEP_FULL", 3)
+    monkeypatch.setattr(session_module, "KEEP_TREES", 3)
+    s = Session()
+    uris = [f"untitled:doc{i}" for i in range(8)]
+    for uri in uris:
+        s.analysis(uri, 1, SCRIPT)
+    full = [u for u in uris if not s.entries[u].analysis.slim]
+    assert full == uris[-3:]
+    assert len(s.trees) <= 3
+    entry, _ = s.analysis(uris[0], 1, SCRIPT, full=False)
+    assert entry.analysis.slim and entry.analysis.script is None
+    assert [(f.code, f.start, f.end) for f in entry.analysis.findings] == \
+        [(c, a, b) for c, a, b, _ in facts(SCRIPT)]
+    result_id = entry.result_id
+    entry, _ = s.analysis(uris[0], 1, SCRIPT)
+    assert not entry.analysis.slim and entry.analysis.script is not None
+    assert entry.result_id == result_id  # the same findings: a pulling client sees `unchanged`
+    assert {u for u in uris if not s.entries[u].analysis.slim} == {uris[6], uris[7], uris[0]}

@@ -25,6 +25,12 @@ from .source import Source, apply_edits
 MAX_BYTES = 5 * 1024 * 1024
 MAX_UNITS = 120_000
 MAX_WORDS = 1_000_000
+# ... nor do blanks and separators bound it on one dense line: `$a$a...`, `"a""a"...`,
+# `{a,b}...`, `$((1+1+...))` are several nodes every two or three bytes. Expansions, quotes,
+# braces, parentheses, `+`, `,` and redirections count here (a 50,000-line launcher has
+# about 80,000 of them).
+MAX_MARKS = 500_000
+_MARKS = (b"$", b'"', b"'", b"{", b"(", b"+", b",", b"<", b">")
 
 
 def too_large(data: bytes) -> str:
@@ -40,6 +46,10 @@ def too_large(data: bytes) -> str:
     words = data.count(b" ") + data.count(b"\t")
     if words > MAX_WORDS:
         return f"too large to analyze ({words} blanks between words; the limit is {MAX_WORDS})"
+    marks = sum(data.count(m) for m in _MARKS)
+    if marks > MAX_MARKS:
+        return (f"too large to analyze ({marks} expansions, quotes, brackets and operators; "
+                f"the limit is {MAX_MARKS})")
     return ""
 
 
@@ -69,19 +79,32 @@ class Analysis:
         self.note = note  # why the document was not analysed, if it was not
         self.version_key = (hash(source.text), settings)
         self._other: dict = {}
+        self.slim = False  # True: the model and the flow facts were dropped (see slimmed())
+        self._dependencies = set(flow.dependencies) if flow is not None else set()
+        self._foreign = flow.foreign if flow is not None else {}
 
     @property
     def dependencies(self) -> set:
         """Every other file this analysis read or tried to read (sourced scripts)."""
-        return set(self.flow.dependencies) if self.flow is not None else set()
+        return set(self._dependencies)
 
     def source_for(self, path: str | None) -> Source:
         """The Source of this document (path None) or of a sourced file it read."""
-        if path is None or self.flow is None or path not in self.flow.foreign:
+        if path is None or path not in self._foreign:
             return self.source
         if path not in self._other:
-            self._other[path] = Source(self.flow.foreign[path])
+            self._other[path] = Source(self._foreign[path])
         return self._other[path]
+
+    def slimmed(self) -> "Analysis":
+        """This analysis without its model and flow facts: the findings (with their fixes), the
+        text and what was read, which is all diagnostics and fixAll need, at about a tenth of
+        the memory. Hover, navigation and inlay hints need a full analysis again."""
+        out = Analysis(self.source, None, None, self.profile, self.settings, self.findings,
+                       self.path, self.note)
+        out.slim = self.script is not None
+        out._dependencies, out._foreign, out._other = self._dependencies, self._foreign, self._other
+        return out
 
     # -- queries used by renderers
     def hover(self, offset: int, lang: str = "both", markdown: bool = True):
@@ -188,18 +211,24 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
     if note:
         return Analysis(source, None, None, G.profile(settings.profile), settings, [], path, note)
     # The model is many small objects in reference cycles; collecting them mid-analysis only
-    # costs time (10-30%): pause the cycle collector for the walk.
+    # costs time (10-30% on a launcher, 40% with thousands of findings): the cycle collector
+    # is paused for the whole analysis.
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        script = parse_bytes(source.data, old_tree=old_tree)
-        if loader is _DEFAULT:
-            from .sources import SourceLoader, default_root
-            loader = SourceLoader(default_root(path)).load if path else None
-        flow = analyze_flow(script, source.data, path, loader)
+        return _analyze(source, path, settings, old_tree, loader, revalidate)
     finally:
         if gc_was_enabled:
             gc.enable()
+
+
+def _analyze(source: Source, path, settings: Settings, old_tree, loader,
+             revalidate: bool) -> Analysis:
+    script = parse_bytes(source.data, old_tree=old_tree)
+    if loader is _DEFAULT:
+        from .sources import SourceLoader, default_root
+        loader = SourceLoader(default_root(path)).load if path else None
+    flow = analyze_flow(script, source.data, path, loader)
     profile = resolve_profile(settings, script, path, revalidate)
     ctx = Context(source, script, flow, profile, settings.lang, path)
     wanted = _enabled_codes(settings)

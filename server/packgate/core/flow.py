@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from itertools import islice
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple, Optional
 
@@ -436,8 +437,7 @@ class Flow:
         launched = self.sub_launches != before[1]
         if not launched:
             # gate exports made inside never reach a launch: remember them as lost
-            for key in list(self.gate_sites.keys())[marker:]:
-                a, _ = self.gate_sites[key]
+            for a, _ in islice(self.gate_sites.values(), marker, None):
                 if a.exported or a.mode == "export":
                     self.lost[id(a)] = (a, st)
                     for s in states:
@@ -1013,8 +1013,7 @@ class Flow:
             marker = len(self.gate_sites)
             self.block(script.body, [child])
             if self.sub_launches == before:
-                for key in list(self.gate_sites.keys())[marker:]:
-                    a, _ = self.gate_sites[key]
+                for a, _ in islice(self.gate_sites.values(), marker, None):
                     if a.exported:
                         sub = Sub(word.start, word.end, kind="child")
                         self.lost[id(a)] = (a, sub)
@@ -1334,11 +1333,14 @@ def _word_refs(words) -> set:
 class _LazyValues:
     """The values of a command's words, evaluated only when a check looks at them."""
 
-    __slots__ = ("flow", "words", "state", "cache", "names")
+    __slots__ = ("flow", "words", "state", "cache")
 
     def __init__(self, flow: "Flow", words: list, state: State):
         self.flow, self.words, self.state, self.cache = flow, words, state, {}
-        self.names = _LazyNames(self)
+
+    @property
+    def names(self) -> "_LazyNames":
+        return _LazyNames(self)  # not kept: a back reference would make a cycle per command
 
     def __len__(self) -> int:
         return len(self.words)

@@ -181,12 +181,17 @@ class PackgateServer(LanguageServer):
         """The open document at uri, or None (unknown and closed documents are not read from disk)."""
         return self.workspace.text_documents.get(unquote(uri))
 
-    def entry(self, uri: str, revalidate: bool = False) -> Entry | None:
-        """The analysis of the open document's current version (cached per version)."""
+    def entry(self, uri: str, revalidate: bool = False, full: bool = True) -> Entry | None:
+        """The analysis of the open document's current version (cached per version).
+
+        full=False: the findings are enough (diagnostics, code actions), so a slimmed analysis
+        of a document not used lately serves as it is.
+        """
         doc = self.document(uri)
         if doc is None:
             return None
-        entry, problems = self.session.analysis(doc.uri, doc.version, doc.source, revalidate=revalidate)
+        entry, problems = self.session.analysis(doc.uri, doc.version, doc.source, revalidate=revalidate,
+                                                full=full)
         if entry.analysis.note:
             problems.append(f"{doc.uri}: {entry.analysis.note}")
         self.say(problems)
@@ -206,7 +211,7 @@ class PackgateServer(LanguageServer):
         doc = self.document(uri)
         if doc is None or self.client.pull_diagnostics:
             return
-        entry = self.entry(uri, revalidate)
+        entry = self.entry(uri, revalidate, full=False)
         if entry is not None:
             self.text_document_publish_diagnostics(
                 convert.publish_params(doc.uri, doc.version, self.diagnostics(doc.uri, entry)))
@@ -419,7 +424,7 @@ def did_open(ls: PackgateServer, params: types.DidOpenTextDocumentParams) -> Non
     uri = params.text_document.uri
     ls.session.forget(uri)  # a reopened document may hold other text under the same version
     if ls.client.pull_diagnostics:
-        ls.entry(uri, revalidate=True)  # the client pulls next: have the analysis ready
+        ls.entry(uri, revalidate=True, full=False)  # the client pulls next: have the analysis ready
     else:
         ls.publish(uri, revalidate=True)
     ls.sources_changed([path_of(uri)])  # scripts sourcing it now read the editor's text
@@ -484,7 +489,7 @@ def did_close(ls: PackgateServer, params: types.DidCloseTextDocumentParams) -> N
 def document_diagnostic(ls: PackgateServer, params: types.DocumentDiagnosticParams):
     """Pulled diagnostics; `unchanged` when the client already has this result."""
     uri = params.text_document.uri
-    entry = ls.entry(uri)
+    entry = ls.entry(uri, full=False)
     if entry is None:
         return convert.full_report([], None)
     if params.previous_result_id == entry.result_id:
@@ -508,7 +513,7 @@ def hover(ls: PackgateServer, params: types.HoverParams) -> types.Hover | None:
 def code_action(ls: PackgateServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     """Quick fixes of the diagnostics in range (rule fixes, disable actions) and fixAll."""
     uri, only = params.text_document.uri, params.context.only
-    doc, entry = ls.document(uri), ls.entry(uri)
+    doc, entry = ls.document(uri), ls.entry(uri, full=False)
     if doc is None or entry is None:
         return []
     actions: list[types.CodeAction] = []
@@ -695,7 +700,7 @@ class _WorkspacePass:
                 await asyncio.sleep(0)  # stat checks of a large tree: let keystrokes through
             uri = self.opened.get(os.path.realpath(path))
             if uri is not None:
-                doc, entry = ls.document(uri), ls.entry(uri)
+                doc, entry = ls.document(uri), ls.entry(uri, full=False)
                 if doc is not None and entry is not None:
                     self.items.append(convert.workspace_unchanged(uri, doc.version, entry.result_id)
                                       if self.previous.get(unquote(uri)) == entry.result_id else

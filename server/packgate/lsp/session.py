@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 from urllib.parse import urlparse
@@ -39,6 +40,13 @@ FIX_PASSES = 4  # as `packgate check --fix`: a fix may reveal the next (PG006, t
 # it runs at once; a slower one waits for the typing to pause, so a burst costs one analysis.
 SLOW = 0.1
 MAX_PAUSE = 0.3
+# Documents whose full analysis (model and flow facts, about 280 KB for a 300-line launcher) and
+# parse tree (about 180 KB) stay in memory: the most recently used ones. The others keep their
+# findings (about 35 KB), enough for diagnostics and code actions; hover and navigation there
+# analyse once more (a few milliseconds), and the next edit parses without the old tree.
+KEEP_FULL = 16
+KEEP_TREES = 16
+LARGE = 1024 * 1024  # bytes: fixAll on a larger document first drops its model
 
 
 def analyze(text: str, **options: Any) -> "Analysis":
@@ -82,6 +90,7 @@ class Session:
     editor: Settings = field(default_factory=Settings)
     entries: dict[str, Entry] = field(default_factory=dict)
     trees: dict[str, _Tree] = field(default_factory=dict)
+    recent: "OrderedDict[str, None]" = field(default_factory=OrderedDict)  # least recently used first
     _shown: set[str] = field(default_factory=set)
     _ids: Any = field(default_factory=itertools.count)
     # path -> the loader of sourced files for that document (None: the core's default, as the CLI)
@@ -142,17 +151,19 @@ class Session:
 
     # -- analyses
 
-    def analysis(self, uri: str, version: int | None, text: str, *, revalidate: bool = False) -> tuple[Entry, list[str]]:
+    def analysis(self, uri: str, version: int | None, text: str, *, revalidate: bool = False,
+                 full: bool = True) -> tuple[Entry, list[str]]:
         """The cached analysis of this document version, made if the text or settings changed.
 
         revalidate: re-check the project's Python code for `profile = auto` (on open and save;
         typing never stats the tree, file watching invalidates instead).
+        full: the model and flow facts are needed (hover, navigation), not only the findings.
         """
         problems: list[str] = []
         settings = self.settings_for(uri, problems)
         entry = self.entries.get(uri)
         if entry is None or entry.stale or entry.version != version or entry.settings != settings \
-                or entry.analysis.source.text != text:
+                or entry.analysis.source.text != text or (full and entry.analysis.slim):
             kept = self.trees.pop(uri, None)
             data_size = len(text.encode("utf-8", "surrogatepass"))
             old_tree = kept.tree if kept is not None and kept.size == data_size else None
@@ -166,8 +177,16 @@ class Session:
                 # instead of a copy per version, which a few hundred open documents feel
                 result.script.tree = None
                 self.trees[uri] = _Tree(tree, len(result.source.data))
-            entry = Entry(version, settings, result, f"{version}-{next(self._ids)}", elapsed)
+            if entry is not None and entry.analysis.slim and entry.version == version \
+                    and entry.settings == settings and not entry.stale \
+                    and entry.analysis.source.text == text:
+                entry.analysis = result  # the same findings, made full again: keep the rendering
+            else:
+                entry = Entry(version, settings, result, f"{version}-{next(self._ids)}", elapsed)
             self.entries[uri] = entry
+            self._used(uri)
+        elif not entry.analysis.slim:
+            self._used(uri)
         return entry, problems
 
     def pause_before(self, uri: str) -> float:
@@ -179,6 +198,10 @@ class Session:
 
     def fix_all(self, uri: str, entry: Entry) -> Edit | None:
         """Every safe fix, repeated until nothing is left to fix, as one minimal edit (None if none)."""
+        if len(entry.analysis.source.data) > LARGE:
+            # the passes below each build a model as large as the kept one: keep only findings
+            entry.analysis = entry.analysis.slimmed()
+            self.recent.pop(uri, None)
         current = entry.analysis
         data = current.source.data
         for _ in range(FIX_PASSES):
@@ -190,10 +213,26 @@ class Session:
                               **self.loader_option(path_of(uri)))
         return minimal_edit(data, current.source.data)
 
+    def _used(self, uri: str) -> None:
+        """uri's full analysis was just used: slim the least recently used ones past KEEP_FULL,
+        and drop their trees past KEEP_TREES."""
+        self.recent.pop(uri, None)
+        self.recent[uri] = None
+        while len(self.recent) > KEEP_FULL:
+            old, _ = self.recent.popitem(last=False)
+            entry = self.entries.get(old)
+            if entry is not None and not entry.analysis.slim:
+                entry.analysis = entry.analysis.slimmed()
+        if len(self.trees) > KEEP_TREES:
+            keep = set(self.recent)
+            for other in [u for u in self.trees if u not in keep][:len(self.trees) - KEEP_TREES]:
+                del self.trees[other]
+
     def forget(self, uri: str) -> None:
         """Drop a closed (or reopened) document's analysis and tree."""
         self.entries.pop(uri, None)
         self.trees.pop(uri, None)
+        self.recent.pop(uri, None)
 
     def loader_option(self, path: str | None) -> dict[str, Any]:
         """`loader=` for analyze(): the server's (workspace root, open documents), else the core's default."""

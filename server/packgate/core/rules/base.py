@@ -24,6 +24,7 @@ class Context:
     path: str | None = None
     findings: list = field(default_factory=list)
     seen: set = field(default_factory=set)
+    cache: dict = field(default_factory=dict)  # indexes the checks build once per analysis
 
     @property
     def live(self) -> tuple:

@@ -71,11 +71,14 @@ def check_pg004(ctx: Context) -> None:
 
 
 def _val(ctx: Context, a: Assign):
-    for site, val in ctx.flow.gate_sites:
-        if site is a:
-            return val
-    from ..flow import UNSET
-    return UNSET
+    vals = ctx.cache.get("site_vals")
+    if vals is None:  # once per analysis: a lookup per finding would make many findings quadratic
+        vals = ctx.cache["site_vals"] = {id(site): val for site, val in ctx.flow.gate_sites}
+    val = vals.get(id(a))
+    if val is None:
+        from ..flow import UNSET
+        return UNSET
+    return val
 
 
 def check_pg006(ctx: Context) -> None:

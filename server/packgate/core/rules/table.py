@@ -37,7 +37,13 @@ class Rule:
     @property
     def doc_url(self) -> str:
         """A link to the rule's page in docs/rules/."""
-        return DOCS_DIR.joinpath(f"{self.code}.md").resolve().as_uri()
+        url = _DOC_URLS.get(self.code)
+        if url is None:  # resolving stats every folder on the way: once per rule, not per finding
+            url = _DOC_URLS[self.code] = DOCS_DIR.joinpath(f"{self.code}.md").resolve().as_uri()
+        return url
+
+
+_DOC_URLS: dict = {}
 
 
 DOCS_DIR = Path(__file__).resolve().parents[4] / "docs" / "rules"
