@@ -230,3 +230,70 @@ def test_memory_stays_bounded_with_many_documents(monkeypatch):
     assert not entry.analysis.slim and entry.analysis.script is not None
     assert entry.result_id == result_id  # the same findings: a pulling client sees `unchanged`
     assert {u for u in uris if not s.entries[u].analysis.slim} == {uris[6], uris[7], uris[0]}
+
+
+COMMENTED = ("#!/bin/bash\r\n# 训练脚本 🚀 stage 2\r\nMBS=\"${4:-2}\"  # 注释 micro batch\r\n"
+             "export OFFLINE_PACKING_BMR='1'  # the encoding gate\r\n\t# tab-indented note\r\n"
+             "if [ -n \"$X\" ]; then\r\n  export OFFLINE_PACKED_DATA=1 # on one branch\r\nfi\r\n"
+             "# packgate disable=PG008\r\nA=a#b\r\n"
+             "ARGS=(\r\n  --micro-batch-size \"${MBS}\"  # 注释\r\n  # --micro-batch-size 4\r\n)\r\n"
+             "export OFFLINE_PACKING_VQA=1 # legacy\r\n"
+             "torchrun aiak_training_llm/train.py \"${ARGS[@]}\" # launch 😀\r\n# the end")
+COMMENT_SNIPPETS = ["x", "", "中", "😀", "$", "\"", "'", "(", "`", "\\", "\t", " ", "packgate disable=PG001",
+                    "--micro-batch-size 8", "export OFFLINE_PACKED_DATA=1", "\u2028", "\f", "\n", "\r\n", "#"]
+
+
+def _full_facts(findings) -> list[tuple]:
+    return [(f.code, f.start, f.end, f.line, f.column, f.end_line, f.end_column, f.message,
+             tuple((x.description, x.edits) for x in f.fixes), f.related, dict(f.data)) for f in findings]
+
+
+def test_typing_in_comments_moves_the_findings_exactly(monkeypatch):
+    """Edits inside ordinary comments skip the analysis (Session.shifts): the findings, fixes,
+    related ranges and data must equal a fresh analysis' after every change; any other change,
+    a line break, a `#!` line or a `# packgate` directive analyses again."""
+    from packgate.core.parse import parse_bytes
+    analysed = []
+
+    def recording(text, **options):
+        analysed.append(text)
+        return analyze(text, **options)
+
+    monkeypatch.setattr(session_module, "analyze", recording)
+    session, uri, text = Session(), "untitled:comments", COMMENTED
+    rng = random.Random(11)
+    session.analysis(uri, 0, text, full=False)
+    moved = 0
+    for version in range(1, 200):
+        data = text.encode("utf-8", "surrogatepass")
+        comments = []
+        stack = [parse_bytes(data).tree.root_node]
+        while stack:
+            node = stack.pop()
+            if node.type == "comment":
+                comments.append((node.start_byte, node.end_byte))
+            stack.extend(node.children)
+        if rng.random() < 0.85 and comments:
+            s, e = rng.choice(comments)
+            a = rng.randrange(s, e + 1)
+            b = min(e, a + rng.choice([0, 0, 1, 2, 5]))
+        else:
+            a = rng.randrange(len(data) + 1)
+            b = min(len(data), a + rng.choice([0, 1, 3]))
+        prefix = data[:a].decode("utf-8", "ignore")
+        a = len(prefix.encode())
+        b = max(a, len(data[:b].decode("utf-8", "ignore").encode()))
+        if data[a - 1:a + 1] == b"\r\n" or data[b - 1:b + 1] == b"\r\n":
+            continue
+        before = len(analysed)
+        text = session.splice(uri, Source(text), a, b, rng.choice(COMMENT_SNIPPETS))
+        if version % 4 == 0:
+            continue  # several changes between two analyses
+        entry, _ = session.analysis(uri, version, text, full=False)
+        moved += len(analysed) == before
+        assert _full_facts(entry.analysis.findings) == _full_facts(analyze(text).findings), text
+        if version % 9 == 0:  # a request needing the model analyses fully, with the same findings
+            full, _ = session.analysis(uri, version, text)
+            assert not full.analysis.slim and _full_facts(full.analysis.findings) == _full_facts(entry.analysis.findings)
+    assert moved > 15, moved  # the shortcut was taken often (24 times with this seed)
+    assert len(analysed) > 20  # ... and not for everything

@@ -53,6 +53,10 @@ def too_large(data: bytes) -> str:
     return ""
 
 
+class _Inside(Exception):
+    """An offset falls inside an edited range (Analysis.shifted)."""
+
+
 @dataclass
 class LaunchSummary:
     """The verdict at one launch, for status bars and inlay hints."""
@@ -95,6 +99,48 @@ class Analysis:
         if path not in self._other:
             self._other[path] = Source(self._foreign[path])
         return self._other[path]
+
+    def shifted(self, edits: list, text: str) -> Optional["Analysis"]:
+        """This analysis carried over edits that change no syntax (inside comments, see
+        parse.comment_interior): the same findings at their new offsets, without parsing, as a
+        slim analysis. edits: (start, end, inserted bytes), each on the text the one before it
+        left. None when they do not lead to text or an offset falls inside one."""
+        data = self.source.data
+        for start, end, inserted in edits:
+            data = data[:start] + inserted + data[end:]
+        source = Source(text)
+        if data != source.data or self.script is None and not self.slim or too_large(data):
+            return None
+
+        def move(p: int) -> int:
+            for start, end, inserted in edits:
+                if p >= end:
+                    p += len(inserted) - (end - start)
+                elif p > start:
+                    raise _Inside
+            return p
+
+        try:
+            findings = []
+            for f in self.findings:
+                fixes = tuple(replace(fix, edits=tuple(replace(e, start=move(e.start), end=move(e.end))
+                                                       for e in fix.edits)) for fix in f.fixes)
+                related = tuple(r if r.path is not None else replace(r, start=move(r.start), end=move(r.end))
+                                for r in f.related)
+                data_ = dict(f.data)
+                if "launch" in data_:
+                    data_["launch"] = [move(p) for p in data_["launch"]]
+                start, end = move(f.start), move(f.end)
+                line, col = source.user_position(start)
+                end_line, end_col = source.user_position(end)
+                findings.append(replace(f, start=start, end=end, line=line, column=col, end_line=end_line,
+                                        end_column=end_col, fixes=fixes, related=related, data=data_))
+        except _Inside:
+            return None
+        out = Analysis(source, None, None, self.profile, self.settings, findings, self.path)
+        out.slim = True
+        out._dependencies, out._foreign, out._other = self._dependencies, self._foreign, self._other
+        return out
 
     def slimmed(self) -> "Analysis":
         """This analysis without its model and flow facts: the findings (with their fixes), the

@@ -848,3 +848,31 @@ def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] =
     for dct in b.pending:  # a trailing directive covers nothing
         dct.scope_start, dct.scope_end = -1, -1
     return Script(body, b.directives, b.occurrences, b.statements, root.has_error, tree)
+
+
+def comment_interior(tree, data: bytes, start: int, end: int) -> bool:
+    """Whether the byte range [start, end) of data lies inside the text of one ordinary comment
+    (after its `#`, up to its end), so that replacing it with text without a line break changes
+    no syntax and no finding: not a `#!` line, not a `# packgate ...` directive.
+
+    tree describes data (edited with Tree.edit since its last parse is fine: tree-sitter moves
+    the nodes with each edit); what it reports is checked against the bytes.
+    """
+    if tree is None or start > end or end > len(data):
+        return False
+    root = tree.root_node
+    node = root.descendant_for_byte_range(start - 1, start) if start == end and start > 0 \
+        else root.descendant_for_byte_range(start, end)
+    if node is None or node.type != "comment":
+        return False
+    s, e = node.start_byte, node.end_byte
+    if not (s < start and end <= e) or e > len(data):
+        return False
+    text = data[s:e]
+    if not text.startswith(b"#") or text.startswith(b"#!") or b"\n" in text or b"\r" in text:
+        return False
+    if e < len(data) and data[e] not in b"\r\n":
+        return False  # a comment runs to the end of its line
+    if s > 0 and data[s - 1] not in b" \t\r\n;&|(){}":
+        return False  # `a#b` is a word, not a comment
+    return b"packgate" not in text.lower()

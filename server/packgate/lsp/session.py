@@ -91,6 +91,8 @@ class Session:
     entries: dict[str, Entry] = field(default_factory=dict)
     trees: dict[str, _Tree] = field(default_factory=dict)
     recent: "OrderedDict[str, None]" = field(default_factory=OrderedDict)  # least recently used first
+    # uri -> the changes since its entry's text, while each was inside a comment (None: some was not)
+    shifts: dict[str, Any] = field(default_factory=dict)
     _shown: set[str] = field(default_factory=set)
     _ids: Any = field(default_factory=itertools.count)
     # path -> the loader of sourced files for that document (None: the core's default, as the CLI)
@@ -133,10 +135,19 @@ class Session:
         """Apply one change (start None: the whole text) and keep the document's parse tree in step."""
         if start is None or end is None:
             self.trees.pop(uri, None)
+            self.shifts[uri] = None
             return new
         inserted = new.encode("utf-8", "surrogatepass")
         data = source.data
         kept = self.trees.get(uri)
+        shifts = self.shifts.get(uri)
+        if shifts is not None:
+            from packgate.core.parse import comment_interior
+            if kept is not None and kept.size == len(data) and not any(c in inserted for c in b"\n\r\0") \
+                    and comment_interior(kept.tree, data, start, end):
+                shifts.append((start, end, inserted))
+            else:
+                self.shifts[uri] = None
         if kept is not None and kept.size == len(data):
             # tree-sitter points are (row, byte column) with rows counted at \n only.
             start_point, old_end_point = _point(data, start), _point(data, end)
@@ -164,6 +175,17 @@ class Session:
         entry = self.entries.get(uri)
         if entry is None or entry.stale or entry.version != version or entry.settings != settings \
                 or entry.analysis.source.text != text or (full and entry.analysis.slim):
+            shifts = self.shifts.get(uri)
+            if shifts and not full and entry is not None and not entry.stale and entry.settings == settings:
+                # typing inside comments: the findings only move (measured on a 2,000-line
+                # launcher: a millisecond instead of a new analysis)
+                moved = entry.analysis.shifted(shifts, text)
+                if moved is not None:
+                    self.shifts[uri] = []
+                    entry = Entry(version, settings, moved, f"{version}-{next(self._ids)}",
+                                  entry.elapsed)
+                    self.entries[uri] = entry
+                    return entry, problems
             kept = self.trees.pop(uri, None)
             data_size = len(text.encode("utf-8", "surrogatepass"))
             old_tree = kept.tree if kept is not None and kept.size == data_size else None
@@ -184,6 +206,7 @@ class Session:
             else:
                 entry = Entry(version, settings, result, f"{version}-{next(self._ids)}", elapsed)
             self.entries[uri] = entry
+            self.shifts[uri] = []
             self._used(uri)
         elif not entry.analysis.slim:
             self._used(uri)
@@ -192,6 +215,8 @@ class Session:
     def pause_before(self, uri: str) -> float:
         """Seconds to wait before analysing a changed document: none when its analyses are fast;
         as long as the last one took when they are slow, so a burst of keystrokes costs one."""
+        if self.shifts.get(uri):
+            return 0.0  # only comments changed: the findings move, nothing is analysed
         entry = self.entries.get(uri)
         elapsed = entry.elapsed if entry is not None else 0.0
         return 0.0 if elapsed < SLOW else min(elapsed, MAX_PAUSE)
@@ -233,6 +258,7 @@ class Session:
         self.entries.pop(uri, None)
         self.trees.pop(uri, None)
         self.recent.pop(uri, None)
+        self.shifts.pop(uri, None)
 
     def loader_option(self, path: str | None) -> dict[str, Any]:
         """`loader=` for analyze(): the server's (workspace root, open documents), else the core's default."""
