@@ -151,6 +151,24 @@ def edit_at(text: str, n: int) -> tuple[types.Range, str, str]:
     return rng, new, "\n".join(lines)
 
 
+def code_edit_at(text: str, n: int) -> tuple[types.Range, str, str]:
+    """The n-th edit in code: type a `0` into a number of an argument line (`--num-workers 16`
+    becomes `106`), then delete it. The findings stay put, but nothing proves that without
+    analysing again."""
+    lines = text.split("\n")
+    rows = [i for i, row in enumerate(lines)
+            if row.lstrip().startswith(("--num-workers ", "--save-interval ", "--log-interval "))]
+    row = rows[((n // 2) * 7) % len(rows)]
+    col = lines[row].index("-") + lines[row][lines[row].index("-"):].index(" ") + 2  # after the first digit
+    if n % 2 == 0:
+        rng = types.Range(start=types.Position(line=row, character=col), end=types.Position(line=row, character=col))
+        lines[row], new = lines[row][:col] + "0" + lines[row][col:], "0"
+    else:
+        rng = types.Range(start=types.Position(line=row, character=col), end=types.Position(line=row, character=col + 1))
+        lines[row], new = lines[row][:col] + lines[row][col + 1:], ""
+    return rng, new, "\n".join(lines)
+
+
 def bench_text(lines: int = 2000, kind: str = "generated") -> tuple[str, str]:
     """The benchmark launcher: benchmarks/generate.py's when present (and asked for), else the built-in one."""
     if kind == "builtin":
