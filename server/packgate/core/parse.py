@@ -294,22 +294,29 @@ class _Builder:
     # -- blocks
     def block(self, nodes, depth: int, start: int, end: int) -> Block:
         body: list[Stmt] = []
-        items = [n for n in nodes if n.is_named or n.type in ("&",)]
+        items, types = [], []
+        for n in nodes:
+            if n.is_named:
+                items.append(n)
+                types.append(n.type)
+            elif n.type == "&":
+                items.append(n)
+                types.append("&")
         i = 0
         while i < len(items):
-            node = items[i]
-            if node.type == "comment":
+            node, t = items[i], types[i]
+            if t == "comment":
                 self.comment(node)
                 i += 1
                 continue
-            if node.type == "&":
+            if t == "&":
                 i += 1
                 continue
-            background = i + 1 < len(items) and items[i + 1].type == "&"
+            background = i + 1 < len(items) and types[i + 1] == "&"
             waiting, self.pending = self.pending, []
             # a command of a block: what a `# packgate disable=` line before it covers
             self.statements.append((self.s(node), self.e(node)))
-            stmts = self.statement(node, depth)
+            stmts = self.statement(node, depth, t)
             self.seen_command = True
             for dct in waiting:
                 dct.scope_start, dct.scope_end = self.s(node), self.e(node)
@@ -325,6 +332,8 @@ class _Builder:
         return Block(start, end, body)
 
     def comment(self, node) -> None:
+        if b"packgate" not in self.data[node.start_byte:node.end_byte]:
+            return
         m = _DIRECTIVE.search(self.text(node))
         if not m:
             return
@@ -337,8 +346,9 @@ class _Builder:
         self.directives.append(d)
 
     # -- statements
-    def statement(self, node, depth: int) -> list:
-        t = node.type
+    def statement(self, node, depth: int, t: Optional[str] = None) -> list:
+        if t is None:
+            t = node.type
         s, e = self.s(node), self.e(node)
         if depth > MAX_DEPTH:
             return [Opaque_(s, e)]
@@ -573,41 +583,59 @@ class _Builder:
         return out
 
     def assignment(self, node, mode: str, d: int) -> Optional[Assign]:
-        name_node = node.child_by_field_name("name")
+        # one pass over the children: name, `=` or `+=`, value (field lookups by name cost more)
+        name_node = value_node = eq = None
+        append = False
+        field = node.field_name_for_child
+        for i, c in enumerate(node.children):
+            f = field(i)
+            if f == "name":
+                name_node = c
+            elif f == "value":
+                if value_node is None:
+                    value_node = c
+            elif eq is None:
+                t = c.type
+                if t == "=" or t == "+=":
+                    eq, append = c, t == "+="
         if name_node is None:
             return None
         if name_node.type == "subscript":  # A[i]=v: an element, never a gate
             inner = name_node.child_by_field_name("name")
             name_node = inner if inner is not None else name_node
-        name = self.text(name_node)
-        value_node = node.child_by_field_name("value")
-        append = any(c.type == "+=" for c in node.children)
-        eq = next((c for c in node.children if c.type in ("=", "+=")), None)
-        a = Assign(self.s(node), self.e(node), name=name, name_start=self.s(name_node),
-                   name_end=self.e(name_node), append=append, mode=mode,
-                   eq_end=self.e(eq) if eq is not None else self.e(name_node),
-                   decl_start=self.s(node), decl_end=self.e(node), file=self.file)
-        self.occurrences.append(Occurrence(name, a.name_start, a.name_end,
+        base = self.base
+        name_start, name_end = name_node.start_byte + base, name_node.end_byte + base
+        name = self.data[name_start - base:name_end - base].decode("utf-8", "replace")
+        s, e = node.start_byte + base, node.end_byte + base
+        a = Assign(s, e, name=name, name_start=name_start, name_end=name_end, append=append, mode=mode,
+                   eq_end=eq.end_byte + base if eq is not None else name_end,
+                   decl_start=s, decl_end=e, file=self.file)
+        self.occurrences.append(Occurrence(name, name_start, name_end,
                                            "prefix" if mode == "prefix" else "assign"))
         if value_node is not None:
             if value_node.type == "array":
-                a.array = [self.word(c, d) for c in value_node.named_children if c.type != "comment"]
+                a.array = [self.word(c, d) for c in value_node.children if c.is_named and c.type != "comment"]
             else:
                 a.value = self.word(value_node, d)
         return a
 
     def command(self, node, d: int) -> list:
         prefix_nodes, words, name_node = [], [], None
+        field = node.field_name_for_child
         for i, c in enumerate(node.children):
-            f = node.field_name_for_child(i)
+            f = field(i)
             if f == "name":
                 name_node = c
-            elif c.type == "variable_assignment" and name_node is None:
-                prefix_nodes.append(c)
-            elif c.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
-                continue
-            elif f == "argument" or (name_node is not None and c.is_named and c.type != "comment"):
+            elif f == "argument":
                 words.append(c)
+            elif name_node is None or c.is_named:
+                t = c.type
+                if t == "variable_assignment" and name_node is None:
+                    prefix_nodes.append(c)
+                elif t in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                    continue
+                elif name_node is not None and t != "comment":
+                    words.append(c)
         out: list[Stmt] = []
         # tree-sitter-bash sometimes glues standalone assignments on one line to the command on
         # the next: a prefix needs the command on the same logical line.
@@ -757,18 +785,19 @@ class _Builder:
         name, ns, ne, op, arg, array_all = "", 0, 0, "", None, False
         arg_nodes = []
         seen_op = False
+        field = node.field_name_for_child
         for i, c in enumerate(node.children):
-            f = node.field_name_for_child(i)
-            if c.type in ("${", "}"):
+            t = c.type
+            if t == "${" or t == "}":
                 continue
-            if f == "operator":
+            if field(i) == "operator":
                 op = self.text(c)
                 seen_op = True
                 continue
-            if not seen_op and c.type in ("variable_name", "special_variable_name") and not name:
+            if not seen_op and (t == "variable_name" or t == "special_variable_name") and not name:
                 name, ns, ne = self.text(c), self.s(c), self.e(c)
                 continue
-            if not seen_op and c.type == "subscript" and not name:
+            if not seen_op and t == "subscript" and not name:
                 vn = c.child_by_field_name("name")
                 idx = c.child_by_field_name("index")
                 if vn is not None:
@@ -778,7 +807,7 @@ class _Builder:
                 continue
             if seen_op:
                 arg_nodes.append(c)
-            elif c.type in ("#", "!"):
+            elif t == "#" or t == "!":
                 op = "other"
         if not name:
             return Opaque("expansion", self.s(node), self.e(node))
