@@ -6,8 +6,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
-import json
 import os
 import stat
 import sys
@@ -95,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_explain(args)
         if args.command == "settings-schema":
             from .core.settings import schema_for_clients
+            import json
             print(json.dumps(schema_for_clients(), ensure_ascii=False, indent=2))
             return EXIT_OK
         if args.command == "lsp":
@@ -117,6 +116,7 @@ def cmd_rules(args) -> int:
     """`packgate rules`."""
     from .core.rules import RULES
     if args.format == "json":
+        import json
         print(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity,
                            "summary": r.summary(args.lang)} for r in RULES], ensure_ascii=False, indent=2))
         return EXIT_OK
@@ -385,6 +385,7 @@ def cmd_check(args, parser) -> int:
             new_text = fix_all(text, path=display, settings=settings)
             if new_text != text:
                 if args.diff:
+                    import difflib
                     diff_out.extend(difflib.unified_diff(
                         text.splitlines(keepends=True), new_text.splitlines(keepends=True),
                         fromfile=f"a/{display}", tofile=f"b/{display}"))

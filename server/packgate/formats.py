@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 
 from . import __version__
@@ -79,6 +78,7 @@ def render_json(report: Report) -> str:
             "fixes": [{"description": x.description, "safe": x.safe, "kind": x.kind,
                        "edits": [_edit_json(analysis, e) for e in x.edits]} for x in f.fixes],
         })
+    import json
     return json.dumps({"version": __version__, "diagnostics": diags, "summary": report.summary()},
                       ensure_ascii=False, indent=2) + "\n"
 
@@ -157,6 +157,7 @@ def render_sarif(report: Report) -> str:
             "results": results,
         }],
     }
+    import json
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from packgate.core import parse as P
+from packgate.core import records
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,7 +34,10 @@ def _dump(script) -> list:
             for x in o:
                 walk(x)
             return
-        if dataclasses.is_dataclass(o) and not isinstance(o, type):
+        if records.is_record(o):
+            for name in records.fields(o):
+                walk(getattr(o, name))
+        elif dataclasses.is_dataclass(o) and not isinstance(o, type):
             for f in dataclasses.fields(o):
                 walk(getattr(o, f.name))
 
@@ -53,3 +57,31 @@ def test_shortcut_words_equal_the_general_walk(name, data, monkeypatch):
     monkeypatch.setattr(P._Builder, "word", lambda self, node, d: self._word(node, d, node.type))
     slow = _dump(P.parse_bytes(data))
     assert fast == slow
+
+
+def test_records_behave_like_slotted_dataclasses():
+    @records.record
+    class Base:
+        start: int
+        end: int
+
+    @records.record
+    class Child(Base):
+        name: str = ""
+        items: list = records.factory(list)
+        arg: object = None
+
+    a = Child(1, 2)
+    b = Child(start=3, end=4, name="x", items=[1])
+    assert (a.start, a.end, a.name, a.items, a.arg) == (1, 2, "", [], None)
+    assert (b.start, b.end, b.name, b.items) == (3, 4, "x", [1])
+    assert a.items is not Child(0, 0).items  # a fresh list per instance
+    assert records.fields(a) == ("start", "end", "name", "items", "arg")
+    assert not hasattr(a, "__dict__") and isinstance(a, Base)
+    assert a != Child(1, 2) and a == a  # identity equality
+    assert repr(b) == "Child(start=3, end=4, name='x', items=[1], arg=None)"
+    with pytest.raises(TypeError):
+        Child(1)  # end has no default
+    with pytest.raises(AttributeError):
+        a.other = 1  # slotted
+    assert records.is_record(a) and not records.is_record(Child) and not records.is_record(1)

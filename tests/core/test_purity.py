@@ -36,3 +36,35 @@ def test_check_command_does_not_load_pygls(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "LOADED []" in out.stdout, out.stdout + out.stderr
+
+
+def test_check_command_starts_light(tmp_path):
+    """`packgate check one.sh` races ShellCheck's start-up: it loads no JSON, diff or
+    importlib.resources machinery (tree-sitter-bash's grammar is loaded without its package
+    __init__), nor pygls and lsprotocol."""
+    script = tmp_path / "x.sh"
+    script.write_text("export OFFLINE_PACKING_BMR=1\ntorchrun train.py\n")
+    code = (
+        "import sys\n"
+        "from packgate.cli import main\n"
+        f"rc = main(['check', {str(script)!r}])\n"
+        "heavy = ('json', 'difflib', 'importlib.resources', 'tempfile', 'pygls', 'lsprotocol', 'tree_sitter_bash')\n"
+        "print('LOADED', sorted(m for m in sys.modules if m in heavy or m.split('.')[0] in ('pygls', 'lsprotocol')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "LOADED []" in out.stdout, out.stdout + out.stderr
+
+
+def test_bash_grammar_falls_back_to_the_package(monkeypatch):
+    import importlib.machinery
+
+    from packgate.core import parse
+
+    def refuse(*args, **kwargs):
+        raise ImportError("another layout")
+
+    monkeypatch.setattr(importlib.machinery, "ExtensionFileLoader", refuse)
+    grammar = parse._bash_grammar()  # the fast way fails: through tree_sitter_bash's own __init__
+    import tree_sitter
+    tree = tree_sitter.Parser(tree_sitter.Language(grammar)).parse(b"export A=1\n")
+    assert tree.root_node.type == "program" and not tree.root_node.has_error

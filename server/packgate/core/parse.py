@@ -8,16 +8,41 @@ costs nothing and cannot overflow the stack.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional, Union
 
 import tree_sitter
-import tree_sitter_bash
+
+from .records import factory, record
 
 MAX_DEPTH = 120
 MBS_FLAG = "--micro-batch-size"
 
-_LANGUAGE = tree_sitter.Language(tree_sitter_bash.language())
+
+
+def _bash_grammar():
+    """tree-sitter-bash's grammar. The package's __init__ imports importlib.resources (with
+    tempfile, shutil, bz2, lzma: about 5 ms, a twentieth of `packgate check one.sh`) only to
+    read query files packgate never uses, so its compiled `_binding` module is loaded on its
+    own when it is where the wheels put it; otherwise through the package as usual."""
+    try:
+        import importlib.machinery
+        import os
+        spec = importlib.machinery.PathFinder.find_spec("tree_sitter_bash")
+        folder = spec.submodule_search_locations[0]
+        suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+        found = [f for f in os.listdir(folder) if f.startswith("_binding.") and f.endswith(suffixes)]
+        path = os.path.join(folder, found[0])
+        loader = importlib.machinery.ExtensionFileLoader("tree_sitter_bash._binding", path)
+        module = loader.create_module(importlib.machinery.ModuleSpec("tree_sitter_bash._binding", loader, origin=path))
+        loader.exec_module(module)
+        return module.language()
+    except Exception:  # another layout: the package's own way
+        import tree_sitter_bash
+        return tree_sitter_bash.language()
+
+
+_LANGUAGE = tree_sitter.Language(_bash_grammar())
 
 
 def new_parser() -> tree_sitter.Parser:
@@ -31,7 +56,7 @@ _ASCII_ONLY = bytes(range(128)) + b"x" * 128
 
 # ---------------------------------------------------------------- words
 
-@dataclass(eq=False, slots=True)
+@record
 class Lit:
     """Literal text (quotes already removed), with the byte span it came from."""
 
@@ -40,7 +65,7 @@ class Lit:
     end: int
 
 
-@dataclass(eq=False, slots=True)
+@record
 class Ref:
     """A parameter expansion: $X, ${X}, ${X:-word}, ${X:=word}, ${X:+word}, ${A[@]}."""
 
@@ -55,7 +80,7 @@ class Ref:
     quoted: bool = False
 
 
-@dataclass(eq=False, slots=True)
+@record
 class Opaque:
     """Something whose value the script cannot know statically ($(...), $((...)), globs...)."""
 
@@ -67,7 +92,7 @@ class Opaque:
 Part = Union[Lit, Ref, Opaque]
 
 
-@dataclass(eq=False, slots=True)
+@record
 class Word:
     """One shell word: parts joined without separators."""
 
@@ -88,7 +113,7 @@ class Word:
 
 # ---------------------------------------------------------------- statements
 
-@dataclass(eq=False, slots=True)
+@record
 class Stmt:
     """Base of all statements: the byte span of the whole statement."""
 
@@ -96,7 +121,7 @@ class Stmt:
     end: int
 
 
-@dataclass(eq=False, slots=True)
+@record
 class Assign(Stmt):
     """NAME=value, possibly inside export/declare/local/readonly, or as a command prefix."""
 
@@ -116,64 +141,64 @@ class Assign(Stmt):
     file: Optional[str] = None  # set for assignments that live in a sourced file
 
 
-@dataclass(eq=False, slots=True)
+@record
 class ExportNames(Stmt):
     """export NAME... / declare -x NAME... without a value, or export -n NAME."""
 
-    names: list = field(default_factory=list)  # [(name, start, end)]
+    names: list = factory(list)  # [(name, start, end)]
     negate: bool = False
 
 
-@dataclass(eq=False, slots=True)
+@record
 class Unset(Stmt):
     """unset NAME..."""
 
-    names: list = field(default_factory=list)
+    names: list = factory(list)
 
 
-@dataclass(eq=False, slots=True)
+@record
 class SetOpt(Stmt):
     """set -a / set +a / set -o allexport / set +o allexport."""
 
     allexport: bool = False
 
 
-@dataclass(eq=False, slots=True)
+@record
 class Command(Stmt):
     """A simple command: prefix assignments, then words."""
 
-    prefix: list = field(default_factory=list)  # list[Assign] (mode="prefix")
-    words: list = field(default_factory=list)  # list[Word]
+    prefix: list = factory(list)  # list[Assign] (mode="prefix")
+    words: list = factory(list)  # list[Word]
     name_start: int = 0
     name_end: int = 0
-    pre: list = field(default_factory=list)  # statements run before (command substitutions)
+    pre: list = factory(list)  # statements run before (command substitutions)
 
 
-@dataclass(eq=False, slots=True)
+@record
 class Block(Stmt):
     """A sequence of statements."""
 
-    body: list = field(default_factory=list)
+    body: list = factory(list)
 
 
-@dataclass(eq=False, slots=True)
+@record
 class If(Stmt):
     """if / elif / else: clauses of (condition, body, label offset)."""
 
-    clauses: list = field(default_factory=list)  # [(Block cond, Block body, keyword_start)]
+    clauses: list = factory(list)  # [(Block cond, Block body, keyword_start)]
     otherwise: Optional[Block] = None
     else_start: int = 0
 
 
-@dataclass(eq=False, slots=True)
+@record
 class Case(Stmt):
     """case ... in pattern) ... ;; esac."""
 
-    items: list = field(default_factory=list)  # [(pattern text, Block, start)]
+    items: list = factory(list)  # [(pattern text, Block, start)]
     has_default: bool = False
 
 
-@dataclass(eq=False, slots=True)
+@record
 class AndOr(Stmt):
     """left && right / left || right."""
 
@@ -183,7 +208,7 @@ class AndOr(Stmt):
     op_start: int = 0
 
 
-@dataclass(eq=False, slots=True)
+@record
 class Loop(Stmt):
     """for / while / until: the body runs zero or more times."""
 
@@ -193,7 +218,7 @@ class Loop(Stmt):
     items: Optional[list] = None  # ... and its words (None: `for NAME` / while / until)
 
 
-@dataclass(eq=False, slots=True)
+@record
 class Sub(Stmt):
     """A child process: subshell, background job, pipeline stage or command substitution."""
 
@@ -206,7 +231,7 @@ class Sub(Stmt):
     pipe_end: int = 0
 
 
-@dataclass(eq=False, slots=True)
+@record
 class FuncDef(Stmt):
     """name() { ... }."""
 
@@ -214,14 +239,14 @@ class FuncDef(Stmt):
     body: Block = None  # type: ignore[assignment]
 
 
-@dataclass(eq=False, slots=True)
+@record
 class Exit(Stmt):
     """exit / return: the path ends here."""
 
     kind: str = "exit"
 
 
-@dataclass(eq=False, slots=True)
+@record
 class Opaque_(Stmt):
     """A statement too deep or too broken to model."""
 
@@ -239,7 +264,7 @@ class Directive:
     file_wide: bool = False
 
 
-@dataclass(eq=False, slots=True)
+@record
 class Occurrence:
     """A mention of a variable (or of --micro-batch-size) in code, for hover and references."""
 

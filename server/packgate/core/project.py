@@ -7,7 +7,6 @@ or runs the code it reads.
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 import stat
@@ -85,6 +84,7 @@ def find_root(start: Path) -> Path | None:
 
 def _reads_in(text: str, path: str) -> list:
     """Gate reads in one Python file, found on its syntax tree (strings and comments never count)."""
+    import ast  # imported on first use: most checks never read Python code
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -128,6 +128,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 def _read_name(node):
     """(gate, its string node) when node reads a gate: environ.get("X"), getenv("X"), environ["X"]."""
+    import ast  # imported on first use: most checks never read Python code
     arg = None
     if isinstance(node, ast.Call) and node.args:
         func = node.func
@@ -143,6 +144,7 @@ def _read_name(node):
 
 
 def _is_environ(node) -> bool:
+    import ast  # imported on first use: most checks never read Python code
     return (isinstance(node, ast.Attribute) and node.attr == "environ") or \
         (isinstance(node, ast.Name) and node.id == "environ")
 
