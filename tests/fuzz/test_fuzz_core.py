@@ -138,3 +138,20 @@ def test_determinism_across_processes(tmp_path):
     assert runs[0].returncode == runs[1].returncode
     assert runs[0].stdout == runs[1].stdout
     assert b'"diagnostics"' in runs[0].stdout
+
+
+@given(text=mutated())
+@examples(short=150, long=3000)
+def test_path_pruning_changes_no_finding(text):
+    """flow.relevant_names lets paths that differ only in names no check reads merge: the
+    findings must be those of the walk that keeps every name."""
+    from packgate.core import flow
+
+    pruned = fingerprint(analyze(text, settings=EN, loader=None))
+    saved = flow.relevant_names
+    flow.relevant_names = lambda script: None
+    try:
+        full = fingerprint(analyze(text, settings=EN, loader=None))
+    finally:
+        flow.relevant_names = saved
+    assert pruned == full
