@@ -5,7 +5,8 @@ CLI, VmHWM for the server). The assertions are the bounds that cannot flake on a
 machine: the process answers, exits with the contract's code, says why when it refuses, and
 stays under 1 GB. The times are printed (`pytest -s`) and recorded in docs/reliability.md.
 
-A few inputs break the bounds today; they are strict xfails at the end of this file.
+Inputs that once broke the bounds are regression tests at the end of this file (a new one
+would be a strict xfail there until fixed).
 """
 
 from __future__ import annotations
@@ -268,8 +269,8 @@ def test_print_measurements():
         print(f"\n| {kind} | {name} | {seconds:.2f} s | {rss / MIB:.0f} MiB |", end="")
 
 
-# Regression tests of bounds that were broken (strict xfails until the engine was fixed), and
-# strict xfails for the bounds still broken. Each runs under a 1 GB address-space limit.
+# Regression tests of bounds that were broken (strict xfails until the engine was fixed). Each
+# runs under a 1 GB address-space limit.
 
 def test_nested_loops_are_bounded(tmp_path):
     """Was: loops unrolled, items**depth (13 nested `for a in 1 2 3`: minutes, GBs)."""
