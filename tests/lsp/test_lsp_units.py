@@ -223,6 +223,7 @@ def test_memory_stays_bounded_with_many_documents(monkeypatch):
     assert len(s.trees) <= 3
     entry, _ = s.analysis(uris[0], 1, SCRIPT, full=False)
     assert entry.analysis.slim and entry.analysis.script is None
+    assert entry.analysis.launch_summaries == analyze(SCRIPT).launch_summaries
     assert [(f.code, f.start, f.end) for f in entry.analysis.findings] == \
         [(c, a, b) for c, a, b, _ in facts(SCRIPT)]
     result_id = entry.result_id
@@ -291,7 +292,9 @@ def test_typing_in_comments_moves_the_findings_exactly(monkeypatch):
             continue  # several changes between two analyses
         entry, _ = session.analysis(uri, version, text, full=False)
         moved += len(analysed) == before
-        assert _full_facts(entry.analysis.findings) == _full_facts(analyze(text).findings), text
+        fresh = analyze(text)
+        assert _full_facts(entry.analysis.findings) == _full_facts(fresh.findings), text
+        assert entry.analysis.launch_summaries == fresh.launch_summaries  # inlay hints, status bar
         if version % 9 == 0:  # a request needing the model analyses fully, with the same findings
             full, _ = session.analysis(uri, version, text)
             assert not full.analysis.slim and _full_facts(full.analysis.findings) == _full_facts(entry.analysis.findings)

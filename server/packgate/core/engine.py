@@ -84,6 +84,7 @@ class Analysis:
         self.version_key = (hash(source.text), settings)
         self._other: dict = {}
         self.slim = False  # True: the model and the flow facts were dropped (see slimmed())
+        self._summaries: Optional[list] = None  # launch_summaries, kept when slimmed or moved
         self._dependencies = set(flow.dependencies) if flow is not None else set()
         self._foreign = flow.foreign if flow is not None else {}
 
@@ -135,21 +136,25 @@ class Analysis:
                 end_line, end_col = source.user_position(end)
                 findings.append(replace(f, start=start, end=end, line=line, column=col, end_line=end_line,
                                         end_column=end_col, fixes=fixes, related=related, data=data_))
+            summaries = [replace(x, start=move(x.start), end=move(x.end)) for x in self.launch_summaries]
         except _Inside:
             return None
         out = Analysis(source, None, None, self.profile, self.settings, findings, self.path)
+        out._summaries = summaries
         out.slim = True
         out._dependencies, out._foreign, out._other = self._dependencies, self._foreign, self._other
         return out
 
     def slimmed(self) -> "Analysis":
         """This analysis without its model and flow facts: the findings (with their fixes), the
-        text and what was read, which is all diagnostics and fixAll need, at about a tenth of
-        the memory. Hover, navigation and inlay hints need a full analysis again."""
+        launch summaries, the text and what was read, which is all diagnostics, code actions
+        and inlay hints need, at about a tenth of the memory. Hover and navigation need a full
+        analysis again."""
         out = Analysis(self.source, None, None, self.profile, self.settings, self.findings,
                        self.path, self.note)
         out.slim = self.script is not None
         out._dependencies, out._foreign, out._other = self._dependencies, self._foreign, self._other
+        out._summaries = self.launch_summaries
         return out
 
     # -- queries used by renderers
@@ -183,6 +188,11 @@ class Analysis:
     @property
     def launch_summaries(self) -> list:
         """One verdict per launch (or for the end of a file without one)."""
+        if self._summaries is None:
+            self._summaries = self._summarize()
+        return self._summaries
+
+    def _summarize(self) -> list:
         out = []
         if self.flow is None:
             return out

@@ -548,7 +548,7 @@ def _diagnostics_in(ls: PackgateServer, params: types.CodeActionParams, version:
 def launch_summaries(ls: PackgateServer, params: Any) -> list[dict[str, Any]] | None:
     """`packgate/launchSummaries`: the verdict at each launch, for the VS Code status bar."""
     uri = convert.uri_of(params)
-    entry = ls.entry(uri) if uri else None
+    entry = ls.entry(uri, full=False) if uri else None
     if entry is None:
         return None
     return convert.launch_summaries(entry.analysis.launch_summaries, entry.analysis.source, ls.client.encoding)
@@ -624,7 +624,7 @@ def _scripts_setting(ls: PackgateServer, uri: str, here: Any, name: str, found: 
 @guarded(list)
 def inlay_hint(ls: PackgateServer, params: types.InlayHintParams) -> list[types.InlayHint]:
     """After each launch command: the gate combination it sees and the verdict, in the `lang` setting."""
-    entry = ls.entry(params.text_document.uri)
+    entry = ls.entry(params.text_document.uri, full=False)  # the summaries survive slimming
     if entry is None:
         return []
     return convert.inlay_hints(entry.analysis.launch_summaries, entry.analysis.source, ls.client.encoding,

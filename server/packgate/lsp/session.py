@@ -42,8 +42,9 @@ SLOW = 0.1
 MAX_PAUSE = 0.3
 # Documents whose full analysis (model and flow facts, about 280 KB for a 300-line launcher) and
 # parse tree (about 180 KB) stay in memory: the most recently used ones. The others keep their
-# findings (about 35 KB), enough for diagnostics and code actions; hover and navigation there
-# analyse once more (a few milliseconds), and the next edit parses without the old tree.
+# findings and launch summaries (about 35 KB), enough for diagnostics, code actions and inlay
+# hints; hover and navigation there analyse once more (a few milliseconds), and the next edit
+# parses without the old tree.
 KEEP_FULL = 16
 KEEP_TREES = 16
 LARGE = 1024 * 1024  # bytes: fixAll on a larger document first drops its model
