@@ -9,10 +9,10 @@ import argparse
 import os
 import stat
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from . import __version__
+from .core.records import replace
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 SKIP_DIRS = {".git", "node_modules", ".venv", "__pycache__", ".hg", ".svn", ".tox"}

@@ -39,16 +39,17 @@ def test_check_command_does_not_load_pygls(tmp_path):
 
 
 def test_check_command_starts_light(tmp_path):
-    """`packgate check one.sh` races ShellCheck's start-up: it loads no JSON, diff or
-    importlib.resources machinery (tree-sitter-bash's grammar is loaded without its package
-    __init__), nor pygls and lsprotocol."""
+    """`packgate check one.sh` races ShellCheck's start-up: it loads no JSON, diff,
+    dataclasses (and with them inspect) or importlib.resources machinery (tree-sitter-bash's
+    grammar is loaded without its package __init__), nor pygls and lsprotocol."""
     script = tmp_path / "x.sh"
     script.write_text("export OFFLINE_PACKING_BMR=1\ntorchrun train.py\n")
     code = (
         "import sys\n"
         "from packgate.cli import main\n"
         f"rc = main(['check', {str(script)!r}])\n"
-        "heavy = ('json', 'difflib', 'importlib.resources', 'tempfile', 'pygls', 'lsprotocol', 'tree_sitter_bash')\n"
+        "heavy = ('json', 'difflib', 'dataclasses', 'inspect', 'importlib.resources', 'tempfile', 'pygls', "
+        "'lsprotocol', 'tree_sitter_bash')\n"
         "print('LOADED', sorted(m for m in sys.modules if m in heavy or m.split('.')[0] in ('pygls', 'lsprotocol')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_right
-from dataclasses import dataclass, replace
 from typing import Optional
 
 from . import gates as G
@@ -12,6 +11,7 @@ from .directives import file_directive, profile_of, suppressed
 from .flow import FlowResult, analyze_flow
 from .model import Edit, Finding, Fix
 from .parse import Script, parse_bytes
+from .records import record, replace
 from .rules import CHECKS, RULES, rule_by_key
 from .rules.base import Context
 from .rules.packing import combo_text, path_verdict
@@ -57,7 +57,7 @@ class _Inside(Exception):
     """An offset falls inside an edited range (Analysis.shifted)."""
 
 
-@dataclass
+@record(eq=True)
 class LaunchSummary:
     """The verdict at one launch, for status bars and inlay hints."""
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import os
 import re
 from itertools import islice
-from dataclasses import dataclass, field, replace
 from typing import NamedTuple, Optional
 
 from . import gates as G
 from .parse import (AndOr, Assign, Block, Case, Command, Exit, ExportNames, FuncDef, If, Lit,
                     Loop, Opaque, Opaque_, Occurrence, Ref, SetOpt, Sub, Unset, Word, parse_bytes)
+from .records import factory, record
 
 MAX_PATHS = 16  # distinct paths kept per statement; a launch rarely has more than 3 that differ
 MAX_LABELS = 6  # branch decisions a path remembers (messages name the last two)
@@ -54,7 +54,7 @@ class Var(NamedTuple):
     negated: bool = False  # `export -n`: the trainer does not see it, deliberately
 
 
-@dataclass(eq=False)
+@record
 class State:
     """One path through the script.
 
@@ -67,11 +67,11 @@ class State:
     allexport: bool = False
     labels: tuple = ()
     done: str = ""
-    lost: dict = field(default_factory=dict)  # gate -> (Assign, Sub) exported where it got lost
+    lost: dict = factory(dict)  # gate -> (Assign, Sub) exported where it got lost
     container: bool = False
     env_file: bool = False
     frames: tuple = ()  # per active function call: {name: Var or None} to restore on return
-    removed: dict = field(default_factory=dict)  # gate -> (start, end) of the unset / export -n
+    removed: dict = factory(dict)  # gate -> (start, end) of the unset / export -n
     docker_at: int = -1  # in a container: where `-e NAME=...` can be added to `docker run`
     host_exported: frozenset = frozenset()  # in a container: names the host has exported
     mark: int = -1
@@ -128,7 +128,7 @@ class State:
             self.frames[-1][name] = self.vars.get(name)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Seen:
     """What a launch sees of one gate on one path."""
 
@@ -139,7 +139,7 @@ class Seen:
     removed: Optional[tuple] = None  # (start, end) of the unset / export -n that removed it
 
 
-@dataclass
+@record(eq=True)
 class LaunchPath:
     """One path reaching a launch."""
 
@@ -153,7 +153,7 @@ class LaunchPath:
     host_exported: frozenset = frozenset()
 
 
-@dataclass
+@record(eq=True)
 class Launch:
     """A command that starts the trainer (or the end of a file without one)."""
 
@@ -163,10 +163,10 @@ class Launch:
     name_end: int
     label: str
     implicit: bool = False
-    paths: list = field(default_factory=list)
+    paths: list = factory(list)
 
 
-@dataclass
+@record(eq=True)
 class FlowResult:
     """Everything the rules need."""
 
@@ -177,10 +177,10 @@ class FlowResult:
     extra_occurrences: list
     children: list  # parsed Scripts of `bash -c` / container bodies (for directives)
     truncated: bool = False
-    site_via: dict = field(default_factory=dict)  # id(Assign in a sourced file) -> (start, end) of the source command
-    unfollowed: list = field(default_factory=list)  # (start, end, reason) of source commands not followed
-    foreign: dict = field(default_factory=dict)  # sourced file path -> its text
-    dependencies: set = field(default_factory=set)  # every file the analysis read (or tried to)
+    site_via: dict = factory(dict)  # id(Assign in a sourced file) -> (start, end) of the source command
+    unfollowed: list = factory(list)  # (start, end, reason) of source commands not followed
+    foreign: dict = factory(dict)  # sourced file path -> its text
+    dependencies: set = factory(set)  # every file the analysis read (or tried to)
 
 
 _POSITIONAL = re.compile(r"^([0-9]+|[@*#?$!-])$")

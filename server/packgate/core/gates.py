@@ -5,7 +5,8 @@ Sources: LLaVA-OneVision-2 `aiak_training_llm/` on main (see ../shared/FACTS.md 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .records import record
+
 
 BMR = "OFFLINE_PACKING_BMR"
 PACKED = "OFFLINE_PACKED_DATA"
@@ -13,7 +14,7 @@ VQA = "OFFLINE_PACKING_VQA"
 GATES = (BMR, PACKED, VQA)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Profile:
     """Which variables a code base reads, and in which role."""
 
@@ -66,7 +67,7 @@ def int_gate(value: str) -> str:
         return "invalid"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class VarDoc:
     """One row of the variables truth table."""
 

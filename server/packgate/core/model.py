@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from .records import factory, record
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class Edit:
     """Replace the byte range [start, end) of the document with text."""
 
@@ -15,7 +16,7 @@ class Edit:
     text: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fix:
     """A named set of edits; `safe` fixes are applied by `--fix` and fixAll."""
 
@@ -26,7 +27,7 @@ class Fix:
     kind: str = "fix"  # "fix" or "disable"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Related:
     """Another place that explains a finding (the launch, the other gate)."""
 
@@ -36,7 +37,7 @@ class Related:
     path: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Finding:
     """One diagnostic: where, which rule, how bad, what to do."""
 
@@ -55,7 +56,7 @@ class Finding:
     tags: tuple[str, ...] = ()
     doc_url: str = ""
     path: str | None = None
-    data: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    data: dict[str, Any] = factory(dict, compare=False)
 
     @property
     def key(self) -> str:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from . import gates as G
 from .hover import gate_doc
+from .records import record
 from .rules.table import pick
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Location:
     """A place in a file: byte offsets when `offsets`, else 0-based line and code-point column."""
 
@@ -22,7 +22,7 @@ class Location:
     end_column: int = 0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Completion:
     """One completion item."""
 

@@ -8,12 +8,12 @@ costs nothing and cannot overflow the stack.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Optional, Union
 
 import tree_sitter
 
 from .records import factory, record
+
 
 MAX_DEPTH = 120
 MBS_FLAG = "--micro-batch-size"
@@ -251,7 +251,7 @@ class Opaque_(Stmt):
     """A statement too deep or too broken to model."""
 
 
-@dataclass
+@record(eq=True)
 class Directive:
     """A `# packgate ...` comment."""
 
@@ -274,7 +274,7 @@ class Occurrence:
     kind: str  # assign | export | expand | unset | prefix | env | docker | flag
 
 
-@dataclass
+@record(eq=True)
 class Script:
     """The parsed model of one script."""
 
@@ -284,6 +284,7 @@ class Script:
     statements: list  # (start, end) of every command of a block (what a directive can cover)
     has_error: bool
     tree: object = None
+    _starts: object = None  # statement starts, sorted (engine._innermost_statement's index)
 
 
 _SELF = r"""(?:"?\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?"?)"""

@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import gates as G
+from .records import factory, record
 
 ROOT_MARKERS = (".git", "pyproject.toml", ".packgate.toml")
 # Reads in tests and fixtures do not say what the trainer reads.
@@ -22,7 +22,7 @@ SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", "site-packa
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 2 * 1024 * 1024
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Read:
     """One place in the training code that reads a gate."""
 
@@ -34,12 +34,12 @@ class Read:
     text: str  # the source line, stripped
 
 
-@dataclass
+@record(eq=True)
 class ProjectIndex:
     """Every gate read found below a root, and the profile they imply."""
 
     root: str
-    reads: list = field(default_factory=list)
+    reads: list = factory(list)
     files_scanned: int = 0
     stamp: tuple = ()
 

@@ -1,13 +1,16 @@
-"""Slotted record classes for the syntax model, made cheaply at import time.
+"""Slotted record classes for the core, made cheaply at import time.
 
 ``@record`` turns a class with annotated fields into a class with ``__slots__`` and an
 ``__init__`` taking the fields in order (base class fields first), as
-``@dataclass(eq=False, slots=True)`` does. Creating twenty dataclasses costs about 13 ms at
-import; ``packgate check one.sh`` starts in well under a tenth of a second, so the model's
-twenty-odd classes use this instead. Identity equality, a plain repr, no ordering, no hashing
-by value: the model's objects are compared by identity everywhere.
+``@dataclass(eq=False, slots=True)`` does; ``@record(eq=True)`` adds equality by value and
+``@record(frozen=True)`` also hashing and immutability, as ``@dataclass(frozen=True)`` does.
+``replace(obj, **changes)`` is ``dataclasses.replace``. A mutable default is written
+``factory(list)``; ``factory(dict, compare=False)`` leaves a field out of equality and hashing.
+A ``__post_init__`` method runs at the end of ``__init__``.
 
-A mutable default is written ``factory(list)``; ``fields(obj)`` lists the field names.
+Why not dataclasses: importing them (with inspect, ast, dis, tokenize) and creating the core's
+forty-odd classes costs about 20 ms, a quarter of `packgate check one.sh`, which races
+ShellCheck's start-up. Records are pickled by their fields (the process pool of `check`).
 """
 
 from __future__ import annotations
@@ -18,14 +21,16 @@ _MISSING = object()
 class factory:  # noqa: N801 - reads like dataclasses.field(default_factory=...)
     """A default made fresh for every instance (``names: list = factory(list)``)."""
 
-    __slots__ = ("make",)
+    __slots__ = ("make", "compare")
 
-    def __init__(self, make):
-        self.make = make
+    def __init__(self, make, compare: bool = True):
+        self.make, self.compare = make, compare
 
 
-def record(cls):
+def record(cls=None, *, eq: bool = False, frozen: bool = False):
     """Make cls a slotted record class (see the module docstring)."""
+    if cls is None:
+        return lambda c: record(c, eq=eq, frozen=frozen)
     names: list[str] = []
     defaults: dict = {}
     for klass in reversed(cls.__mro__[:-1]):
@@ -43,27 +48,65 @@ def record(cls):
     namespace["__slots__"] = tuple(own)
     namespace["__record_fields__"] = tuple(names)
     namespace["__record_defaults__"] = {n: defaults[n] for n in names if n in defaults}
+    compared = tuple(n for n in names if not (isinstance(defaults.get(n), factory) and not defaults[n].compare))
 
-    params, lines, env = [], [], {"_MISSING": _MISSING}
+    set_ = "_set(self, '{0}', {1})" if frozen else "self.{0} = {1}"
+    params, lines, env = [], [], {"_MISSING": _MISSING, "_set": object.__setattr__}
     for name in names:
         default = defaults.get(name, _MISSING)
         if default is _MISSING:
             params.append(name)
-            lines.append(f"    self.{name} = {name}")
+            lines.append("    " + set_.format(name, name))
         elif isinstance(default, factory):
             env[f"_make_{name}"] = default.make
             params.append(f"{name}=_MISSING")
-            lines.append(f"    self.{name} = _make_{name}() if {name} is _MISSING else {name}")
+            lines.append("    " + set_.format(name, f"_make_{name}() if {name} is _MISSING else {name}"))
         else:
             env[f"_default_{name}"] = default
             params.append(f"{name}=_default_{name}")
-            lines.append(f"    self.{name} = {name}")
+            lines.append("    " + set_.format(name, name))
+    if "__post_init__" in cls.__dict__ or any("__post_init__" in b.__dict__ for b in cls.__mro__[1:-1]):
+        lines.append("    self.__post_init__()")
     source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(lines) or "    pass") + "\n"
+    if eq or frozen:
+        values = "(" + "".join(f"self.{n}, " for n in compared) + ")"
+        others = "(" + "".join(f"other.{n}, " for n in compared) + ")"
+        source += (f"def __eq__(self, other):\n    if other.__class__ is not self.__class__:\n"
+                   f"        return NotImplemented\n    return {values} == {others}\n")
+        if frozen:
+            source += f"def __hash__(self):\n    return hash({values})\n"
     exec(source, env)  # noqa: S102 - the source is built above from the class's own field names
-    namespace["__init__"] = env["__init__"]
-    namespace["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
+    for fn in ("__init__", "__eq__", "__hash__"):
+        if fn in env:
+            env[fn].__qualname__ = f"{cls.__qualname__}.{fn}"
+            namespace[fn] = env[fn]
+    if eq and not frozen:
+        namespace["__hash__"] = None  # mutable and compared by value: unhashable, as dataclasses
+    if frozen:
+        namespace["__setattr__"] = _frozen_setattr
+        namespace["__delattr__"] = _frozen_setattr
     namespace.setdefault("__repr__", _repr)
+    namespace["__reduce__"] = _reduce
     return type(cls)(cls.__name__, cls.__bases__, namespace)
+
+
+def _frozen_setattr(self, name, value=None):
+    raise AttributeError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
+
+
+def _reduce(self):
+    return type(self), tuple(getattr(self, n) for n in type(self).__record_fields__)
+
+
+def replace(obj, **changes):
+    """A copy of a record with some fields changed (dataclasses.replace for records)."""
+    cls = type(obj)
+    values = {n: getattr(obj, n) for n in cls.__record_fields__}
+    for name in changes:
+        if name not in values:
+            raise TypeError(f"{cls.__name__} has no field {name!r}")
+    values.update(changes)
+    return cls(**values)
 
 
 # the type of the member descriptors __slots__ puts in a class (a record's fields)

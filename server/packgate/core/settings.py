@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
+
+from .records import factory, record, replace
 
 PROFILES = ("ov2", "ov15", "three-gate", "auto")
 LANGS = ("en", "zh", "both")
@@ -59,7 +60,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Settings:
     """Resolved settings; every field has a default, so a partial source is fine."""
 
@@ -67,7 +68,7 @@ class Settings:
     lang: str = "both"
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
-    severity: Mapping[str, str] = field(default_factory=dict)
+    severity: Mapping[str, str] = factory(dict)
 
     def merged(self, raw: Mapping[str, Any] | None, problems: list[str] | None = None) -> "Settings":
         """Return a copy updated from a raw mapping; invalid values are skipped and reported."""

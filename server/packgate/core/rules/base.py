@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from .. import gates as G
 from ..fixes import quote_like
 from ..model import Edit, Finding, Fix, Related
 from ..parse import Assign
+from ..records import factory, record
 from ..source import Source
 from .table import BY_KEY, pick
 
 
-@dataclass
+@record(eq=True)
 class Context:
     """Inputs of the checks and the list they append findings to."""
 
@@ -22,9 +22,9 @@ class Context:
     profile: G.Profile
     lang: str
     path: str | None = None
-    findings: list = field(default_factory=list)
-    seen: set = field(default_factory=set)
-    cache: dict = field(default_factory=dict)  # indexes the checks build once per analysis
+    findings: list = factory(list)
+    seen: set = factory(set)
+    cache: dict = factory(dict)  # indexes the checks build once per analysis
 
     @property
     def live(self) -> tuple:

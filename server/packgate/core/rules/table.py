@@ -5,11 +5,12 @@ Logic lives in the check modules beside this one; this module is data only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from ..records import record
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class Rule:
     """One rule: stable code, kebab-case name, default severity and its texts."""
 

@@ -1,0 +1,70 @@
+"""packgate.core.records: the dataclass semantics the core relies on, without dataclasses."""
+
+import pickle
+
+import pytest
+
+from packgate.core import records
+from packgate.core.model import Edit, Finding, Fix
+from packgate.core.records import factory, record, replace
+from packgate.core.settings import Settings
+
+
+@record(frozen=True)
+class Point:
+    x: int
+    y: int = 0
+    note: dict = factory(dict, compare=False)
+
+
+@record(eq=True)
+class Box:
+    items: list = factory(list)
+    seen: int = 0
+
+    def __post_init__(self):
+        self.seen = len(self.items)
+
+
+def test_frozen_records_compare_and_hash_by_value():
+    a, b = Point(1, 2, {"a": 1}), Point(1, 2, {"b": 2})
+    assert a == b and hash(a) == hash(b)  # `note` is left out of both
+    assert a != Point(1, 3) and a != (1, 2)
+    assert len({a, b, Point(2)}) == 2
+    with pytest.raises(AttributeError):
+        a.x = 5
+    with pytest.raises(AttributeError):
+        del a.y
+
+
+def test_replace_copies_with_changes_and_refuses_unknown_fields():
+    a = Point(1, 2)
+    b = replace(a, y=7)
+    assert (b.x, b.y) == (1, 7) and (a.x, a.y) == (1, 2)
+    with pytest.raises(TypeError):
+        replace(a, z=1)
+
+
+def test_mutable_value_records_are_unhashable_and_run_post_init():
+    box = Box([1, 2, 3])
+    assert box.seen == 3 and box == Box([1, 2, 3]) and box != Box([1])
+    with pytest.raises(TypeError):
+        hash(box)
+    assert Box().items is not Box().items
+
+
+def test_records_pickle_by_their_fields():
+    """`packgate check` sends findings back from its worker processes."""
+    finding = Finding("PG001", "missing-companion", "error", "m", 1, 2, line=1, column=2,
+                      fixes=(Fix("d", (Edit(0, 0, "x"),)),), data={"launch": [1, 2]})
+    again = pickle.loads(pickle.dumps(finding))
+    assert again == finding and again.data == {"launch": [1, 2]} and again.fixes[0].edits[0].text == "x"
+    settings = Settings(lang="zh", severity={"PG002": "off"})
+    assert pickle.loads(pickle.dumps(settings)) == settings
+    assert pickle.loads(pickle.dumps(Point(3, 4))) == Point(3, 4)
+
+
+def test_the_core_models_are_records():
+    for cls in (Finding, Fix, Edit, Settings):
+        assert records.fields(cls), cls
+    assert records.fields(Finding)[:6] == ("code", "rule", "severity", "message", "start", "end")
