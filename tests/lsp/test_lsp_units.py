@@ -271,8 +271,8 @@ def test_typing_in_comments_moves_the_findings_exactly(monkeypatch):
         stack = [parse_bytes(data).tree.root_node]
         while stack:
             node = stack.pop()
-            if node.type == "comment":
-                comments.append((node.start_byte, node.end_byte))
+            if node.type == "comment":  # its text after the `#` (tree-sitter counts a CRLF's \r in)
+                comments.append((node.start_byte + 1, node.end_byte - (data[node.end_byte - 1:node.end_byte] == b"\r")))
             stack.extend(node.children)
         if rng.random() < 0.85 and comments:
             s, e = rng.choice(comments)
@@ -298,5 +298,32 @@ def test_typing_in_comments_moves_the_findings_exactly(monkeypatch):
         if version % 9 == 0:  # a request needing the model analyses fully, with the same findings
             full, _ = session.analysis(uri, version, text)
             assert not full.analysis.slim and _full_facts(full.analysis.findings) == _full_facts(entry.analysis.findings)
-    assert moved > 15, moved  # the shortcut was taken often (24 times with this seed)
+    assert moved > 15, moved  # the shortcut was taken often
     assert len(analysed) > 20  # ... and not for everything
+
+
+@pytest.mark.parametrize("before,at,typed,shortcut", [
+    # a directive typed into a comment changes the findings: analysed again
+    ("export OFFLINE_PACKING_BMR=1\n# \ntorchrun aiak_training_llm/train.py\n", "# ", "packgate disable=PG001", False),
+    # ... also when it is completed by the last keystroke
+    ("export OFFLINE_PACKING_BMR=1\n# packgat\ntorchrun aiak_training_llm/train.py\n", "# packgat", "e disable=PG001", False),
+    # `#!` typed on the first line moves the file-wide disable fix below it
+    ("# x\nexport OFFLINE_PACKING_BMR=1\ntorchrun aiak_training_llm/train.py\n", "#", "!", False),
+    # an ordinary comment: the findings only move
+    ("export OFFLINE_PACKING_BMR=1\n# note\ntorchrun aiak_training_llm/train.py\n", "# no", "中文 😀", True),
+])
+def test_comment_edits_that_change_findings_are_analysed(monkeypatch, before, at, typed, shortcut):
+    analysed = []
+
+    def recording(text, **options):
+        analysed.append(text)
+        return analyze(text, **options)
+
+    monkeypatch.setattr(session_module, "analyze", recording)
+    session, uri = Session(), "untitled:directive"
+    session.analysis(uri, 1, before, full=False)
+    offset = len(before[:before.index(at) + len(at)].encode())
+    text = session.splice(uri, Source(before), offset, offset, typed)
+    entry, _ = session.analysis(uri, 2, text, full=False)
+    assert (len(analysed) == 1) == shortcut
+    assert _full_facts(entry.analysis.findings) == _full_facts(analyze(text).findings)

@@ -905,10 +905,11 @@ def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] =
     return Script(body, b.directives, b.occurrences, b.statements, root.has_error, tree)
 
 
-def comment_interior(tree, data: bytes, start: int, end: int) -> bool:
-    """Whether the byte range [start, end) of data lies inside the text of one ordinary comment
-    (after its `#`, up to its end), so that replacing it with text without a line break changes
-    no syntax and no finding: not a `#!` line, not a `# packgate ...` directive.
+def comment_interior(tree, data: bytes, start: int, end: int, inserted: bytes = b"") -> bool:
+    """Whether replacing the byte range [start, end) of data with inserted (no line break)
+    stays inside the text of one ordinary comment (after its `#`), so that it changes no syntax
+    and no finding: not on the first line (a `#!` there moves the file-wide disable fix), not a
+    `# packgate ...` directive before or after.
 
     tree describes data (edited with Tree.edit since its last parse is fine: tree-sitter moves
     the nodes with each edit); what it reports is checked against the bytes.
@@ -921,7 +922,11 @@ def comment_interior(tree, data: bytes, start: int, end: int) -> bool:
     if node is None or node.type != "comment":
         return False
     s, e = node.start_byte, node.end_byte
-    if not (s < start and end <= e) or e > len(data):
+    if e > len(data):
+        return False
+    if data[e - 1:e] == b"\r":
+        e -= 1  # tree-sitter-bash ends a comment after the \r of a CRLF
+    if not (s < start and end <= e):
         return False
     text = data[s:e]
     if not text.startswith(b"#") or text.startswith(b"#!") or b"\n" in text or b"\r" in text:
@@ -930,4 +935,7 @@ def comment_interior(tree, data: bytes, start: int, end: int) -> bool:
         return False  # a comment runs to the end of its line
     if s > 0 and data[s - 1] not in b" \t\r\n;&|(){}":
         return False  # `a#b` is a word, not a comment
-    return b"packgate" not in text.lower()
+    if s == 0 or b"\n" in inserted or b"\r" in inserted or b"\0" in inserted:
+        return False
+    after = data[s:start] + inserted + data[end:e]
+    return b"packgate" not in text.lower() and b"packgate" not in after.lower()

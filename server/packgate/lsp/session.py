@@ -144,8 +144,7 @@ class Session:
         shifts = self.shifts.get(uri)
         if shifts is not None:
             from packgate.core.parse import comment_interior
-            if kept is not None and kept.size == len(data) and not any(c in inserted for c in b"\n\r\0") \
-                    and comment_interior(kept.tree, data, start, end):
+            if kept is not None and kept.size == len(data) and comment_interior(kept.tree, data, start, end, inserted):
                 shifts.append((start, end, inserted))
             else:
                 self.shifts[uri] = None
