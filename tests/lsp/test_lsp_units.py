@@ -327,3 +327,36 @@ def test_comment_edits_that_change_findings_are_analysed(monkeypatch, before, at
     entry, _ = session.analysis(uri, 2, text, full=False)
     assert (len(analysed) == 1) == shortcut
     assert _full_facts(entry.analysis.findings) == _full_facts(analyze(text).findings)
+
+
+def test_the_server_collects_cycles_between_keystrokes():
+    """Automatic collection is off in the server; a quiet client gets a full collection."""
+    import asyncio
+    import gc
+    import time
+    import weakref
+
+    from packgate.lsp import server as server_module
+
+    class Cycle:
+        pass
+
+    async def scenario():
+        ls = server_module.create_server()
+        ls.collect_when_idle()
+        assert not gc.isenabled()
+        node = Cycle()
+        node.me = node  # only the cycle collector frees it
+        alive = weakref.ref(node)
+        junk = [[i] for i in range(server_module.GC_IDLE_MIN * 3)]  # allocations to collect after
+        del node
+        ls.last_activity = time.monotonic()
+        await asyncio.sleep(server_module.IDLE_GC * 0.5)
+        assert alive() is not None  # busy: not yet
+        await asyncio.sleep(server_module.IDLE_GC * 3)
+        assert alive() is None and junk
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        gc.enable()

@@ -12,12 +12,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
+import gc
 import inspect
 import itertools
 import json
 import logging
 import os
 import sys
+import time
 import traceback
 from typing import Any, Callable
 from urllib.parse import unquote
@@ -54,6 +56,9 @@ DEPENDENTS_DELAY = 0.05
 # Server-initiated progress for workspace diagnostics only when this many scripts need analysing:
 # clients poll workspace/diagnostic, and a progress bar every poll would flicker.
 PROGRESS_MIN = 10
+IDLE_GC = 0.5  # seconds without a message before the cycle collector runs
+GC_BACKLOG = 200_000  # allocations after which it runs even while the client is busy
+GC_IDLE_MIN = 1_000  # ... and below which an idle server does not bother
 
 
 def _scan_settings() -> Any:
@@ -92,6 +97,7 @@ class PackgateProtocol(LanguageServerProtocol):
 
     def structure_message(self, data: Any):
         """Answer a request whose params do not parse with an error instead of silence."""
+        self._server.last_activity = time.monotonic()
         if isinstance(data, dict) and "jsonrpc" in data:
             method = data.get("method")
             if ("method" in data and not isinstance(method, str)) or \
@@ -147,6 +153,35 @@ class PackgateServer(LanguageServer):
         self._waiting: set[str] = set()  # documents to re-diagnose after a sourced file changed
         self._waiting_handle: asyncio.TimerHandle | None = None
         self._tokens = itertools.count(1)
+        self.last_activity = time.monotonic()  # when the last message came in
+        self._collecting = False
+
+    # -- memory --
+
+    def collect_when_idle(self) -> None:
+        """Run Python's cycle collector between keystrokes, not during them.
+
+        An analysis leaves no reference cycles (it is freed as soon as it is dropped), but the
+        collector still walks every live object now and then, the kept analyses included: a
+        pause of tens of milliseconds in the middle of a didChange. So automatic collection is
+        off, and a full collection runs once the client has been quiet for IDLE_GC seconds (if
+        more than GC_IDLE_MIN objects were allocated since the last), or at once past
+        GC_BACKLOG allocations.
+        """
+        if self._collecting:
+            return
+        self._collecting = True
+        gc.disable()
+        loop = asyncio.get_running_loop()
+
+        def tick() -> None:
+            quiet = time.monotonic() - self.last_activity >= IDLE_GC
+            pending = gc.get_count()[0]
+            if (quiet and pending > GC_IDLE_MIN) or pending > GC_BACKLOG:
+                gc.collect()
+            loop.call_later(IDLE_GC, tick)
+
+        loop.call_later(IDLE_GC, tick)
 
     # -- messages to the user --
 
@@ -394,6 +429,7 @@ def initialize(ls: PackgateServer, params: types.InitializeParams) -> None:
 async def initialized(ls: PackgateServer, params: types.InitializedParams) -> None:
     """Show early settings problems, watch the project's files, pull the editor settings."""
     ls.thread_pool.submit(warm_up)
+    ls.collect_when_idle()
     ls.say(ls.pending)
     if ls.client.watch_files:
         try:
