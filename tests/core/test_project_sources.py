@@ -170,3 +170,20 @@ def test_overlay_text_wins_over_disk(tmp_path):
     assert a.findings == []
     b = analyze(text, path=str(script), settings=EN)
     assert [f.code for f in b.findings] == ["PG001"]
+
+
+@pytest.mark.parametrize("overwrite", ["export OFFLINE_PACKED_DATA=0", "unset OFFLINE_PACKED_DATA"])
+def test_an_overwrite_in_a_sourced_file_is_placed_at_the_source_command(tmp_path, overwrite):
+    """PG008 names the line of the `source` command and links into the sourced file, where
+    the overwrite is (it used to give that file's line number as this script's)."""
+    (tmp_path / "env.sh").write_text("echo hi\n\n" + overwrite + "\n")
+    script = tmp_path / "train.sh"
+    script.write_text("#!/bin/bash\nexport OFFLINE_PACKED_DATA=1\nexport OFFLINE_PACKING_BMR=1\n"
+                      "echo a\nsource ./env.sh\ntorchrun train.py\n")
+    found = [f for f in check(script, profile="ov2").findings if f.code == "PG008"]
+    assert len(found) == 1 and "line 5" in found[0].message, found
+    (related,) = found[0].related
+    assert related.path == str((tmp_path / "env.sh").resolve())
+    env = (tmp_path / "env.sh").read_bytes()
+    assert "OFFLINE_PACKED_DATA" in env[related.start:related.end].decode()
+    assert env[:related.start].count(b"\n") == 2  # on env.sh's third line

@@ -178,6 +178,7 @@ class FlowResult:
     children: list  # parsed Scripts of `bash -c` / container bodies (for directives)
     truncated: bool = False
     site_via: dict = factory(dict)  # id(Assign in a sourced file) -> (start, end) of the source command
+    overwrite_sites: dict = factory(dict)  # id(overwriting statement in a sourced file) -> (file, source command span)
     unfollowed: list = factory(list)  # (start, end, reason) of source commands not followed
     foreign: dict = factory(dict)  # sourced file path -> its text
     dependencies: set = factory(set)  # every file the analysis read (or tried to)
@@ -210,6 +211,7 @@ class Flow:
         self.def_states: dict = {}
         self.read: set = set()
         self.overwrites: dict = {}
+        self.overwrite_sites: dict = {}  # id(overwriting statement in a sourced file) -> (file, source command span)
         self.gate_sites: dict = {}
         self.lost: dict = {}
         self.extra_occ: list = []
@@ -245,6 +247,7 @@ class Flow:
             launches=sorted(self.launches.values(), key=lambda l: l.start),
             gate_sites=list(self.gate_sites.values()),
             overwritten=[v for k, v in self.overwrites.items() if k not in self.read],
+            overwrite_sites=self.overwrite_sites,
             lost=list(self.lost.values()),
             extra_occurrences=self.extra_occ,
             children=self.children,
@@ -565,6 +568,8 @@ class Flow:
     def overwrite(self, origin: Assign, by) -> None:
         if origin.name in G.GATES and id(origin) not in self.overwrites:
             self.overwrites[id(origin)] = (origin, by)
+            if len(self.file_stack) > 1 and self.via is not None:  # `by` is in a sourced file
+                self.overwrite_sites[id(by)] = (self.file_stack[-1], self.via)
 
     # ------------------------------------------------------------ values
     def value(self, word: Word, s: State) -> Val:

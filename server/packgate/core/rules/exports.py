@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from ..fixes import insert_statement_after, remove_statement, remove_word
-from ..model import Edit
+from ..model import Edit, Related
 from ..parse import Assign, ExportNames
 from .base import Context, shown
+from .table import pick
 
 
 def _removal(ctx: Context, a: Assign) -> Edit:
@@ -132,8 +133,14 @@ def check_pg008(ctx: Context) -> None:
             continue
         val = _val(ctx, a)
         key = "overwritten" if isinstance(by, Assign) else "unset"
-        msg = ctx.text("PG008", "messages", key, name=a.name, value=shown(val),
-                       by_line=ctx.line(by.start))
+        where = ctx.flow.overwrite_sites.get(id(by))
+        if where is not None:  # in a sourced file: the line of the `source` command, and a link into the file
+            by_file, via = where
+            by_line = ctx.line(via[0])
+            related = [Related(by.start, by.end, pick(ctx.lang, "overwritten here", "在这里被覆盖"), by_file)]
+        else:
+            by_line = ctx.line(by.start)
+            related = [ctx.related(by.start, by.end, "overwritten here", "在这里被覆盖")]
+        msg = ctx.text("PG008", "messages", key, name=a.name, value=shown(val), by_line=by_line)
         fix = ctx.fix("PG008", "remove", [_removal(ctx, a)], safe=False, preferred=True)
-        related = [ctx.related(by.start, by.end, "overwritten here", "在这里被覆盖")]
         ctx.emit("PG008", msg, a.name_start, a.name_end, fixes=[fix], related=related, site=a)
