@@ -187,3 +187,16 @@ def test_an_overwrite_in_a_sourced_file_is_placed_at_the_source_command(tmp_path
     env = (tmp_path / "env.sh").read_bytes()
     assert "OFFLINE_PACKED_DATA" in env[related.start:related.end].decode()
     assert env[:related.start].count(b"\n") == 2  # on env.sh's third line
+
+
+def test_the_other_gate_set_in_a_sourced_file_is_linked_there(tmp_path):
+    """PG001's related information about the other gate points into the sourced file that
+    set it (it pointed at the same offsets of this script)."""
+    (tmp_path / "env.sh").write_text("# env\nexport OFFLINE_PACKED_DATA=0\n")
+    script = tmp_path / "train.sh"
+    script.write_text("#!/bin/bash\nsource ./env.sh\nexport OFFLINE_PACKING_BMR=1\ntorchrun train.py\n")
+    (finding,) = [f for f in check(script, profile="ov2").findings if f.code == "PG001"]
+    other = [r for r in finding.related if "OFFLINE_PACKED_DATA" in r.message]
+    assert len(other) == 1 and other[0].path == str((tmp_path / "env.sh").resolve())
+    env = (tmp_path / "env.sh").read_bytes()
+    assert env[other[0].start:other[0].end] == b"OFFLINE_PACKED_DATA"

@@ -82,6 +82,10 @@ class Context:
         """Related information in the context's language."""
         return Related(start, end, pick(self.lang, en, zh))
 
+    def site_related(self, site, en: str, zh: str) -> Related:
+        """Related information at an assignment's name, in the sourced file it may live in."""
+        return Related(site.name_start, site.name_end, pick(self.lang, en, zh), getattr(site, "file", None))
+
     def launch_related(self, launch) -> Related:
         """A related-information entry pointing at a launch."""
         if launch.implicit:

@@ -123,9 +123,8 @@ def _report_pg001(ctx: Context, launch, verdict, on, off, on_name, off_name, pat
                    off_state=off_state, launch=ctx.launch_name(launch), line=line)
     related = [ctx.launch_related(launch)]
     if off.origin is not None:
-        related.append(ctx.related(off.origin.name_start, off.origin.name_end,
-                                   f"{off_name} is set to {off.val.text!r} here",
-                                   f"{off_name} 在这里被设为 {off.val.text!r}"))
+        related.append(ctx.site_related(off.origin, f"{off_name} is set to {off.val.text!r} here",
+                                        f"{off_name} 在这里被设为 {off.val.text!r}"))
     fixes = []
     if a is not None and a.file is not None:
         # the gate is on in a sourced file: add the companion right after the `source` line
@@ -200,9 +199,8 @@ def check_pg007(ctx: Context) -> None:
             described.append(f"{label_text(ctx, path.labels)}: {combo} {tag}")
             for s in (enc, batch):
                 if s is not None and s.origin is not None:
-                    related.append(ctx.related(s.origin.name_start, s.origin.name_end,
-                                               f"{s.origin.name} set here ({combo})",
-                                               f"{s.origin.name} 在此设置（{combo}）"))
+                    related.append(ctx.site_related(s.origin, f"{s.origin.name} set here ({combo})",
+                                                    f"{s.origin.name} 在此设置（{combo}）"))
         msg = ctx.text("PG007", "messages", "paths", launch=ctx.launch_name(launch),
                        line=ctx.line(launch.name_start), paths="; ".join(described[:4]))
         ctx.emit("PG007", msg, launch.name_start, launch.name_end, related=related[:8])
