@@ -200,3 +200,16 @@ def test_the_other_gate_set_in_a_sourced_file_is_linked_there(tmp_path):
     assert len(other) == 1 and other[0].path == str((tmp_path / "env.sh").resolve())
     env = (tmp_path / "env.sh").read_bytes()
     assert env[other[0].start:other[0].end] == b"OFFLINE_PACKED_DATA"
+
+
+def test_hover_names_the_sourced_file_a_value_comes_from(tmp_path):
+    (tmp_path / "env.sh").write_text("# env\nexport OFFLINE_PACKED_DATA=0\n")
+    script = tmp_path / "train.sh"
+    text = ("#!/bin/bash\nsource ./env.sh\nexport OFFLINE_PACKING_BMR=1\necho \"$OFFLINE_PACKED_DATA\"\n"
+            "torchrun train.py\n")
+    script.write_text(text)
+    a = check(script, profile="ov2")
+    hover = a.hover(text.index("OFFLINE_PACKED_DATA"), "both")[0]
+    assert "`'0'`, from line 2 of env.sh" in hover and "来自 env.sh 第 2 行" in hover
+    hover = a.hover(text.index("OFFLINE_PACKING_BMR"), "both")[0]
+    assert "`'1'`, from line 3" in hover and "来自第 3 行" in hover

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from . import gates as G
 from .rules.base import Context
 from .rules.packing import path_verdict
@@ -149,11 +151,11 @@ def _seen(analysis, name: str, langs, markdown: bool) -> str:
                 if seen.val.kind == "unset":
                     v = "未设置" if zh else "unset"
                     if seen.unexported is not None:
-                        v += (f"（第 {src.line_of(seen.unexported.start) + 1} 行赋值但未导出）" if zh else
-                              f" (assigned on line {src.line_of(seen.unexported.start) + 1} but not exported)")
+                        at = _line(analysis, seen.unexported, zh)
+                        v += f"（{at}赋值但未导出）" if zh else f" (assigned on {at} but not exported)"
                     elif seen.lost is not None:
-                        v += (f"（第 {src.line_of(seen.lost[0].start) + 1} 行的导出丢失）" if zh else
-                              f" (the export on line {src.line_of(seen.lost[0].start) + 1} is lost)")
+                        at = _line(analysis, seen.lost[0], zh)
+                        v += f"（{at}的导出丢失）" if zh else f" (the export on {at} is lost)"
                 elif seen.val.kind == "unknown":
                     v = (f"由调用方决定（{seen.val.via}）" if zh else f"set by the caller ({seen.val.via})")
                 else:
@@ -161,13 +163,24 @@ def _seen(analysis, name: str, langs, markdown: bool) -> str:
                     if seen.val.kind == "default":
                         v += (f"（除非调用方设置 {seen.val.via}）" if zh else f" (unless the caller sets {seen.val.via})")
                     if seen.origin is not None:
-                        v += (f"，来自第 {src.line_of(seen.origin.start) + 1} 行" if zh else
-                              f", from line {src.line_of(seen.origin.start) + 1}")
+                        at = _line(analysis, seen.origin, zh)
+                        v += (f"，来自 {at}" if at[0].isascii() else f"，来自{at}") if zh else f", from {at}"
                 if v not in values:
                     values.append(v)
             out.append(f"- {where}: " + "; ".join(values))
         out.append("")
     return "\n".join(out)
+
+
+def _line(analysis, site, zh: bool) -> str:
+    """Where an assignment is: its line here, or its line in the sourced file it lives in."""
+    file = getattr(site, "file", None)
+    if file:
+        line = analysis.source_for(file).line_of(site.start) + 1
+        name = os.path.basename(file)
+        return f"{name} 第 {line} 行" if zh else f"line {line} of {name}"
+    line = analysis.source.line_of(site.start) + 1
+    return f"第 {line} 行" if zh else f"line {line}"
 
 
 def _mbs(analysis, langs, markdown: bool) -> str:
