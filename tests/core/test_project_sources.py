@@ -213,3 +213,14 @@ def test_hover_names_the_sourced_file_a_value_comes_from(tmp_path):
     assert "`'0'`, from line 2 of env.sh" in hover and "来自 env.sh 第 2 行" in hover
     hover = a.hover(text.index("OFFLINE_PACKING_BMR"), "both")[0]
     assert "`'1'`, from line 3" in hover and "来自第 3 行" in hover
+
+
+def test_branches_inside_a_sourced_file_are_described_at_the_source_command(tmp_path):
+    """PG007 names each path by its branch decisions and their lines; a decision inside a
+    sourced file is shown at the line of the `source` command (it was the sourced file's line
+    number read as this script's)."""
+    (tmp_path / "env.sh").write_text("echo pad\n" * 6 + 'if [ -n "$X" ]; then\n  export OFFLINE_PACKED_DATA=1\nfi\n')
+    script = tmp_path / "train.sh"
+    script.write_text("#!/bin/bash\nexport OFFLINE_PACKING_BMR=1\nsource ./env.sh\ntorchrun train.py\n")
+    (finding,) = [f for f in check(script, profile="ov2").findings if f.code == "PG007"]
+    assert "if taken (line 3)" in finding.message and "line 7" not in finding.message

@@ -351,8 +351,8 @@ class Flow:
                 if s.done:
                     out.append(s)
                     continue
-                ran = s.fork((st.op_start, st.op + "-ran"))
-                skipped = s.fork((st.op_start, st.op + "-skipped"))
+                ran = s.fork((self._at(st.op_start), st.op + "-ran"))
+                skipped = s.fork((self._at(st.op_start), st.op + "-skipped"))
                 out.extend(self.block(st.right, [ran]))
                 out.append(skipped)
             return self.merge(out)
@@ -361,8 +361,8 @@ class Flow:
                 states = self.block(st.cond, states)
             if st.var and st.items is not None:
                 return self.for_items(st, states)
-            ran = self.block(st.body, [s.fork((st.start, "loop-ran")) for s in states if not s.done])
-            skipped = [s.fork((st.start, "loop-skipped")) for s in states]
+            ran = self.block(st.body, [s.fork((self._at(st.start), "loop-ran")) for s in states if not s.done])
+            skipped = [s.fork((self._at(st.start), "loop-skipped")) for s in states]
             # `break`/`continue` end an iteration, not the script
             for s in ran:
                 if s.done in ("break", "continue"):
@@ -395,9 +395,9 @@ class Flow:
             if any(v.kind == "unknown" for v in values) or len(values) > self.MAX_LOOP_ITEMS:
                 values = [Val("unknown", via=st.var)]
             if not values:
-                out.append(s.fork((st.start, "loop-skipped")))
+                out.append(s.fork((self._at(st.start), "loop-skipped")))
             for v in values:
-                child = s.fork((st.start, "loop-ran"))
+                child = s.fork((self._at(st.start), "loop-ran"))
                 child.set(st.var, Var(v, child.vars.get(st.var, Var(UNSET, False, None)).exported, None))
                 children.append(child)
         # one walk of the body for every pass at once: nested loops cost depth, not items**depth
@@ -412,22 +412,22 @@ class Flow:
         pending = states
         for idx, (cond, body, kw) in enumerate(st.clauses):
             pending = self.block(cond, pending)
-            taken = [s.fork((kw, "then" if idx == 0 else "elif")) for s in pending if not s.done]
+            taken = [s.fork((self._at(kw), "then" if idx == 0 else "elif")) for s in pending if not s.done]
             out.extend(self.block(body, taken))
             out.extend(s for s in pending if s.done)
             pending = [s for s in pending if not s.done]
         if st.otherwise is not None:
-            out.extend(self.block(st.otherwise, [s.fork((st.else_start, "else")) for s in pending]))
+            out.extend(self.block(st.otherwise, [s.fork((self._at(st.else_start), "else")) for s in pending]))
         else:
-            out.extend(s.fork((st.start, "no-branch")) for s in pending)
+            out.extend(s.fork((self._at(st.start), "no-branch")) for s in pending)
         return self.merge(out)
 
     def case(self, st: Case, states: list) -> list:
         out = []
         for pattern, body, start in st.items:
-            out.extend(self.block(body, [s.fork((start, "case:" + pattern)) for s in states]))
+            out.extend(self.block(body, [s.fork((self._at(start), "case:" + pattern)) for s in states]))
         if not st.has_default:
-            out.extend(s.fork((st.start, "case-none")) for s in states)
+            out.extend(s.fork((self._at(st.start), "case-none")) for s in states)
         return self.merge(out)
 
     def sub(self, st: Sub, states: list) -> list:
@@ -564,6 +564,11 @@ class Flow:
             self.gate_sites.setdefault(id(a), (a, value))
             if a.file is not None and self.via is not None:
                 self.site_via.setdefault(id(a), self.via)
+
+    def _at(self, offset: int) -> int:
+        """Where a branch decision shows in this script: inside a sourced file, at its `source`
+        command (a path label's line is read in this script)."""
+        return offset if self.via is None else self.via[0]
 
     def overwrite(self, origin: Assign, by) -> None:
         if origin.name in G.GATES and id(origin) not in self.overwrites:
