@@ -24,17 +24,22 @@ def test_core_sources_do_not_import_pygls_or_lsprotocol():
     assert offenders == []
 
 
-def test_check_command_does_not_load_pygls(tmp_path):
+def _loaded_by_check(tmp_path, wanted: str) -> subprocess.CompletedProcess:
+    """Run `packgate check` on a small script in a fresh interpreter; it prints
+    `LOADED [...]`, the modules it loaded that the expression `wanted(m)` picks."""
     script = tmp_path / "x.sh"
     script.write_text("export OFFLINE_PACKING_BMR=1\ntorchrun train.py\n")
     code = (
         "import sys\n"
         "from packgate.cli import main\n"
         f"rc = main(['check', {str(script)!r}])\n"
-        "bad = [m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol')]\n"
-        "print('LOADED', bad)\n"
+        f"print('LOADED', sorted(m for m in sys.modules if {wanted}))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
+def test_check_command_does_not_load_pygls(tmp_path):
+    out = _loaded_by_check(tmp_path, "m.split('.')[0] in ('pygls', 'lsprotocol')")
     assert "LOADED []" in out.stdout, out.stdout + out.stderr
 
 
@@ -42,17 +47,8 @@ def test_check_command_starts_light(tmp_path):
     """`packgate check one.sh` races ShellCheck's start-up: it loads no JSON, diff,
     dataclasses (and with them inspect) or importlib.resources machinery (tree-sitter-bash's
     grammar is loaded without its package __init__), nor pygls and lsprotocol."""
-    script = tmp_path / "x.sh"
-    script.write_text("export OFFLINE_PACKING_BMR=1\ntorchrun train.py\n")
-    code = (
-        "import sys\n"
-        "from packgate.cli import main\n"
-        f"rc = main(['check', {str(script)!r}])\n"
-        "heavy = ('json', 'difflib', 'dataclasses', 'inspect', 'importlib.resources', 'tempfile', 'pygls', "
-        "'lsprotocol', 'tree_sitter_bash')\n"
-        "print('LOADED', sorted(m for m in sys.modules if m in heavy or m.split('.')[0] in ('pygls', 'lsprotocol')))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    heavy = ("json", "difflib", "dataclasses", "inspect", "importlib.resources", "tempfile", "tree_sitter_bash")
+    out = _loaded_by_check(tmp_path, f"m in {heavy!r} or m.split('.')[0] in ('pygls', 'lsprotocol')")
     assert "LOADED []" in out.stdout, out.stdout + out.stderr
 
 

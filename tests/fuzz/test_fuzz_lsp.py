@@ -25,6 +25,7 @@ import pytest
 
 import known
 from fuzz_corpus import CORPUS, LONG, TOKENS
+from fuzz_props import width as units
 from rawlsp import RawServer, capabilities
 
 from packgate.core.engine import analyze
@@ -61,14 +62,6 @@ def rows(text: str) -> list[str]:
     if not out or out[-1].endswith(("\n", "\r")):
         out.append("")
     return out
-
-
-def units(ch: str, enc: str) -> int:
-    if enc == "utf-8":
-        return len(ch.encode("utf-8", "surrogatepass"))
-    if enc == "utf-16":
-        return 2 if ord(ch) > 0xFFFF else 1
-    return 1
 
 
 def index_of(text: str, line: int, character: int, enc: str) -> int:

@@ -81,7 +81,6 @@ class Analysis:
         self.findings = findings
         self.path = path
         self.note = note  # why the document was not analysed, if it was not
-        self.version_key = (hash(source.text), settings)
         self._other: dict = {}
         self.slim = False  # True: the model and the flow facts were dropped (see slimmed())
         self._summaries: Optional[list] = None  # launch_summaries, kept when slimmed or moved
@@ -110,7 +109,7 @@ class Analysis:
         for start, end, inserted in edits:
             data = data[:start] + inserted + data[end:]
         source = Source(text)
-        if data != source.data or self.script is None and not self.slim or too_large(data):
+        if data != source.data or self.note or too_large(data):  # a refused document: analyse
             return None
 
         def move(p: int) -> int:

@@ -268,16 +268,19 @@ class PackgateServer(LanguageServer):
 
         asyncio.get_running_loop().call_later(self.session.pause_before(doc.uri), run)
 
-    def rediagnose(self) -> None:
-        """After a settings or project change: push again, or ask pulling clients to pull again."""
+    def rediagnose(self, uris: list[str] | None = None) -> None:
+        """After a settings or project change (or a change of files the documents uris source;
+        None: every open document): push again, or ask pulling clients to pull again."""
         if self.client.inlay_hint_refresh:
             self.workspace_inlay_hint_refresh(None)
         if self.client.pull_diagnostics:
             if self.client.diagnostic_refresh:
                 self.workspace_diagnostic_refresh(None)
             return
-        for doc in list(self.workspace.text_documents.values()):
-            self.publish(doc.uri)
+        if uris is None:
+            uris = [doc.uri for doc in list(self.workspace.text_documents.values())]
+        for uri in uris:
+            self.publish(uri)
 
     def sources_changed(self, paths: list[str | None]) -> None:
         """Files changed (edited, saved, opened, closed or on disk): re-diagnose the open
@@ -294,14 +297,7 @@ class PackgateServer(LanguageServer):
     def _rediagnose_waiting(self) -> None:
         uris, self._waiting, self._waiting_handle = sorted(self._waiting), set(), None
         try:
-            if self.client.inlay_hint_refresh:
-                self.workspace_inlay_hint_refresh(None)
-            if self.client.pull_diagnostics:
-                if self.client.diagnostic_refresh:
-                    self.workspace_diagnostic_refresh(None)
-                return
-            for uri in uris:
-                self.publish(uri)
+            self.rediagnose(uris)
         except Exception:
             self.log(f"packgate: re-diagnosing {uris} failed\n{traceback.format_exc()}", "error")
 

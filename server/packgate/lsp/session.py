@@ -173,8 +173,9 @@ class Session:
         problems: list[str] = []
         settings = self.settings_for(uri, problems)
         entry = self.entries.get(uri)
-        if entry is None or entry.stale or entry.version != version or entry.settings != settings \
-                or entry.analysis.source.text != text or (full and entry.analysis.slim):
+        current = entry is not None and not entry.stale and entry.version == version \
+            and entry.settings == settings and entry.analysis.source.text == text
+        if not current or (full and entry.analysis.slim):
             shifts = self.shifts.get(uri)
             if shifts and not full and entry is not None and not entry.stale and entry.settings == settings:
                 # typing inside comments: the findings only move (measured on a 2,000-line
@@ -199,10 +200,8 @@ class Session:
                 # instead of a copy per version, which a few hundred open documents feel
                 result.script.tree = None
                 self.trees[uri] = _Tree(tree, len(result.source.data))
-            if entry is not None and entry.analysis.slim and entry.version == version \
-                    and entry.settings == settings and not entry.stale \
-                    and entry.analysis.source.text == text:
-                entry.analysis = result  # the same findings, made full again: keep the rendering
+            if current:  # a slimmed entry made full again: the same findings, keep the rendering
+                entry.analysis = result
             else:
                 entry = Entry(version, settings, result, f"{version}-{next(self._ids)}", elapsed)
             self.entries[uri] = entry
