@@ -254,8 +254,12 @@ _DEFAULT = object()
 
 
 def analyze(text: str, *, path: str | None = None, settings: Settings | None = None,
-            old_tree=None, loader=_DEFAULT, revalidate: bool = True) -> Analysis:
+            old_tree=None, loader=_DEFAULT, revalidate: bool = True, previous: Optional[Script] = None,
+            edits: Optional[list] = None, keep: bool = False) -> Analysis:
     """Analyse one document and return its findings and facts.
+
+    An editor passes keep=True, and with the next version's edited old tree the model that
+    analysis gave (previous) and the edits since: see parse.parse_bytes.
 
     loader reads sourced files (`(path) -> (text, None) | (None, reason)`); by default a
     SourceLoader rooted at the script's project; None turns source-following off.
@@ -271,15 +275,15 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _analyze(source, path, settings, old_tree, loader, revalidate)
+        script = parse_bytes(source.data, old_tree=old_tree, previous=previous, edits=edits, keep=keep)
+        return _analyze(source, path, settings, script, loader, revalidate)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
-def _analyze(source: Source, path, settings: Settings, old_tree, loader,
+def _analyze(source: Source, path, settings: Settings, script: Script, loader,
              revalidate: bool) -> Analysis:
-    script = parse_bytes(source.data, old_tree=old_tree)
     if loader is _DEFAULT:
         from .sources import SourceLoader, default_root
         loader = SourceLoader(default_root(path)).load if path else None

@@ -285,6 +285,19 @@ class Script:
     has_error: bool
     tree: object = None
     _starts: object = None  # statement starts, sorted (engine._innermost_statement's index)
+    tops: object = None  # {start: _Top} of the top-level statements a later parse may reuse
+
+
+@record
+class _Top:
+    """One top-level statement's share of a model, kept so that the parse after an edit
+    elsewhere takes it instead of building it again (moved when the edit came before it)."""
+
+    end: int
+    type: str
+    stmts: list
+    occurrences: list
+    statements: list
 
 
 _SELF = r"""(?:"?\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?"?)"""
@@ -297,8 +310,11 @@ _INTERESTING = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class _Builder:
-    def __init__(self, data: bytes, base: int = 0, file: Optional[str] = None):
+    def __init__(self, data: bytes, base: int = 0, file: Optional[str] = None,
+                 tops: Optional[dict] = None, reuse: Optional[dict] = None):
         self.file = file
+        self.tops = tops  # when set: record the top-level statements (start -> _Top) here
+        self.reuse = reuse  # new start -> (_Top, how far it moved) of the last parse
         self.data = data
         self.base = base  # offset of `data` inside the real document (for `bash -c "..."` bodies)
         self.directives: list[Directive] = []
@@ -340,9 +356,12 @@ class _Builder:
                 continue
             background = i + 1 < len(items) and types[i + 1] == "&"
             waiting, self.pending = self.pending, []
-            # a command of a block: what a `# packgate disable=` line before it covers
-            self.statements.append((self.s(node), self.e(node)))
-            stmts = self.statement(node, depth, t)
+            if depth == 0 and self.tops is not None:
+                stmts = self.top_statement(node, t)
+            else:
+                # a command of a block: what a `# packgate disable=` line before it covers
+                self.statements.append((self.s(node), self.e(node)))
+                stmts = self.statement(node, depth, t)
             self.seen_command = True
             for dct in waiting:
                 dct.scope_start, dct.scope_end = self.s(node), self.e(node)
@@ -356,6 +375,40 @@ class _Builder:
                 body.extend(stmts)
                 i += 1
         return Block(start, end, body)
+
+    def top_statement(self, node, t: str) -> list:
+        """A top-level statement: taken from the last parse when it is the same statement
+        (same type and bytes, only moved), else built and recorded for the next parse.
+
+        A statement is recorded only when its model depends on nothing but its own bytes: a
+        command came before it (a directive inside the first one is file-wide), it holds no
+        directive (their scope reaches past it), no command substitution is pending around it,
+        and tree-sitter found no error in it."""
+        start, end = node.start_byte, node.end_byte
+        if self.reuse:
+            hit = self.reuse.get(start)
+            if hit is not None and hit[0].end + hit[1] == end and hit[0].type == t:
+                top, delta = hit
+                if not delta:
+                    self.occurrences.extend(top.occurrences)
+                    self.statements.extend(top.statements)
+                    self.tops[start] = top
+                    return top.stmts
+                top = _Top(end, t, [_moved(x, delta) for x in top.stmts],
+                           [Occurrence(o.name, o.start + delta, o.end + delta, o.kind) for o in top.occurrences],
+                           [(a + delta, b + delta) for a, b in top.statements])
+                self.occurrences.extend(top.occurrences)
+                self.statements.extend(top.statements)
+                self.tops[start] = top
+                return top.stmts
+        o0, s0, d0 = len(self.occurrences), len(self.statements), len(self.directives)
+        clean = self.seen_command and not getattr(self, "_pre", None) and self.base == 0
+        self.statements.append((start, end))
+        stmts = self.statement(node, 0, t)
+        if clean and not self.pending and len(self.directives) == d0 and not getattr(self, "_pre", None) \
+                and not node.has_error:
+            self.tops[start] = _Top(end, t, stmts, self.occurrences[o0:], self.statements[s0:])
+        return stmts
 
     def comment(self, node) -> None:
         if b"packgate" not in self.data[node.start_byte:node.end_byte]:
@@ -889,8 +942,16 @@ def _unescape(text: str, quoted: bool) -> str:
     return re.sub(r"\\(.)", r"\1", text, flags=re.S)
 
 
-def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] = None) -> Script:
-    """Parse bash bytes into a Script model (base: offset of data within the outer document)."""
+def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] = None,
+                previous: Optional[Script] = None, edits: Optional[list] = None,
+                keep: bool = False) -> Script:
+    """Parse bash bytes into a Script model (base: offset of data within the outer document).
+
+    An editor's document passes keep=True, and on the next version the edited old tree, the
+    model it gave (previous) and the edits since ((start, old end, new end) byte offsets, each
+    on the text the one before it left): the top-level statements no edit touched are then
+    taken from that model, moved, instead of being built again.
+    """
     # tree-sitter-bash's scanner calls isdigit() on raw code points (undefined above 255; it
     # crashes on some astral characters after `{`). Non-ASCII bytes only ever sit in words,
     # strings and comments, so the parser gets them as `x`: the same byte offsets, no risk.
@@ -898,11 +959,76 @@ def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] =
     safe = data.translate(_ASCII_ONLY) if not data.isascii() else data
     tree = _PARSER.parse(safe, old_tree) if old_tree is not None else _PARSER.parse(safe)
     root = tree.root_node
-    b = _Builder(data, base, file)
+    keep = keep and base == 0 and file is None
+    reuse = _reusable(previous, edits) if keep and old_tree is not None and not root.has_error else None
+    b = _Builder(data, base, file, {} if keep else None, reuse)
     body = b.block(root.children, 0, base, base + len(data))
     for dct in b.pending:  # a trailing directive covers nothing
         dct.scope_start, dct.scope_end = -1, -1
-    return Script(body, b.directives, b.occurrences, b.statements, root.has_error, tree)
+    return Script(body, b.directives, b.occurrences, b.statements, root.has_error, tree, tops=b.tops)
+
+
+def _reusable(previous: Optional[Script], edits: Optional[list]) -> Optional[dict]:
+    """The previous model's top-level statements that no edit touched, by where they start
+    now: new start -> (_Top, how far it moved)."""
+    if previous is None or edits is None or not previous.tops or previous.has_error:
+        return None
+    out = {}
+    for start, top in previous.tops.items():
+        s, e = start, top.end
+        for a, old_end, new_end in edits:
+            if e < a:  # before the edit (not touching it)
+                continue
+            if s > old_end:  # after it: moved
+                s += new_end - old_end
+                e += new_end - old_end
+                continue
+            break  # touched
+        else:
+            out[s] = (top, s - start)
+    return out
+
+
+_POSITIONS = frozenset(("start", "end", "name_start", "name_end", "eq_end", "decl_start", "decl_end",
+                        "amp_start", "amp_end", "pipe_start", "pipe_end", "else_start", "op_start"))
+_MOVERS: dict = {}
+
+
+def _moved(obj, delta: int):
+    """A copy of a model record (and of everything below it) with its byte offsets moved by
+    delta. An offset of 0 stays 0: it means "none" (a moved statement starts after byte 0)."""
+    mover = _MOVERS.get(type(obj))
+    if mover is None:
+        mover = _MOVERS[type(obj)] = _make_mover(type(obj))
+    return mover(obj, delta)
+
+
+def _moved_value(value, delta: int):
+    if value is None or value.__class__ in (str, bool, int):
+        return value
+    if value.__class__ is list:
+        return [_moved_value(x, delta) for x in value]
+    if value.__class__ is tuple:  # (name, start, end), (cond, body, start), (pattern, body, start)
+        return tuple((x + delta if x else x) if x.__class__ is int else _moved_value(x, delta) for x in value)
+    return _moved(value, delta)
+
+
+def _make_mover(cls):
+    """The copying function for one record class, generated once (a generic loop over the
+    fields costs several times more per object)."""
+    args = []
+    for name in cls.__record_fields__:
+        if name in _POSITIONS:
+            args.append(f"(o.{name} + d if o.{name} else 0)")
+        elif name in ("text", "raw", "name", "quote", "op", "mode", "keyword", "kind", "reason", "var",
+                      "file", "array_all", "quoted", "effects", "append", "exported", "decl_items",
+                      "negate", "allexport", "has_default"):
+            args.append(f"o.{name}")
+        else:
+            args.append(f"mv(o.{name}, d)")
+    env = {"cls": cls, "mv": _moved_value}
+    exec(f"def move(o, d):\n    return cls({', '.join(args)})\n", env)
+    return env["move"]
 
 
 def comment_interior(tree, data: bytes, start: int, end: int, inserted: bytes = b"") -> bool:

@@ -80,6 +80,8 @@ class _Tree:
 
     tree: Any
     size: int  # the byte length of the text the edited tree now describes
+    script: Any = None  # the model parsed with the tree (its top-level statements are reused)
+    edits: list = field(default_factory=list)  # (start, old end, new end) since that parse
 
 
 @dataclass
@@ -155,6 +157,7 @@ class Session:
             column = len(inserted) - inserted.rfind(b"\n") - 1 if rows else start_point[1] + len(inserted)
             kept.tree.edit(start, end, start + len(inserted), start_point, old_end_point,
                            (start_point[0] + rows, column))
+            kept.edits.append((start, end, start + len(inserted)))
             kept.size = len(data) - (end - start) + len(inserted)
         else:
             self.trees.pop(uri, None)
@@ -189,9 +192,12 @@ class Session:
                     return entry, problems
             kept = self.trees.pop(uri, None)
             data_size = len(text.encode("utf-8", "surrogatepass"))
-            old_tree = kept.tree if kept is not None and kept.size == data_size else None
+            if kept is None or kept.size != data_size:
+                kept = None
             started = time.perf_counter()
-            result = analyze(text, path=path_of(uri), settings=settings, old_tree=old_tree,
+            result = analyze(text, path=path_of(uri), settings=settings,
+                             old_tree=kept.tree if kept else None, previous=kept.script if kept else None,
+                             edits=kept.edits if kept else None, keep=True,
                              revalidate=revalidate, **self.loader_option(path_of(uri)))
             elapsed = time.perf_counter() - started
             tree = getattr(result.script, "tree", None)
@@ -199,7 +205,7 @@ class Session:
                 # the analysis is done with its tree: keep one (for the next incremental parse)
                 # instead of a copy per version, which a few hundred open documents feel
                 result.script.tree = None
-                self.trees[uri] = _Tree(tree, len(result.source.data))
+                self.trees[uri] = _Tree(tree, len(result.source.data), result.script)
             if current:  # a slimmed entry made full again: the same findings, keep the rendering
                 entry.analysis = result
             else:

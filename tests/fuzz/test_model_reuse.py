@@ -1,0 +1,131 @@
+"""The language server builds a changed document's model from the last one: top-level
+statements no edit touched are taken over (moved when the edit came before them) instead of
+being built again (parse.parse_bytes with previous= and edits=).
+
+Property: after any sequence of edits that leaves valid syntax, the model (every statement, word, offset, occurrence,
+directive and statement span) and the findings equal those of a fresh parse of the same text.
+Edits come from the fuzz tokens (quotes, heredocs, line continuations, CRLF, CJK, emoji,
+directives...) at random offsets of the corpus, several between two analyses; the short run
+makes a few hundred, `make fuzz` several thousand.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from fuzz_corpus import CORPUS, LONG, TOKENS
+
+from packgate.core import parse
+from packgate.core.engine import analyze
+from packgate.core.parse import parse_bytes
+from packgate.core.records import is_record
+from packgate.core.source import Source
+from packgate.lsp.session import Session
+
+STEPS = 4000 if LONG else 300
+_SKIP = {"tree", "_starts", "tops"}
+
+
+def shape(value):
+    """A model as nested tuples of plain values, records by class and every field."""
+    if is_record(value):
+        return (type(value).__name__,) + tuple(
+            shape(getattr(value, n)) for n in type(value).__record_fields__ if n not in _SKIP)
+    if isinstance(value, (list, tuple)):
+        return tuple(shape(x) for x in value)
+    return value
+
+
+def facts(findings) -> list:
+    return [(f.code, f.start, f.end, f.line, f.column, f.message, tuple((x.description, x.edits) for x in f.fixes),
+             f.related, dict(f.data)) for f in findings]
+
+
+def _launcher() -> bytes:
+    body = ["#!/bin/bash", "# 训练脚本 😀", "set -euo pipefail", "MBS=${4:-1}"]
+    for i in range(12):
+        body += [f"# ---- stage {i} ----", f"DATA_{i}=/data/part{i}", "ARGS=(",
+                 "\t--micro-batch-size \"${MBS}\"", f"\t--num-workers {i + 8}", f"\t--data-path \"$DATA_{i}\"",
+                 ")", "export OFFLINE_PACKING_BMR=1" if i % 3 else "export OFFLINE_PACKED_DATA=1",
+                 f"run_{i}() {{", "    torchrun aiak_training_llm/train.py \"${ARGS[@]}\"", "}", f"run_{i} \"$@\""]
+    return ("\n".join(body) + "\n").encode()
+
+
+SEEDS = CORPUS + [_launcher(), _launcher().replace(b"\n", b"\r\n")]
+
+
+LINES = [b"export OFFLINE_PACKED_DATA=1\n", b"OFFLINE_PACKING_BMR=0\n", b"unset OFFLINE_PACKING_BMR\n",
+         b"torchrun aiak_training_llm/train.py --micro-batch-size 2\n", b"MBS=4\n", b"f() { export OFFLINE_PACKING_VQA=1; }\n",
+         b"f\n", b"if [ -n \"$X\" ]; then export OFFLINE_PACKED_DATA=0; fi\n", b"( export OFFLINE_PACKED_DATA=1 ) &\n",
+         b"# packgate disable=PG004\n", b"# \xe6\xb3\xa8\xe9\x87\x8a \xf0\x9f\x98\x80\n", b"\n", b"exit 0\n", b"set -a\n",
+         b"cat <<EOF\nexport OFFLINE_PACKED_DATA=1\nEOF\n"]
+
+
+def _edit(rng: random.Random, data: bytes) -> tuple[int, int, bytes]:
+    """A random edit: mostly typing inside words, whole lines added or removed, and sometimes
+    a fuzz token anywhere (which often breaks the syntax for a while)."""
+    roll = rng.random()
+    if roll < 0.45:
+        a = rng.randrange(len(data) + 1)
+        b = min(len(data), a + rng.choice([0, 0, 0, 1]))
+        inserted = rng.choice([b"0", b"7", b"x", b"_", b"", b"-", b"."])
+    elif roll < 0.9:
+        starts = [0] + [i + 1 for i, c in enumerate(data) if c == 10]
+        a = rng.choice(starts)
+        if rng.random() < 0.6:
+            b, inserted = a, rng.choice(LINES)
+        else:
+            b = data.find(b"\n", a)
+            b, inserted = (len(data) if b < 0 else b + 1), b""
+    else:
+        a = rng.randrange(len(data) + 1)
+        b = min(len(data), a + rng.choice([0, 1, 2, 7]))
+        inserted = rng.choice(TOKENS)
+    a = len(data[:a].decode("utf-8", "ignore").encode())
+    b = max(a, len(data[:b].decode("utf-8", "ignore").encode()))
+    return a, b, inserted
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
+    moved = []
+    real = parse._moved
+    monkeypatch.setattr(parse, "_moved", lambda obj, delta: moved.append(delta) or real(obj, delta))
+    rng = random.Random(seed)
+    session, uri = Session(), f"untitled:reuse{seed}"
+    text = rng.choice(SEEDS[-2:] if seed < 2 else SEEDS).decode("utf-8", "surrogatepass")
+    session.analysis(uri, 0, text)
+    taken = compared = broken = 0
+    for version in range(1, STEPS // 3 + 1):
+        data = text.encode("utf-8", "surrogatepass")
+        if broken >= 2 or version % 50 == 0:  # a new document under the same uri (a full-text change)
+            text = session.splice(uri, Source(text), None, None, rng.choice(SEEDS).decode("utf-8", "surrogatepass"))
+            broken = 0
+        else:
+            a, b, inserted = _edit(rng, data)
+            text = session.splice(uri, Source(text), a, b, inserted.decode("utf-8", "surrogatepass"))
+        if version % 3 == 0:
+            continue  # several changes between two analyses
+        before = session.trees.get(uri)
+        previous = before.script if before is not None else None
+        entry, _ = session.analysis(uri, version, text)
+        script = entry.analysis.script
+        if script is None:  # a refused document (too large or binary): nothing to compare
+            continue
+        fresh = parse_bytes(text.encode("utf-8", "surrogatepass"))
+        if fresh.has_error or script.has_error:
+            # tree-sitter's error recovery depends on the old tree: an incremental parse of
+            # broken text may legitimately differ from a fresh one (nothing is reused there)
+            broken += 1
+            continue
+        broken = 0
+        compared += 1
+        assert shape(script) == shape(fresh), (version, text)
+        assert facts(entry.analysis.findings) == facts(analyze(text).findings), (version, text)
+        if previous is not None and script.tops:
+            old = {id(s) for top in previous.tops.values() for s in top.stmts}
+            taken += any(id(s) in old for top in script.tops.values() for s in top.stmts)
+    assert compared > STEPS // 6, compared
+    assert taken > compared // 5, (taken, compared)  # unmoved statements were taken over
+    assert len(moved) > compared, (len(moved), compared)  # ... and moved ones
