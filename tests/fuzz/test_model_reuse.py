@@ -1,9 +1,11 @@
-"""The language server builds a changed document's model from the last one: top-level
+"""The language server builds a changed document's analysis from the last one: top-level
 statements no edit touched are taken over (moved when the edit came before them) instead of
-being built again (parse.parse_bytes with previous= and edits=).
+being built again (parse.parse_bytes with previous= and edits=), and the flow walk starts at
+its last checkpoint before the first changed statement (flow.Resume).
 
-Property: after any sequence of edits that leaves valid syntax, the model (every statement, word, offset, occurrence,
-directive and statement span) and the findings equal those of a fresh parse of the same text.
+Property: after any sequence of edits that leaves valid syntax, the model (every statement,
+word, offset, occurrence, directive and statement span) equals a fresh parse's, and the
+findings (fixes, related ranges, data) and launch summaries equal a fresh analysis'.
 Edits come from the fuzz tokens (quotes, heredocs, line continuations, CRLF, CJK, emoji,
 directives...) at random offsets of the corpus, several between two analyses; the short run
 makes a few hundred, `make fuzz` several thousand.
@@ -96,11 +98,12 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
     session, uri = Session(), f"untitled:reuse{seed}"
     text = rng.choice(SEEDS[-2:] if seed < 2 else SEEDS).decode("utf-8", "surrogatepass")
     session.analysis(uri, 0, text)
-    taken = compared = broken = 0
+    taken = compared = broken = resumed = 0
     for version in range(1, STEPS // 3 + 1):
         data = text.encode("utf-8", "surrogatepass")
         if broken >= 2 or version % 50 == 0:  # a new document under the same uri (a full-text change)
-            text = session.splice(uri, Source(text), None, None, rng.choice(SEEDS).decode("utf-8", "surrogatepass"))
+            seeds = SEEDS[-2:] if rng.random() < 0.5 else SEEDS  # long launchers: most to take over
+            text = session.splice(uri, Source(text), None, None, rng.choice(seeds).decode("utf-8", "surrogatepass"))
             broken = 0
         else:
             a, b, inserted = _edit(rng, data)
@@ -122,10 +125,14 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
         broken = 0
         compared += 1
         assert shape(script) == shape(fresh), (version, text)
-        assert facts(entry.analysis.findings) == facts(analyze(text).findings), (version, text)
+        fresh_analysis = analyze(text)
+        assert facts(entry.analysis.findings) == facts(fresh_analysis.findings), (version, text)
+        assert entry.analysis.launch_summaries == fresh_analysis.launch_summaries, (version, text)
+        resumed += entry.analysis.flow.resumed_at > 0
         if previous is not None and script.tops:
             old = {id(s) for top in previous.tops.values() for s in top.stmts}
             taken += any(id(s) in old for top in script.tops.values() for s in top.stmts)
     assert compared > STEPS // 6, compared
     assert taken > compared // 5, (taken, compared)  # unmoved statements were taken over
     assert len(moved) > compared, (len(moved), compared)  # ... and moved ones
+    assert resumed > compared // 8, (resumed, compared)  # the flow walk started after the unchanged part

@@ -255,11 +255,12 @@ _DEFAULT = object()
 
 def analyze(text: str, *, path: str | None = None, settings: Settings | None = None,
             old_tree=None, loader=_DEFAULT, revalidate: bool = True, previous: Optional[Script] = None,
-            edits: Optional[list] = None, keep: bool = False) -> Analysis:
+            edits: Optional[list] = None, keep: bool = False, resume=None) -> Analysis:
     """Analyse one document and return its findings and facts.
 
     An editor passes keep=True, and with the next version's edited old tree the model that
-    analysis gave (previous) and the edits since: see parse.parse_bytes.
+    analysis gave (previous), the edits since (see parse.parse_bytes) and its flow's `resume`
+    (see flow.Resume): what the edits did not touch is then not built or walked again.
 
     loader reads sourced files (`(path) -> (text, None) | (None, reason)`); by default a
     SourceLoader rooted at the script's project; None turns source-following off.
@@ -276,18 +277,18 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
     gc.disable()
     try:
         script = parse_bytes(source.data, old_tree=old_tree, previous=previous, edits=edits, keep=keep)
-        return _analyze(source, path, settings, script, loader, revalidate)
+        return _analyze(source, path, settings, script, loader, revalidate, resume, keep)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
 def _analyze(source: Source, path, settings: Settings, script: Script, loader,
-             revalidate: bool) -> Analysis:
+             revalidate: bool, resume=None, keep: bool = False) -> Analysis:
     if loader is _DEFAULT:
         from .sources import SourceLoader, default_root
         loader = SourceLoader(default_root(path)).load if path else None
-    flow = analyze_flow(script, source.data, path, loader)
+    flow = analyze_flow(script, source.data, path, loader, resume=resume, record=keep)
     profile = resolve_profile(settings, script, path, revalidate)
     ctx = Context(source, script, flow, profile, settings.lang, path)
     wanted = _enabled_codes(settings)

@@ -182,6 +182,40 @@ class FlowResult:
     unfollowed: list = factory(list)  # (start, end, reason) of source commands not followed
     foreign: dict = factory(dict)  # sourced file path -> its text
     dependencies: set = factory(set)  # every file the analysis read (or tried to)
+    resume: object = None  # Resume: where the walk of an edited version may start again
+    resumed_at: int = 0  # top-level statements taken from an earlier walk (0: walked from the start)
+
+
+@record
+class Checkpoint:
+    """The walk between two top-level statements: the paths (copies) and every table the walk
+    fills, copied. Taken only while no file has been sourced (a sourced file can change on disk
+    without the script changing)."""
+
+    index: int  # top-level statements walked before it
+    states: list
+    tables: dict
+    launches: list  # (key, Launch, paths so far)
+
+
+@record
+class Resume:
+    """What a walk leaves for the walk of the next version of the same document: a later walk
+    whose first top-level statements are the very same objects (the parser took them over),
+    and whose relevant names and path are the same, starts at the last checkpoint inside that
+    common prefix instead of at the top."""
+
+    body: list
+    relevant: Optional[frozenset]
+    path: Optional[str]
+    points: list
+
+
+# the walk's tables a checkpoint copies (launches are copied apart: their paths grow)
+_TABLES = ("functions", "called", "def_states", "read", "overwrites", "overwrite_sites", "gate_sites",
+           "lost", "extra_occ", "children", "child_cache", "site_via", "unfollowed", "literal_cache",
+           "args_cache", "inert_cache")
+CHECKPOINTS = 16  # per walk, evenly spread over the top-level statements
 
 
 _POSITIONAL = re.compile(r"^([0-9]+|[@*#?$!-])$")
@@ -190,8 +224,11 @@ _POSITIONAL = re.compile(r"^([0-9]+|[@*#?$!-])$")
 class Flow:
     """The walker. Create one per analysis and call run()."""
 
-    def __init__(self, script, data: bytes, path: Optional[str] = None, loader=None):
+    def __init__(self, script, data: bytes, path: Optional[str] = None, loader=None,
+                 resume: Optional[Resume] = None, record: bool = False):
         self.script = script
+        self.resume_from = resume
+        self.record = record
         self.data = data
         self.path = os.path.abspath(path) if path else None
         self.loader = loader
@@ -226,7 +263,8 @@ class Flow:
     def run(self) -> FlowResult:
         """Walk the whole script and return the facts."""
         self.relevant = relevant_names(self.script)
-        states = self.block(self.script.body, [State({}, relevant=self.relevant)])
+        states, points, resumed = self.start()
+        states = self.top(self.script.body.body, resumed, states, points)
         for name, fdef in list(self.functions.items()):
             if name not in self.called:  # a library function: judge it where it was defined
                 self.called.add(name)
@@ -256,7 +294,54 @@ class Flow:
             unfollowed=self.unfollowed,
             foreign=self.foreign,
             dependencies=self.dependencies,
+            resume=Resume(self.script.body.body, self.relevant, self.path, points) if self.record else None,
+            resumed_at=resumed,
         )
+
+    # ------------------------------------------------------------ resuming
+    def start(self) -> tuple:
+        """The paths to start the top-level walk with, the checkpoints still valid, and how
+        many top-level statements they cover."""
+        fresh = [State({}, relevant=self.relevant)]
+        r = self.resume_from
+        if r is None or r.relevant != self.relevant or r.path != self.path or not r.points:
+            return fresh, [], 0
+        body, old = self.script.body.body, r.body
+        same, limit = 0, min(len(body), len(old))
+        while same < limit and body[same] is old[same]:
+            same += 1
+        points = [p for p in r.points if p.index <= same]
+        if not points:
+            return fresh, [], 0
+        p = points[-1]
+        for name in _TABLES:
+            setattr(self, name, _copied(p.tables[name]))
+        self.truncated, self.sub_launches = p.tables["truncated"], p.tables["sub_launches"]
+        self.launches = {key: _launch_copy(launch, paths) for key, launch, paths in p.launches}
+        return [st.fork() for st in p.states], points, p.index
+
+    def top(self, body: list, first: int, states: list, points: list) -> list:
+        """The top-level walk: block() over the script's statements from index first on,
+        taking checkpoints on the way when asked to."""
+        step = max(4, len(body) // CHECKPOINTS)
+        for i in range(first, len(body)):
+            if self.record and i > first and i % step == 0 and not self.dependencies \
+                    and not self.source_cache:
+                points.append(self.checkpoint(i, states))
+            live = [s for s in states if not s.done]
+            if not live:
+                break
+            dead = [s for s in states if s.done and s.done != "exit"]
+            states = dead + self.stmt(body[i], live)
+            if len(states) > MAX_PATHS // 2:
+                states = self.prune(states)
+        return states
+
+    def checkpoint(self, index: int, states: list) -> Checkpoint:
+        tables = {name: _copied(getattr(self, name)) for name in _TABLES}
+        tables["truncated"], tables["sub_launches"] = self.truncated, self.sub_launches
+        launches = [(key, launch, len(launch.paths)) for key, launch in self.launches.items()]
+        return Checkpoint(index, [st.fork() for st in states], tables, launches)
 
     # ------------------------------------------------------------ statements
     def block(self, block: Block, states: list) -> list:
@@ -1404,6 +1489,21 @@ def _concat(vals: list) -> Val:
     return Val("known", text, lit=lit, foreign=foreign)
 
 
-def analyze_flow(script, data: bytes, path: Optional[str] = None, loader=None) -> FlowResult:
-    """Run the flow analysis over a parsed script (loader reads sourced files; None: not followed)."""
-    return Flow(script, data, path, loader).run()
+def analyze_flow(script, data: bytes, path: Optional[str] = None, loader=None,
+                 resume: Optional[Resume] = None, record: bool = False) -> FlowResult:
+    """Run the flow analysis over a parsed script (loader reads sourced files; None: not followed).
+
+    record: leave checkpoints in the result's `resume` for the walk of the next version (an
+    editor's document); resume: those of the last walk, where they still apply.
+    """
+    return Flow(script, data, path, loader, resume, record).run()
+
+
+def _copied(table):
+    return table.copy()
+
+
+def _launch_copy(launch: "Launch", paths: int) -> "Launch":
+    """The launch as a checkpoint saw it: its first `paths` paths (the walk after it added the others)."""
+    return Launch(launch.start, launch.end, launch.name_start, launch.name_end, launch.label,
+                  launch.implicit, launch.paths[:paths])

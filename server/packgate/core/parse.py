@@ -356,35 +356,38 @@ class _Builder:
                 continue
             background = i + 1 < len(items) and types[i + 1] == "&"
             waiting, self.pending = self.pending, []
+            amp = items[i + 1] if background else None
             if depth == 0 and self.tops is not None:
-                stmts = self.top_statement(node, t)
+                stmts = self.top_statement(node, t, amp)
             else:
                 # a command of a block: what a `# packgate disable=` line before it covers
                 self.statements.append((self.s(node), self.e(node)))
-                stmts = self.statement(node, depth, t)
+                stmts = self.background(node, self.statement(node, depth, t), amp)
             self.seen_command = True
             for dct in waiting:
                 dct.scope_start, dct.scope_end = self.s(node), self.e(node)
-            if background:
-                amp = items[i + 1]
-                inner = Block(self.s(node), self.e(node), stmts)
-                body.append(Sub(self.s(node), self.e(amp), kind="background", body=inner,
-                                amp_start=self.s(amp), amp_end=self.e(amp)))
-                i += 2
-            else:
-                body.extend(stmts)
-                i += 1
+            body.extend(stmts)
+            i += 2 if background else 1
         return Block(start, end, body)
 
-    def top_statement(self, node, t: str) -> list:
+    def background(self, node, stmts: list, amp) -> list:
+        """A statement followed by `&` runs in a child process."""
+        if amp is None:
+            return stmts
+        inner = Block(self.s(node), self.e(node), stmts)
+        return [Sub(self.s(node), self.e(amp), kind="background", body=inner,
+                    amp_start=self.s(amp), amp_end=self.e(amp))]
+
+    def top_statement(self, node, t: str, amp=None) -> list:
         """A top-level statement: taken from the last parse when it is the same statement
         (same type and bytes, only moved), else built and recorded for the next parse.
 
-        A statement is recorded only when its model depends on nothing but its own bytes: a
-        command came before it (a directive inside the first one is file-wide), it holds no
-        directive (their scope reaches past it), no command substitution is pending around it,
-        and tree-sitter found no error in it."""
-        start, end = node.start_byte, node.end_byte
+        A statement is recorded only when its model depends on nothing but its own bytes: it
+        holds no directive (their scope reaches past it, and one in the first command is
+        file-wide), no command substitution is pending around it, and tree-sitter found no
+        error in it. One that starts at byte 0 is never moved (nothing comes before it), so an
+        offset of 0 in a moved statement always means "none"."""
+        start, end = node.start_byte, (amp if amp is not None else node).end_byte
         if self.reuse:
             hit = self.reuse.get(start)
             if hit is not None and hit[0].end + hit[1] == end and hit[0].type == t:
@@ -402,9 +405,9 @@ class _Builder:
                 self.tops[start] = top
                 return top.stmts
         o0, s0, d0 = len(self.occurrences), len(self.statements), len(self.directives)
-        clean = self.seen_command and not getattr(self, "_pre", None) and self.base == 0
-        self.statements.append((start, end))
-        stmts = self.statement(node, 0, t)
+        clean = not getattr(self, "_pre", None) and self.base == 0
+        self.statements.append((start, node.end_byte))
+        stmts = self.background(node, self.statement(node, 0, t), amp)
         if clean and not self.pending and len(self.directives) == d0 and not getattr(self, "_pre", None) \
                 and not node.has_error:
             self.tops[start] = _Top(end, t, stmts, self.occurrences[o0:], self.statements[s0:])

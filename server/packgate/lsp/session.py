@@ -81,6 +81,7 @@ class _Tree:
     tree: Any
     size: int  # the byte length of the text the edited tree now describes
     script: Any = None  # the model parsed with the tree (its top-level statements are reused)
+    resume: Any = None  # its flow walk's checkpoints (the walk starts again after the unchanged part)
     edits: list = field(default_factory=list)  # (start, old end, new end) since that parse
 
 
@@ -198,6 +199,7 @@ class Session:
             result = analyze(text, path=path_of(uri), settings=settings,
                              old_tree=kept.tree if kept else None, previous=kept.script if kept else None,
                              edits=kept.edits if kept else None, keep=True,
+                             resume=kept.resume if kept else None,
                              revalidate=revalidate, **self.loader_option(path_of(uri)))
             elapsed = time.perf_counter() - started
             tree = getattr(result.script, "tree", None)
@@ -205,7 +207,8 @@ class Session:
                 # the analysis is done with its tree: keep one (for the next incremental parse)
                 # instead of a copy per version, which a few hundred open documents feel
                 result.script.tree = None
-                self.trees[uri] = _Tree(tree, len(result.source.data), result.script)
+                self.trees[uri] = _Tree(tree, len(result.source.data), result.script,
+                                        result.flow.resume if result.flow is not None else None)
             if current:  # a slimmed entry made full again: the same findings, keep the rendering
                 entry.analysis = result
             else:
