@@ -79,7 +79,7 @@ def test_every_checkpoint_gives_the_walk_from_the_top(name, text, monkeypatch):
         pytest.skip("nothing is taken over from a parse with errors")
     for point in resume.points:
         # the same model (no edit): its statements are the same objects up to the checkpoint
-        partial = Resume(resume.body[:point.index], resume.relevant, resume.path, resume.points)
+        partial = Resume(resume.body[:point.index], resume.starts, resume.relevant, resume.path, resume.points)
         again = analyze(text, old_tree=script.tree, previous=script, edits=[], keep=True, resume=partial)
         assert again.flow.resumed_at == point.index
         assert facts(again) == want, (name, point.index)
@@ -95,10 +95,10 @@ def test_a_checkpoint_is_not_used_when_it_does_not_apply():
     same = dict(old_tree=script.tree, previous=script, edits=[], keep=True)
     assert analyze(text, resume=resume, **same).flow.resumed_at > 0
     # other relevant names (the set is compared, not the text)
-    other = Resume(resume.body, frozenset({"X"}), resume.path, resume.points)
+    other = Resume(resume.body, resume.starts, frozenset({"X"}), resume.path, resume.points)
     assert analyze(text, resume=other, **same).flow.resumed_at == 0
     # another file
-    moved = Resume(resume.body, resume.relevant, "/elsewhere.sh", resume.points)
+    moved = Resume(resume.body, resume.starts, resume.relevant, "/elsewhere.sh", resume.points)
     assert analyze(text, resume=moved, **same).flow.resumed_at == 0
     # statements built again (a fresh model) are other objects: nothing is taken over
     assert analyze(text, keep=True, resume=resume).flow.resumed_at == 0

@@ -201,11 +201,12 @@ class Checkpoint:
 @record
 class Resume:
     """What a walk leaves for the walk of the next version of the same document: a later walk
-    whose first top-level statements are the very same objects (the parser took them over),
-    and whose relevant names and path are the same, starts at the last checkpoint inside that
+    whose first top-level statements are the very same objects at the same offsets (the parser
+    took them over unmoved), and whose relevant names and path are the same, starts at the last checkpoint inside that
     common prefix instead of at the top."""
 
     body: list
+    starts: list  # where each statement of body started (the parser moves statements in place)
     relevant: Optional[frozenset]
     path: Optional[str]
     points: list
@@ -294,7 +295,8 @@ class Flow:
             unfollowed=self.unfollowed,
             foreign=self.foreign,
             dependencies=self.dependencies,
-            resume=Resume(self.script.body.body, self.relevant, self.path, points) if self.record else None,
+            resume=Resume(self.script.body.body, [st.start for st in self.script.body.body], self.relevant,
+                          self.path, points) if self.record else None,
             resumed_at=resumed,
         )
 
@@ -306,9 +308,9 @@ class Flow:
         r = self.resume_from
         if r is None or r.relevant != self.relevant or r.path != self.path or not r.points:
             return fresh, [], 0
-        body, old = self.script.body.body, r.body
+        body, old, starts = self.script.body.body, r.body, r.starts
         same, limit = 0, min(len(body), len(old))
-        while same < limit and body[same] is old[same]:
+        while same < limit and body[same] is old[same] and body[same].start == starts[same]:
             same += 1
         points = [p for p in r.points if p.index <= same]
         if not points:

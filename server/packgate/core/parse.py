@@ -397,9 +397,14 @@ class _Builder:
                     self.statements.extend(top.statements)
                     self.tops[start] = top
                     return top.stmts
-                top = _Top(end, t, [_moved(x, delta) for x in top.stmts],
-                           [Occurrence(o.name, o.start + delta, o.end + delta, o.kind) for o in top.occurrences],
-                           [(a + delta, b + delta) for a, b in top.statements])
+                # moved in place: the last model is dropped once this one is built (a copy
+                # would cost twice as much, and statements are moved on most keystrokes)
+                for x in top.stmts:
+                    _move(x, delta)
+                for o in top.occurrences:
+                    o.start += delta
+                    o.end += delta
+                top = _Top(end, t, top.stmts, top.occurrences, [(a + delta, b + delta) for a, b in top.statements])
                 self.occurrences.extend(top.occurrences)
                 self.statements.extend(top.statements)
                 self.tops[start] = top
@@ -995,42 +1000,48 @@ def _reusable(previous: Optional[Script], edits: Optional[list]) -> Optional[dic
 _POSITIONS = frozenset(("start", "end", "name_start", "name_end", "eq_end", "decl_start", "decl_end",
                         "amp_start", "amp_end", "pipe_start", "pipe_end", "else_start", "op_start"))
 _MOVERS: dict = {}
+_SCALARS = frozenset(("text", "raw", "name", "quote", "op", "mode", "keyword", "kind", "reason", "var", "file",
+                      "array_all", "quoted", "effects", "append", "exported", "decl_items", "negate",
+                      "allexport", "has_default"))
 
 
-def _moved(obj, delta: int):
-    """A copy of a model record (and of everything below it) with its byte offsets moved by
-    delta. An offset of 0 stays 0: it means "none" (a moved statement starts after byte 0)."""
-    mover = _MOVERS.get(type(obj))
+def _move(obj, delta: int) -> None:
+    """Move a model record's byte offsets (and those of everything below it) by delta, in
+    place. An offset of 0 stays 0: it means "none" (a moved statement starts after byte 0)."""
+    mover = _MOVERS.get(obj.__class__)
     if mover is None:
-        mover = _MOVERS[type(obj)] = _make_mover(type(obj))
-    return mover(obj, delta)
+        mover = _MOVERS[obj.__class__] = _make_mover(obj.__class__)
+    mover(obj, delta)
 
 
-def _moved_value(value, delta: int):
-    if value is None or value.__class__ in (str, bool, int):
-        return value
+def _move_value(value, delta: int) -> None:
     if value.__class__ is list:
-        return [_moved_value(x, delta) for x in value]
-    if value.__class__ is tuple:  # (name, start, end), (cond, body, start), (pattern, body, start)
-        return tuple((x + delta if x else x) if x.__class__ is int else _moved_value(x, delta) for x in value)
-    return _moved(value, delta)
+        for i, x in enumerate(value):
+            if x.__class__ is tuple:  # (name, start, end), (cond, body, start), (pattern, body, start)
+                value[i] = tuple((y + delta if y else y) if y.__class__ is int
+                                 else (y if y.__class__ is str else _moved_in(y, delta)) for y in x)
+            else:
+                _move(x, delta)
+    else:
+        _move(value, delta)
+
+
+def _moved_in(value, delta: int):
+    _move(value, delta)
+    return value
 
 
 def _make_mover(cls):
-    """The copying function for one record class, generated once (a generic loop over the
+    """The moving function for one record class, generated once (a generic loop over the
     fields costs several times more per object)."""
-    args = []
+    lines = []
     for name in cls.__record_fields__:
         if name in _POSITIONS:
-            args.append(f"(o.{name} + d if o.{name} else 0)")
-        elif name in ("text", "raw", "name", "quote", "op", "mode", "keyword", "kind", "reason", "var",
-                      "file", "array_all", "quoted", "effects", "append", "exported", "decl_items",
-                      "negate", "allexport", "has_default"):
-            args.append(f"o.{name}")
-        else:
-            args.append(f"mv(o.{name}, d)")
-    env = {"cls": cls, "mv": _moved_value}
-    exec(f"def move(o, d):\n    return cls({', '.join(args)})\n", env)
+            lines.append(f"    if o.{name}: o.{name} += d")
+        elif name not in _SCALARS:
+            lines.append(f"    x = o.{name}\n    if x is not None: mv(x, d)")
+    env = {"mv": _move_value}
+    exec("def move(o, d):\n" + ("\n".join(lines) or "    pass") + "\n", env)
     return env["move"]
 
 
