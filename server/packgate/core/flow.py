@@ -567,10 +567,9 @@ class Flow:
                 s.frames = s.frames[:-1]
         return out
 
-    _ACTIVE = G.LAUNCHERS | {"accelerate", "docker", "bash", "sh", "zsh", "env", "exec", "source", ".",
-                             "eval", "set", "read", "exit", "return", "break", "continue", "export",
-                             "declare", "typeset", "local", "unset", "nohup", "time", "command",
-                             "builtin", "shopt"}
+    _ACTIVE = G.LAUNCHERS | G.WRAPPERS | {"accelerate", "docker", "bash", "sh", "zsh", "env", "source",
+                                          ".", "eval", "set", "read", "exit", "return", "break", "continue",
+                                          "export", "declare", "typeset", "local", "unset", "shopt"}
 
     def inert(self, block: Block, depth: int = 0) -> bool:
         """True when walking block can change nothing a check sees (no assignment that matters,
@@ -800,9 +799,17 @@ class Flow:
             n = names[i]
             base = os.path.basename(n)
             if base in G.WRAPPERS:
+                takes, operands = G.WRAPPER_SYNTAX[base]
                 i += 1
-                while i < len(words) and names[i].startswith("-") and base != "exec":
-                    i += 1
+                while i < len(words):
+                    t = names[i]
+                    if t == "--":
+                        i += 1
+                        break
+                    if not t.startswith("-") or t == "-":
+                        break
+                    i += 2 if t in takes else 1  # `-N 0`; `--cpunodebind=0` and `-N0` are one word
+                i += operands
                 continue
             if base == "env":
                 i += 1
@@ -1207,8 +1214,10 @@ class Flow:
                 self.extra_occ.append(Occurrence(spec, word.start + strip, word.end, "docker"))
 
 
-_REACHING = G.LAUNCHERS | {"accelerate", "docker", "bash", "sh", "zsh", "env", "exec", "source",
-                            ".", "set", "read", "eval", "nohup", "time", "command"}
+# commands whose words can reach a check: launchers, the wrappers that run one (`numactl ...
+# torchrun`), and the commands that change this shell or start another
+_REACHING = G.LAUNCHERS | G.WRAPPERS | {"accelerate", "docker", "bash", "sh", "zsh", "env", "source",
+                                        ".", "set", "read", "eval"}
 
 
 def relevant_names(script) -> Optional[frozenset]:

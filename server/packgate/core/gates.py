@@ -180,7 +180,24 @@ VERDICT_LABEL = {
 # Commands that start the trainer (FACTS §6).
 LAUNCHERS = frozenset({"torchrun", "deepspeed", "srun", "mpirun"})
 PYTHONS = ("python", "python3")
-WRAPPERS = frozenset({"exec", "nohup", "time", "command", "builtin", "stdbuf", "numactl", "taskset"})
+# Commands that run another command (`numactl --cpunodebind=0 torchrun ...`): the launch is the
+# command they wrap. Per wrapper: the options that take the next word as their value, and the
+# operands that come before the command (taskset's CPU mask or list, timeout's duration).
+WRAPPER_SYNTAX = {
+    "exec": (frozenset({"-a"}), 0),
+    "nohup": (frozenset(), 0),
+    "time": (frozenset({"-f", "--format", "-o", "--output"}), 0),
+    "command": (frozenset(), 0),
+    "builtin": (frozenset(), 0),
+    "stdbuf": (frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}), 0),
+    "numactl": (frozenset({"-i", "--interleave", "-m", "--membind", "-N", "--cpunodebind", "-C",
+                           "--physcpubind", "-p", "--preferred", "-P", "--preferred-many", "-w",
+                           "--weighted-interleave"}), 0),
+    "taskset": (frozenset(), 1),
+    "timeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
+    "nice": (frozenset({"-n", "--adjustment"}), 0),
+}
+WRAPPERS = frozenset(WRAPPER_SYNTAX)
 PACKING_SFT = "--packing-sft-data"
 PACKING_PRETRAIN = "--packing-pretrain-data"
 MBS_FLAG = "--micro-batch-size"
