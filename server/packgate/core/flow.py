@@ -330,11 +330,14 @@ class Flow:
             if self.record and i > first and i % step == 0 and not self.dependencies \
                     and not self.source_cache:
                 points.append(self.checkpoint(i, states))
+            st = body[i]
+            if self.skippable(st):
+                continue
             live = [s for s in states if not s.done]
             if not live:
                 break
             dead = [s for s in states if s.done and s.done != "exit"]
-            states = dead + self.stmt(body[i], live)
+            states = dead + self.stmt(st, live)
             if len(states) > MAX_PATHS // 2:
                 states = self.prune(states)
         return states
@@ -581,17 +584,40 @@ class Flow:
         if depth > MAX_CALL_DEPTH:  # a long chain of calls: assume it matters (and stay shallow)
             return False
         self.inert_cache[key] = False  # recursion (a function calling itself) is not inert
+        result = self.quiet([block], depth)
+        self.inert_cache[key] = result
+        return result
+
+    def skippable(self, st) -> bool:
+        """Whether the walk can step over one statement of the script's top level: an
+        assignment or a simple command that cannot change anything a check sees (inert). Steps
+        over only what changes no path: an if, case or && would leave its branch label on the
+        paths that merge after it."""
+        kind = type(st)
+        if kind is not Assign and kind is not Command:
+            return False
+        if not self.quiet([st], 0):
+            return False
+        if kind is Command and st.words:
+            name = st.words[0].text
+            if name in self.functions:
+                self.called.add(name)  # as walking the call would
+        return True
+
+    def quiet(self, stack: list, depth: int) -> bool:
+        """inert() for a list of statements (not cached)."""
         relevant = self.relevant
         result = True
-        stack = [block]
         while stack and result:
             st = stack.pop()
             kind = type(st)
             if kind is Block:
                 stack.extend(st.body)
             elif kind is Assign:
-                result = relevant is not None and st.name not in relevant
-                if result and st.value is not None and st.value.effects:
+                # a gate's or a checked variable's assignment is a site the rules read
+                result = relevant is not None and st.name not in relevant and st.name not in G.OTHER_VARS
+                if result and (st.value is not None and st.value.effects
+                               or st.array is not None and any(w.effects for w in st.array)):
                     result = False
             elif kind in (ExportNames, Unset, SetOpt, FuncDef, Exit, Opaque_):
                 result = False
@@ -608,7 +634,6 @@ class Flow:
                 stack.extend(_nested(st))
                 if kind is Loop and st.var and (relevant is None or st.var in relevant):
                     result = False
-        self.inert_cache[key] = result
         return result
 
     def uses_args(self, fdef: FuncDef) -> bool:
