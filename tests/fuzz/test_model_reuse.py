@@ -26,7 +26,7 @@ from packgate.core.source import Source
 from packgate.lsp.session import Session
 
 STEPS = 4000 if LONG else 300
-_SKIP = {"tree", "_starts", "tops"}
+_SKIP = {"tree", "_starts", "tops", "refs"}  # refs: a cache the flow fills
 
 
 def shape(value):

@@ -351,6 +351,8 @@ class Flow:
     # ------------------------------------------------------------ statements
     def block(self, block: Block, states: list) -> list:
         for stmt in block.body:
+            if self.skippable(stmt):
+                continue
             live = [s for s in states if not s.done]
             if not live:
                 break
@@ -545,7 +547,7 @@ class Flow:
         binds = self.uses_args(fdef)
         for s in states:
             s.frames = s.frames + ({},)
-            for idx in (range(1, 10) if binds else ()):
+            for idx in binds:
                 s.save_local(str(idx))
                 val = args[idx - 1] if args is not None and idx <= len(args) else None
                 if val is not None:
@@ -589,12 +591,16 @@ class Flow:
         return result
 
     def skippable(self, st) -> bool:
-        """Whether the walk can step over one statement of the script's top level: an
-        assignment or a simple command that cannot change anything a check sees (inert). Steps
-        over only what changes no path: an if, case or && would leave its branch label on the
-        paths that merge after it."""
+        """Whether the walk can step over one statement: an assignment or a simple command that
+        cannot change anything a check sees (inert). Steps over only what changes no path: an
+        if, case or && would leave its branch label on the paths that merge after it, and a
+        `local` or `declare` in a function is undone on return (the paths remember it).
+        Not cached: a command becomes a call once its function is defined."""
         kind = type(st)
-        if kind is not Assign and kind is not Command:
+        if kind is Assign:
+            if st.mode == "local" or st.mode == "declare":
+                return False
+        elif kind is not Command:
             return False
         if not self.quiet([st], 0):
             return False
@@ -636,8 +642,9 @@ class Flow:
                     result = False
         return result
 
-    def uses_args(self, fdef: FuncDef) -> bool:
-        """Whether a function body reads $1..$9 (binding them costs; most helpers do not)."""
+    def uses_args(self, fdef: FuncDef) -> tuple:
+        """The positional parameters a call binds: those its body reads (binding costs; most
+        helpers read none, `need_dir` reads $1)."""
         cached = self.args_cache.get(id(fdef))
         if cached is None:
             cached = self.args_cache[id(fdef)] = _reads_positional(fdef.body)
@@ -1425,8 +1432,11 @@ def _nested(st) -> list:
     return []
 
 
-def _reads_positional(block) -> bool:
-    """True when any word below block mentions $1..$9, $@ or $*."""
+def _reads_positional(block) -> tuple:
+    """The positional parameters (1..9) the words below block read: all of them when a word
+    reads $@, $* or $#, or when a command can read them where these words do not show it
+    (source, eval, shift, set)."""
+    read: set = set()
     stack = [block]
     while stack:
         st = stack.pop()
@@ -1434,31 +1444,53 @@ def _reads_positional(block) -> bool:
         words = []
         if isinstance(st, Command):
             words = list(st.words) + [a.value for a in st.prefix if a.value]
+            stack.extend(st.pre)
+            if st.words and st.words[0].text in _READS_ALL_ARGS:
+                return _ALL_ARGS
         elif isinstance(st, Assign):
             words = [st.value] if st.value else list(st.array or [])
         elif isinstance(st, Loop) and st.items:
             words = list(st.items)
-        if _word_refs(words) & _POSITIONAL_NAMES:
-            return True
-    return False
+        refs = _word_refs(words) & _POSITIONAL_NAMES
+        if refs & {"@", "*", "#"}:
+            return _ALL_ARGS
+        read |= refs
+    return tuple(i for i in range(1, 10) if str(i) in read)
 
 
 _POSITIONAL_NAMES = frozenset([str(i) for i in range(1, 10)] + ["@", "*", "#"])
+_ALL_ARGS = tuple(range(1, 10))
+_READS_ALL_ARGS = frozenset({"source", ".", "eval", "shift", "set"})
 
 
 def _word_refs(words) -> set:
+    """The names the words expand (${A:-$B} expands A and B)."""
     out = set()
-    stack = []
     for w in words:
         if w is not None:
-            stack.extend(w.parts)
+            refs = w.refs
+            if refs is None:
+                refs = w.refs = _refs_of(w)  # kept on the word: an editor's next analysis reuses it
+            if refs:
+                out |= refs
+    return out
+
+
+_NO_REFS = frozenset()
+
+
+def _refs_of(word) -> frozenset:
+    if word.text is not None:
+        return _NO_REFS
+    out = set()
+    stack = list(word.parts)
     while stack:
         p = stack.pop()
         if isinstance(p, Ref):
             out.add(p.name)
             if p.arg is not None:
                 stack.extend(p.arg.parts)
-    return out
+    return frozenset(out) if out else _NO_REFS
 
 
 class _LazyValues:

@@ -103,6 +103,7 @@ class Word:
     raw: str = ""
     text: Optional[str] = None  # the literal text when the word has no expansion (set by the builder)
     effects: bool = False  # evaluating it changes or consults state (${X:=d}, a gate's value)
+    refs: Optional[frozenset] = None  # the names it expands, at any depth: computed on first use, kept
 
     def literal(self) -> Optional[str]:
         """The text if the word is fully literal, else None."""
@@ -1002,7 +1003,7 @@ _POSITIONS = frozenset(("start", "end", "name_start", "name_end", "eq_end", "dec
 _MOVERS: dict = {}
 _SCALARS = frozenset(("text", "raw", "name", "quote", "op", "mode", "keyword", "kind", "reason", "var", "file",
                       "array_all", "quoted", "effects", "append", "exported", "decl_items", "negate",
-                      "allexport", "has_default"))
+                      "allexport", "has_default", "refs"))
 
 
 def _move(obj, delta: int) -> None:
