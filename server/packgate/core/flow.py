@@ -986,10 +986,14 @@ class Flow:
         self.sub_launches += 1
         child = s.fork()
         prefix_sites = []
+        relevant = self.relevant
         for a in prefix:
             if a.mode == "env-unset":
                 child.drop(a.name)
                 continue
+            if relevant is not None and a.name not in relevant and a.name not in G.OTHER_VARS \
+                    and not (a.value is not None and a.value.effects):
+                continue  # PYTHONPATH=... torchrun: nothing a check reads
             self.assign(child, a)
             prefix_sites.append(a)
         args = []
@@ -1018,7 +1022,9 @@ class Flow:
                 seen[gate] = Seen(UNSET, None, unexported=var.origin, lost=lost)
         mbs, flag, sft, pretrain = None, None, False, False
         for idx, v in enumerate(args):
-            t = v.text if v.kind in ("known", "default") else ""
+            t = v.text
+            if t[:2] != "--" or (v.kind != "known" and v.kind != "default"):
+                continue  # every flag looked for starts with --
             if t == G.MBS_FLAG:
                 if idx + 1 < len(args):  # a flag without a value is argparse's error, not ours
                     flag = v.span
@@ -1290,10 +1296,10 @@ def relevant_names(script) -> Optional[frozenset]:
                 values.setdefault(st.var, []).extend(st.items or [])
             elif kind is FuncDef:
                 functions.setdefault(st.name, []).append(st)
-    flaggy = {n for n, words in values.items() if any(_lead(w).startswith("-") for w in words)}
+    flaggy = {n for n, words in values.items() if _any_lead(words, _is_flag)}
     for a in arrays:
         # read like a launch's words: its first element may be the command ("${CMD[@]}")
-        python = any(_lead(w).startswith("python") or _lead(w).endswith("/python") for w in a.array)
+        python = _any_lead(a.array, _is_python)
         deps.setdefault(a.name, set()).update(_launch_refs(a.array, flaggy, python=python))
     passing: dict = {}
     for cmd in commands:
@@ -1320,6 +1326,23 @@ def relevant_names(script) -> Optional[frozenset]:
         relevant.add(n)
         todo.extend(deps.get(n, ()))
     return frozenset(relevant)
+
+
+def _is_flag(lead: str) -> bool:
+    return lead.startswith("-")
+
+
+def _is_python(lead: str) -> bool:
+    return lead.startswith("python") or lead.endswith("/python")
+
+
+def _any_lead(words, test) -> bool:
+    """Whether the literal text any of the words starts with passes test."""
+    for w in words:
+        lead = w.text
+        if test(lead if lead is not None else _lead(w)):
+            return True
+    return False
 
 
 def _lead(word) -> str:
@@ -1362,6 +1385,10 @@ def _launch_refs(words, flaggy: set, python: bool = False) -> set:
     take_next = False
     head = True
     for i, w in enumerate(words):
+        lead = w.text
+        if lead is not None and not python:  # a literal: reads nothing, may be the flag
+            take_next = lead == G.MBS_FLAG
+            continue
         refs = _word_refs([w])
         lead = _lead(w)
         take = i == 0 or take_next or head and python

@@ -1000,48 +1000,56 @@ def _reusable(previous: Optional[Script], edits: Optional[list]) -> Optional[dic
 
 _POSITIONS = frozenset(("start", "end", "name_start", "name_end", "eq_end", "decl_start", "decl_end",
                         "amp_start", "amp_end", "pipe_start", "pipe_end", "else_start", "op_start"))
-_MOVERS: dict = {}
+class _Movers(dict):
+    """record class -> its moving function, generated on first use."""
+
+    def __missing__(self, cls):
+        mover = self[cls] = _make_mover(cls)
+        return mover
+
+
+_MOVERS = _Movers()
 _SCALARS = frozenset(("text", "raw", "name", "quote", "op", "mode", "keyword", "kind", "reason", "var", "file",
                       "array_all", "quoted", "effects", "append", "exported", "decl_items", "negate",
                       "allexport", "has_default", "refs"))
+_TUPLE_LISTS = frozenset(("names", "clauses", "items"))  # lists that may hold (.., offset) tuples
 
 
 def _move(obj, delta: int) -> None:
     """Move a model record's byte offsets (and those of everything below it) by delta, in
     place. An offset of 0 stays 0: it means "none" (a moved statement starts after byte 0)."""
-    mover = _MOVERS.get(obj.__class__)
-    if mover is None:
-        mover = _MOVERS[obj.__class__] = _make_mover(obj.__class__)
-    mover(obj, delta)
+    _MOVERS[obj.__class__](obj, delta)
 
 
-def _move_value(value, delta: int) -> None:
-    if value.__class__ is list:
-        for i, x in enumerate(value):
-            if x.__class__ is tuple:  # (name, start, end), (cond, body, start), (pattern, body, start)
-                value[i] = tuple((y + delta if y else y) if y.__class__ is int
-                                 else (y if y.__class__ is str else _moved_in(y, delta)) for y in x)
-            else:
-                _move(x, delta)
-    else:
-        _move(value, delta)
+def _move_list(value: list, delta: int) -> None:
+    for i, x in enumerate(value):
+        if x.__class__ is tuple:  # (name, start, end), (cond, body, start), (pattern, body, start)
+            value[i] = tuple((y + delta if y else y) if y.__class__ is int
+                             else (y if y.__class__ is str else _moved_in(y, delta)) for y in x)
+        else:
+            _MOVERS[x.__class__](x, delta)
 
 
 def _moved_in(value, delta: int):
-    _move(value, delta)
+    _MOVERS[value.__class__](value, delta)
     return value
 
 
 def _make_mover(cls):
-    """The moving function for one record class, generated once (a generic loop over the
-    fields costs several times more per object)."""
+    """The moving function for one record class, generated once: the fields are known, so the
+    walk below it costs one call per record (a generic walk costs several)."""
     lines = []
     for name in cls.__record_fields__:
         if name in _POSITIONS:
             lines.append(f"    if o.{name}: o.{name} += d")
-        elif name not in _SCALARS:
-            lines.append(f"    x = o.{name}\n    if x is not None: mv(x, d)")
-    env = {"mv": _move_value}
+        elif name in _SCALARS:
+            continue
+        elif name in _TUPLE_LISTS:
+            lines.append(f"    v = o.{name}\n    if v: ml(v, d)")
+        else:  # a record, or a list of records
+            lines.append(f"    v = o.{name}\n    if v is not None:\n        if v.__class__ is list:\n"
+                         f"            for x in v: M[x.__class__](x, d)\n        else: M[v.__class__](v, d)")
+    env = {"M": _MOVERS, "ml": _move_list}
     exec("def move(o, d):\n" + ("\n".join(lines) or "    pass") + "\n", env)
     return env["move"]
 
