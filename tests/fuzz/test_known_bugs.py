@@ -128,6 +128,24 @@ def test_fix_never_empties_a_one_line_body(body):
     _never_empties(body)
 
 
+@pytest.mark.parametrize("body", [
+    "$(export OFFLINE_PACKING_VQA=1)\n",
+    "x=`export OFFLINE_PACKING_VQA=1`\n",
+    "cat <(export OFFLINE_PACKING_VQA=1)\n",
+], ids=["command-substitution", "backquotes", "process-substitution"])
+def test_fix_never_empties_a_substitution(body):
+    """Found by the long fuzz run: the removal left `$()`, which tree-sitter-bash reads as an
+    error; the statement becomes `:` as in any other body."""
+    from fuzz_props import error_spans
+    text = "export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n" + body + \
+        "torchrun aiak_training_llm/train.py --micro-batch-size 1\n"
+    analysis = analyze(text, settings=EN)
+    assert "PG002" in [f.code for f in analysis.findings]
+    fixed = apply_edits(analysis.source.data, analysis.fix_all_edits())
+    assert b"OFFLINE_PACKING_VQA" not in fixed and b":" in fixed, fixed.decode()
+    assert error_spans(fixed) == [], fixed.decode()
+
+
 def test_fix_keeps_case_arms_whole():
     from fuzz_props import bash_accepts, error_spans
     text = ("export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\ncase $STAGE in\n"

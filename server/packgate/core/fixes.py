@@ -36,8 +36,10 @@ def replace_range(start: int, end: int, text: str) -> Edit:
     return Edit(start, end, text)
 
 
-_OPENERS = re.compile(rb"(?:^|[\s;&|])(?:then|do|else|\{|\(|\))\s*$")
-_CLOSERS = re.compile(rb"^\s*(?:;\s*)?(?:fi|done|esac|elif|else|\}|\)|;;|;&)(?:[\s;&|)]|$)")
+# what opens a body (then, do, else, {, a subshell's or a case arm's parenthesis, $( <( >( and a
+# backquote) and what closes one
+_OPENERS = re.compile(rb"(?:(?:^|[\s;&|])(?:then|do|else|\{|\(|\))|\$\(|[<>]\(|`)\s*$")
+_CLOSERS = re.compile(rb"^\s*(?:;\s*)?(?:fi|done|esac|elif|else|\}|\)|;;|;&|`)(?:[\s;&|)`]|$)")
 
 
 # An operator that ties the statement to a neighbour: `a && STMT`, `a || STMT`, `a | STMT`,
@@ -51,7 +53,8 @@ _JOINED_AFTER = re.compile(rb"^[ \t]*(?:&&|\|\||\|&?|&)")
 def remove_statement(source: Source, start: int, end: int) -> Edit:
     """Delete a statement; its whole line (with line ending) when it stands alone there.
 
-    When it is the only command of a body (`then ... fi`, `do ... done`, `{ ... }`, a case arm),
+    When it is the only command of a body (`then ... fi`, `do ... done`, `{ ... }`, a case arm,
+    `$( ... )`),
     or an operand of `&&`, `||`, `|`, `!` or `&`, it becomes
     `:` instead: bash rejects an empty body, and a dangling operator would join the next command.
     """
