@@ -233,8 +233,12 @@ class Session:
         """Every safe fix, repeated until nothing is left to fix, as one minimal edit (None if none)."""
         if len(entry.analysis.source.data) > LARGE:
             # the passes below each build a model as large as the kept one: keep only findings
+            # (and the tree, without the model and walk checkpoints kept for the next edit)
             entry.analysis = entry.analysis.slimmed()
             self.recent.pop(uri, None)
+            kept = self.trees.get(uri)
+            if kept is not None:
+                kept.script = kept.resume = None
         current = entry.analysis
         data = current.source.data
         for _ in range(FIX_PASSES):
