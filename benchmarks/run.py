@@ -163,25 +163,45 @@ def lint_vs_parse(text: str, repeats: int) -> tuple[Figure, float, float]:
     return fig, lint_t, parse_t
 
 
+def interleaved(texts: list[str], repeats: int) -> list[float]:
+    """Medians of lints of several texts taken in turn (one of each, then again), so that every
+    size sees the same machine: its speed here varies by up to 2x from one minute to the next,
+    which separate runs per size would read as growth."""
+    import packgate
+    for text in texts:
+        packgate.lint(text)
+    times: list[list[float]] = [[] for _ in texts]
+    for _ in range(repeats):
+        for i, text in enumerate(texts):
+            t0 = time.perf_counter()
+            packgate.lint(text)
+            times[i].append(time.perf_counter() - t0)
+    return [statistics.median(t) for t in times]
+
+
 _BIG_CHILD = """
-import json, sys, time
+import json, statistics, sys, time
 sys.path[:0] = {paths!r}
 from generate import generate
 import packgate
-text = generate({lines}, {seed})
-packgate.lint(generate(2000, {seed}))  # warm, like the in-process sizes
-times = []
-for _ in range({repeats}):
+small, text = generate(2000, {seed}), generate({lines}, {seed})
+packgate.lint(small)  # warm, like the in-process sizes
+smalls, bigs = [], []
+for _ in range({repeats}):  # in turn, so that both sizes see the same machine
     t0 = time.perf_counter()
+    packgate.lint(small)
+    t1 = time.perf_counter()
     packgate.lint(text)
-    times.append(time.perf_counter() - t0)
-print(json.dumps({{"seconds": sorted(times)[len(times) // 2]}}))
+    bigs.append(time.perf_counter() - t1)
+    smalls.append(t1 - t0)
+print(json.dumps({{"seconds": statistics.median(bigs), "small": statistics.median(smalls)}}))
 """
 
 
-def lint_in_child(lines: int, timeout: float, repeats: int = 3) -> float | None:
-    """The median of repeated lints of a generated launcher in a fresh process, warmed up as the
-    in-process sizes are; None if it outlived the timeout."""
+def lint_in_child(lines: int, timeout: float, repeats: int = 3) -> tuple[float, float] | None:
+    """Medians of repeated lints of a generated launcher of `lines` lines and, in turn with
+    them, of the 2,000-line one, in a fresh process warmed up as the in-process sizes are; None
+    if it outlived the timeout."""
     code = _BIG_CHILD.format(paths=[str(ROOT / "server"), str(HERE)], lines=lines, seed=SEED, repeats=repeats)
     try:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
@@ -189,10 +209,12 @@ def lint_in_child(lines: int, timeout: float, repeats: int = 3) -> float | None:
         return None
     if out.returncode != 0:
         raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "lint failed")
-    return json.loads(out.stdout.strip().splitlines()[-1])["seconds"]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    return result["seconds"], result["small"]
 
 
-def growth(times: dict[int, float | None], parse: dict[int, float], timeouts: dict[int, float]) -> Figure:
+def growth(times: dict[int, float | None], parse: dict[int, float], timeouts: dict[int, float],
+           pairs: dict[tuple[int, int], tuple[float, float | None]]) -> Figure:
     """Cost growth: the log-log slope between consecutive sizes (1.0 is linear)."""
     sizes = sorted(times)
     slopes, notes, worst = [], [], 0.0
@@ -210,16 +232,20 @@ def growth(times: dict[int, float | None], parse: dict[int, float], timeouts: di
     parse_per_line = "  ".join(f"{n:,}: {parse[n] / n * 1e6:.1f} us/line" for n in sorted(parse))
     notes.append(f"lint times {per_line}")
     notes.append(f"tree-sitter parse for comparison: {parse_per_line}")
-    # judged on the issue's sizes (300 -> 2,000 -> 50,000); 10,000 is shown as a point between
-    judged = [n for n in (300, 2000, 50_000) if n in times]
-    for a, b in zip(judged, judged[1:]):
-        ta, tb = times[a], times[b] if times[b] is not None else timeouts.get(b)
-        if ta is not None and tb is not None:
-            worst = max(worst, math.log(tb / ta) / math.log(b / a))
+    # judged on the issue's sizes (300 -> 2,000 -> 50,000), each step on the two sizes linted in
+    # turn (pairs); 10,000 is shown as a point between
+    judged = []
+    for (a, b), (ta, tb) in sorted(pairs.items()):
+        tb = tb if tb is not None else timeouts.get(b)
+        if tb is not None:
+            k = math.log(tb / ta) / math.log(b / a)
+            judged.append(f"{a:,}->{b:,}: {'>= ' if pairs[(a, b)][1] is None else ''}{k:.2f}")
+            worst = max(worst, k)
     notes.append("exponent k in time ~ lines^k between consecutive sizes; 'met' judges the issue's sizes "
-                 "(300 -> 2,000 -> 50,000) and allows 0.10 of noise above 1.0. Every size is a median "
-                 "of warm lints (50,000 in a child process, bounded by the time left). The smallest "
-                 "sizes carry fixed costs, which flatter the slope out of them.")
+                 "(300 -> 2,000 -> 50,000), each step on its two sizes linted in turn in the same process "
+                 f"({', '.join(judged)}), and allows 0.10 of noise above 1.0. Every size is a median of "
+                 "warm lints (50,000 in a child process, bounded by the time left, in turn with 2,000). "
+                 "The smallest sizes carry fixed costs, which flatter the slope out of them.")
     size_ratio = sizes[-1] / sizes[1]
     last = times[sizes[-1]]
     ratio = None if last is None or times[sizes[1]] is None else (last / times[sizes[1]]) / size_ratio
@@ -498,15 +524,16 @@ def main(argv: list[str] | None = None) -> int:
     show(fig)
 
     sizes = [300, 2000, 10_000] + ([] if q else [50_000])
-    lint_t: dict[int, float | None] = {2000: lint2k}
+    lint_t: dict[int, float | None] = {}
     parse_t: dict[int, float] = {2000: parse2k}
     parser_ = bare_parser()
     import packgate
     for n in sizes:
         text = generate(n, SEED)
         parse_t.setdefault(n, statistics.median(timed(lambda: parser_.parse(text.encode()), 5 if n < 50_000 else 3)))
-        if n in (300, 10_000):
-            lint_t[n] = statistics.median(timed(lambda: packgate.lint(text), 9 if n == 300 else (1 if q else 3)))
+    lint_t[300], lint_t[2000] = interleaved([generate(300, SEED), text2k], 9)
+    pairs: dict[tuple[int, int], tuple[float, float | None]] = {(300, 2000): (lint_t[300], lint_t[2000])}
+    lint_t[10_000] = statistics.median(timed(lambda: packgate.lint(generate(10_000, SEED)), 1 if q else 3))
 
     with tempfile.TemporaryDirectory(prefix="packgate-bench-") as tmp:
         folder = Path(tmp) / "launchers"
@@ -537,8 +564,10 @@ def main(argv: list[str] | None = None) -> int:
         left = max(20.0, BUDGET_S - (time.monotonic() - start))
         timeouts[50_000] = left
         print(f"  linting 50,000 lines in a subprocess (up to {left:.0f} s) ...", flush=True)
-        lint_t[50_000] = lint_in_child(50_000, left)
-    show(growth(lint_t, parse_t, timeouts))
+        big = lint_in_child(50_000, left)
+        lint_t[50_000] = big[0] if big is not None else None
+        pairs[(2000, 50_000)] = (big[1], big[0]) if big is not None else (lint_t[2000], None)
+    show(growth(lint_t, parse_t, timeouts, pairs))
 
     figures.insert(1, figures.pop())  # the issue's order: growth right after the 2,000-line figure
     elapsed = time.monotonic() - start
