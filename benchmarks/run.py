@@ -378,8 +378,9 @@ async def lsp_figures(edits: int, requests: int, docs: int, spawns: int) -> list
         version = 1
         for where, edit_at, note in (
                 ("in comments", lb.edit_at, "the findings move without an analysis"),
-                ("in code", lb.code_edit_at, "a digit typed into an argument and deleted: a full analysis "
-                                             "each, with the edited tree reused")):
+                ("in code", lb.code_edit_at, "a digit typed into an argument and deleted: analysed each "
+                                             "time; the statements the edit did not touch are taken over "
+                                             "and the walk starts at its last checkpoint before the edit")):
             change_times = []
             for n in range(edits):
                 rng, new, text = edit_at(text, n)
