@@ -234,6 +234,7 @@ class Flow:
         self.path = os.path.abspath(path) if path else None
         self.loader = loader
         self.file_stack: list = [self.path]  # the file being walked (None: the main text has no path)
+        self.sourced = False  # walking a sourced file (len(file_stack) > 1, read on every value)
         self.via: Optional[tuple] = None  # the main file's `source` command while walking a sourced file
         self.site_via: dict = {}
         self.unfollowed: list = []
@@ -631,8 +632,8 @@ class Flow:
                 stack.extend(st.pre)
                 first = st.words[0] if st.words else None
                 name = first.text if first is not None else None
-                if st.prefix or name is None or os.path.basename(name) in self._ACTIVE or \
-                        os.path.basename(name).startswith("python") or name in self.functions or \
+                if st.prefix or name is None or _base(name) in self._ACTIVE or \
+                        _base(name).startswith("python") or name in self.functions or \
                         any(w.effects for w in st.words):
                     result = name in self.functions and not st.prefix and \
                         self.inert(self.functions[name].body, depth + 1)
@@ -698,7 +699,7 @@ class Flow:
     def value(self, word: Word, s: State) -> Val:
         """Evaluate a word to one value."""
         if word.text is not None:  # literal: the same value on every path, computed once
-            foreign = len(self.file_stack) > 1
+            foreign = self.sourced
             key = (id(word), foreign)
             v = self.literal_cache.get(key)
             if v is None:
@@ -710,7 +711,7 @@ class Flow:
         vals = [self.part(p, s) for p in word.parts]
         v = _concat(vals)
         return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end),
-                   v.foreign or len(self.file_stack) > 1)
+                   v.foreign or self.sourced)
 
     def values(self, word: Word, s: State) -> list:
         """Evaluate a word that may expand to several (arrays, unquoted splitting)."""
@@ -744,7 +745,7 @@ class Flow:
 
     def part(self, p, s: State) -> Val:
         if isinstance(p, Lit):
-            return Val("known", p.text, lit=(p.start, p.end), foreign=len(self.file_stack) > 1)
+            return Val("known", p.text, lit=(p.start, p.end), foreign=self.sourced)
         if isinstance(p, Opaque):
             if p.reason == "script-dir" and self.file_stack[-1]:
                 return Val("known", os.path.dirname(self.file_stack[-1]))
@@ -829,7 +830,7 @@ class Flow:
         # wrappers and `env X=1 ...`
         while i < len(words):
             n = names[i]
-            base = os.path.basename(n)
+            base = _base(n)
             if base in G.WRAPPERS:
                 takes, operands = G.WRAPPER_SYNTAX[base]
                 i += 1
@@ -863,7 +864,7 @@ class Flow:
         if i >= len(words):
             return [s]
         name = names[i]
-        base = os.path.basename(name)
+        base = _base(name)
         rest = list(range(i + 1, len(words)))
         if base in ("exit",):
             s.done = "exit"
@@ -945,7 +946,7 @@ class Flow:
 
     def launcher(self, words, vals, names, i, s: State) -> str:
         name = names[i]
-        base = os.path.basename(name)
+        base = _base(name)
         if base in G.LAUNCHERS:
             return base
         if base == "accelerate" and i + 1 < len(names) and names[i + 1] == "launch":
@@ -1092,10 +1093,12 @@ class Flow:
         if self.via is None:
             self.via = (cmd.start, cmd.end)
         self.file_stack.append(real)
+        self.sourced = True
         try:
             out = self.block(script.body, [s])
         finally:
             self.file_stack.pop()
+            self.sourced = len(self.file_stack) > 1
             self.via = outer_via
         for st in out:
             if st.done == "return":
@@ -1307,7 +1310,7 @@ def relevant_names(script) -> Optional[frozenset]:
         name = first.text if first is not None else None
         if name in ("source", ".", "eval"):
             return None
-        base = os.path.basename(name) if name is not None else None
+        base = _base(name) if name is not None else None
         if name in functions:
             if _passes_args(functions[name], functions, passing):
                 roots.update(_word_refs(cmd.words))
@@ -1328,12 +1331,25 @@ def relevant_names(script) -> Optional[frozenset]:
     return frozenset(relevant)
 
 
+_BASES: dict = {}
+
+
+def _base(name: str) -> str:
+    """os.path.basename of a command name, remembered (scripts repeat a few dozen names)."""
+    base = _BASES.get(name)
+    if base is None:
+        base = os.path.basename(name)
+        if len(_BASES) < 4096:
+            _BASES[name] = base
+    return base
+
+
 def _is_flag(lead: str) -> bool:
     return lead.startswith("-")
 
 
 def _is_python(lead: str) -> bool:
-    return lead.startswith("python") or lead.endswith("/python")
+    return "python" in lead and (lead.startswith("python") or lead.endswith("/python"))
 
 
 def _any_lead(words, test) -> bool:
@@ -1425,7 +1441,7 @@ def _passes_args(defs: list, functions: dict, memo: dict, depth: int = 0) -> boo
             stack.extend(st.pre)
             first = st.words[0] if st.words else None
             name = first.text if first is not None else None
-            base = os.path.basename(name) if name is not None else None
+            base = _base(name) if name is not None else None
             if st.prefix or name is None or any(w.effects for w in st.words):
                 result = True
             elif name in functions:
