@@ -658,8 +658,13 @@ class Flow:
         if value is None:
             if a.array is not None:
                 elems = []
+                cache, foreign = self.literal_cache, self.sourced
                 for w in a.array:
-                    elems.extend(self.values(w, s))
+                    if w.text is not None:  # a literal element: its value is computed once
+                        v = cache.get((id(w), foreign))
+                        elems.append(v if v is not None else self.value(w, s))
+                    else:
+                        elems.extend(self.values(w, s))
                 array = tuple(elems)
                 if a.append and old is not None and old.array is not None:
                     array = old.array + array
