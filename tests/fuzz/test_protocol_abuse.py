@@ -157,6 +157,17 @@ def test_client_mistakes_are_not_logged_as_internal_errors(server):
     assert server.errors_logged() == []
 
 
+def test_json_that_is_not_json_rpc(server):
+    """`{}` and `{"id": 5}` without "jsonrpc": "2.0" reached pygls as plain dicts, and the
+    AttributeError was logged to the client as packgate's internal error."""
+    server.send_bytes(frame(b"{}"))
+    server.send_bytes(frame(json.dumps({"id": 5, "method": "textDocument/hover"}).encode()))
+    answer = server.wait_answer(5, 10)
+    assert answer["error"]["code"] == -32600
+    alive(server)
+    assert server.errors_logged() == []
+
+
 # -- documents ----------------------------------------------------------------------------
 
 def test_notifications_for_documents_never_opened(shared):

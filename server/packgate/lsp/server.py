@@ -116,6 +116,13 @@ class PackgateProtocol(LanguageServerProtocol):
 
     def handle_message(self, message: Any):
         """Refuse requests before initialize (-32002) and after shutdown (-32600), as LSP says."""
+        if isinstance(message, dict):
+            # JSON that is not JSON-RPC (no "jsonrpc": "2.0", e.g. `{}`): pygls leaves it a dict
+            if isinstance(message.get("id"), (int, str)):
+                self._send_response(message["id"], error=ResponseError(
+                    code=INVALID_REQUEST, message='invalid request: not JSON-RPC 2.0 ("jsonrpc": "2.0" is required)'))
+            logger.info("client error: a message that is not JSON-RPC 2.0 was dropped")
+            return None
         method = getattr(message, "method", None)
         is_request = method is not None and getattr(message, "id", None) is not None
         if method == types.EXIT:
@@ -837,8 +844,8 @@ class _PipeReader:
 
 
 def _serve_pipe(server: "PackgateServer") -> bool:
-    """Serve stdin/stdout with _PipeReader; False (nothing done) when stdin is not a pipe,
-    socket or terminal (a file, for instance), which the event loop cannot watch."""
+    """Serve stdin/stdout with _PipeReader; False (nothing done) when stdin is not a pipe or a
+    socket: the event loop cannot watch a file or /dev/null, and a terminal is left to pygls."""
     import stat
     import threading
 
@@ -847,7 +854,7 @@ def _serve_pipe(server: "PackgateServer") -> bool:
         mode = os.fstat(sys.stdin.fileno()).st_mode
     except (OSError, ValueError, AttributeError):
         return False
-    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)):
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
         return False
 
     async def serve() -> None:
