@@ -190,13 +190,17 @@ def check_pg007(ctx: Context) -> None:
         if len(kinds) < 2 or not kinds & set(WRONG):
             continue
         described, related, seen_combo = [], [ctx.launch_related(launch)], set()
+        # a decision every path took the same way (an `|| exit 1` guard, say) tells the paths
+        # apart no better than none: each path is named by the decisions the others did not take
+        shared = set(launch.paths[0].labels).intersection(*(p.labels for p in launch.paths[1:]))
         for path, (verdict, enc, batch) in zip(launch.paths, verdicts):
             combo = combo_text(ctx, path)
             if combo in seen_combo:
                 continue
             seen_combo.add(combo)
             tag = {"ok": "✓", "off": "—", "online": "✓"}.get(verdict, "✗")
-            described.append(f"{label_text(ctx, path.labels)}: {combo} {tag}")
+            own = tuple(label for label in path.labels if label not in shared)
+            described.append(f"{label_text(ctx, own or path.labels)}: {combo} {tag}")
             for s in (enc, batch):
                 if s is not None and s.origin is not None:
                     related.append(ctx.site_related(s.origin, f"{s.origin.name} set here ({combo})",
