@@ -151,23 +151,27 @@ def bare_parser():
     return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
 
 
+def in_turn(fns: list, repeats: int) -> list[list[float]]:
+    """Wall times (seconds) of several calls taken in turn (one of each, then again), after a
+    warm-up of each, so that all of them see the same machine: its speed here varies by up to
+    2x from one minute to the next, which separate blocks of runs would read as a difference."""
+    for fn in fns:
+        fn()
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeats):
+        for i, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            fn()
+            times[i].append(time.perf_counter() - t0)
+    return times
+
+
 def lint_vs_parse(text: str, repeats: int) -> tuple[Figure, float, float]:
     import packgate
     data = text.encode("utf-8")
     parser = bare_parser()
-    packgate.lint(text)
-    parser.parse(data)
-    lints, parses = [], []
-    for _ in range(repeats):  # in turn: both see the same machine (its speed varies minute to minute)
-        t0 = time.perf_counter()
-        packgate.lint(text)
-        t1 = time.perf_counter()
-        for _ in range(3):
-            t2 = time.perf_counter()
-            parser.parse(data)
-            parses.append(time.perf_counter() - t2)
-        lints.append(t1 - t0)
-    lint_t, parse_t = statistics.median(lints), statistics.median(parses)
+    lints, *parses = in_turn([lambda: packgate.lint(text)] + [lambda: parser.parse(data)] * 3, repeats)
+    lint_t, parse_t = statistics.median(lints), statistics.median([t for p in parses for t in p])
     ratio = lint_t / parse_t
     fig = Figure("`packgate.lint`, 2,000-line launcher", ms(lint_t), f"tree-sitter parse {ms(parse_t)}",
                  ratio, "<= 1.5x", ratio <= 1.5,
@@ -176,18 +180,10 @@ def lint_vs_parse(text: str, repeats: int) -> tuple[Figure, float, float]:
 
 
 def interleaved(texts: list[str], repeats: int) -> list[float]:
-    """Medians of lints of several texts taken in turn (one of each, then again), so that every
-    size sees the same machine: its speed here varies by up to 2x from one minute to the next,
-    which separate runs per size would read as growth."""
+    """Medians of lints of several texts taken in turn (in_turn), so that every size sees the
+    same machine: separate runs per size would read a slow minute as growth."""
     import packgate
-    for text in texts:
-        packgate.lint(text)
-    times: list[list[float]] = [[] for _ in texts]
-    for _ in range(repeats):
-        for i, text in enumerate(texts):
-            t0 = time.perf_counter()
-            packgate.lint(text)
-            times[i].append(time.perf_counter() - t0)
+    times = in_turn([lambda t=text: packgate.lint(t) for text in texts], repeats)
     return [statistics.median(t) for t in times]
 
 

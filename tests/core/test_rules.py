@@ -96,3 +96,32 @@ def test_findings_carry_doc_links_and_positions():
 def test_dead_var_is_tagged_unnecessary():
     f = next(f for f in analyze(RULES[1].bad, settings=EN).findings if f.code == "PG002")
     assert "unnecessary" in f.tags
+
+
+# What the README says counts as a launch: each line below, after a PG001 setup, is the launch.
+LAUNCH_FORMS = [
+    "torchrun train.py", "deepspeed train.py", "srun python train.py", "mpirun -np 8 python train.py",
+    "accelerate launch train.py", "python -m torch.distributed.run train.py", "python3 pretrain_train.py",
+    "python aiak_training_llm/main.py", '"$TORCHRUN" train.py',
+    "exec torchrun train.py", "nohup torchrun train.py", "time -p torchrun train.py",
+    "command torchrun train.py", "builtin torchrun train.py", "stdbuf -o L torchrun train.py",
+    "numactl -N 0 -m 0 torchrun train.py", "taskset -c 0-31 torchrun train.py",
+    "timeout -s INT 72h torchrun train.py", "nice -n 10 torchrun train.py",
+    "env OFFLINE_PACKING_BMR=0 torchrun train.py", "bash -c 'torchrun train.py'",
+    "docker run -e OFFLINE_PACKED_DATA img torchrun train.py",
+]
+
+
+@pytest.mark.parametrize("line", LAUNCH_FORMS)
+def test_every_launch_form_the_readme_names_is_a_launch(line):
+    text = "export OFFLINE_PACKED_DATA=1\n" + line + "\n"
+    analysis = analyze(text, settings=EN)
+    line_start = len(b"export OFFLINE_PACKED_DATA=1\n")
+    # a script without a launch is judged at its end: an empty span there, not a command
+    launches = [s for s in analysis.launch_summaries if s.start >= line_start and s.end > s.start]
+    assert len(launches) == 1, (line, analysis.launch_summaries)
+
+
+def test_a_command_that_only_names_a_launcher_is_not_a_launch():
+    analysis = analyze("export OFFLINE_PACKED_DATA=1\necho torchrun train.py\n", settings=EN)
+    assert [(s.start, s.end) for s in analysis.launch_summaries] == [(len("export OFFLINE_PACKED_DATA=1\necho torchrun train.py"),) * 2]

@@ -107,13 +107,18 @@ def test_fix_never_empties_a_body(body):
     _never_empties(body)
 
 
-def _never_empties(body: str) -> None:
-    from fuzz_props import bash_accepts, empty_bodies
+def _fix_all_around(body: str) -> tuple:
+    """A launcher with both gates on around body: its text, analysis, and text after fixAll."""
     text = "export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n" + body + \
         "torchrun aiak_training_llm/train.py --micro-batch-size 1\n"
     analysis = analyze(text, settings=EN)
+    return text, analysis, apply_edits(analysis.source.data, analysis.fix_all_edits())
+
+
+def _never_empties(body: str) -> None:
+    from fuzz_props import bash_accepts, empty_bodies
+    text, analysis, fixed = _fix_all_around(body)
     assert [f.code for f in analysis.findings] == ["PG002"]
-    fixed = apply_edits(analysis.source.data, analysis.fix_all_edits())
     assert empty_bodies(fixed) == 0, fixed.decode()
     if bash_accepts(text.encode()) is not None:
         assert bash_accepts(fixed), fixed.decode()
@@ -137,23 +142,17 @@ def test_fix_never_empties_a_substitution(body):
     """Found by the long fuzz run: the removal left `$()`, which tree-sitter-bash reads as an
     error; the statement becomes `:` as in any other body."""
     from fuzz_props import error_spans
-    text = "export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n" + body + \
-        "torchrun aiak_training_llm/train.py --micro-batch-size 1\n"
-    analysis = analyze(text, settings=EN)
+    _, analysis, fixed = _fix_all_around(body)
     assert "PG002" in [f.code for f in analysis.findings]
-    fixed = apply_edits(analysis.source.data, analysis.fix_all_edits())
     assert b"OFFLINE_PACKING_VQA" not in fixed and b":" in fixed, fixed.decode()
     assert error_spans(fixed) == [], fixed.decode()
 
 
 def test_fix_keeps_case_arms_whole():
     from fuzz_props import bash_accepts, error_spans
-    text = ("export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\ncase $STAGE in\n"
-            "  legacy) export OFFLINE_PACKING_VQA=1;;\n  *) echo;;\nesac\n"
-            "torchrun aiak_training_llm/train.py --micro-batch-size 1\n")
-    analysis = analyze(text, settings=EN)
+    text, analysis, fixed = _fix_all_around("case $STAGE in\n  legacy) export OFFLINE_PACKING_VQA=1;;\n"
+                                            "  *) echo;;\nesac\n")
     assert [f.code for f in analysis.findings] == ["PG002"]
-    fixed = apply_edits(analysis.source.data, analysis.fix_all_edits())
     assert error_spans(fixed) == [], fixed.decode()
     if bash_accepts(text.encode()) is not None:
         assert bash_accepts(fixed), fixed.decode()

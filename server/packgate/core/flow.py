@@ -318,7 +318,7 @@ class Flow:
             return fresh, [], 0
         p = points[-1]
         for name in _TABLES:
-            setattr(self, name, _copied(p.tables[name]))
+            setattr(self, name, p.tables[name].copy())
         self.truncated, self.sub_launches = p.tables["truncated"], p.tables["sub_launches"]
         self.launches = {key: _launch_copy(launch, paths) for key, launch, paths in p.launches}
         return [st.fork() for st in p.states], points, p.index
@@ -331,20 +331,14 @@ class Flow:
             if self.record and i > first and i % step == 0 and not self.dependencies \
                     and not self.source_cache:
                 points.append(self.checkpoint(i, states))
-            st = body[i]
-            if self.skippable(st):
-                continue
-            live = [s for s in states if not s.done]
-            if not live:
+            after = self.step(body[i], states)
+            if after is None:
                 break
-            dead = [s for s in states if s.done and s.done != "exit"]
-            states = dead + self.stmt(st, live)
-            if len(states) > MAX_PATHS // 2:
-                states = self.prune(states)
+            states = after
         return states
 
     def checkpoint(self, index: int, states: list) -> Checkpoint:
-        tables = {name: _copied(getattr(self, name)) for name in _TABLES}
+        tables = {name: getattr(self, name).copy() for name in _TABLES}
         tables["truncated"], tables["sub_launches"] = self.truncated, self.sub_launches
         launches = [(key, launch, len(launch.paths)) for key, launch in self.launches.items()]
         return Checkpoint(index, [st.fork() for st in states], tables, launches)
@@ -352,16 +346,24 @@ class Flow:
     # ------------------------------------------------------------ statements
     def block(self, block: Block, states: list) -> list:
         for stmt in block.body:
-            if self.skippable(stmt):
-                continue
-            live = [s for s in states if not s.done]
-            if not live:
+            after = self.step(stmt, states)
+            if after is None:
                 break
-            # paths that ended with `exit` reach nothing: drop them; return/break wait for their frame
-            dead = [s for s in states if s.done and s.done != "exit"]
-            states = dead + self.stmt(stmt, live)
-            if len(states) > MAX_PATHS // 2:
-                states = self.prune(states)
+            states = after
+        return states
+
+    def step(self, stmt, states: list) -> Optional[list]:
+        """One statement of a block walked on every live path; None when no path is left."""
+        if self.skippable(stmt):
+            return states
+        live = [s for s in states if not s.done]
+        if not live:
+            return None
+        # paths that ended with `exit` reach nothing: drop them; return/break wait for their frame
+        dead = [s for s in states if s.done and s.done != "exit"]
+        states = dead + self.stmt(stmt, live)
+        if len(states) > MAX_PATHS // 2:
+            states = self.prune(states)
         return states
 
     @staticmethod
@@ -1613,10 +1615,6 @@ def analyze_flow(script, data: bytes, path: Optional[str] = None, loader=None,
     editor's document); resume: those of the last walk, where they still apply.
     """
     return Flow(script, data, path, loader, resume, record).run()
-
-
-def _copied(table):
-    return table.copy()
 
 
 def _launch_copy(launch: "Launch", paths: int) -> "Launch":

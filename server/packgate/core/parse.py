@@ -393,19 +393,16 @@ class _Builder:
             hit = self.reuse.get(start)
             if hit is not None and hit[0].end + hit[1] == end and hit[0].type == t:
                 top, delta = hit
-                if not delta:
-                    self.occurrences.extend(top.occurrences)
-                    self.statements.extend(top.statements)
-                    self.tops[start] = top
-                    return top.stmts
-                # moved in place: the last model is dropped once this one is built (a copy
-                # would cost twice as much, and statements are moved on most keystrokes)
-                for x in top.stmts:
-                    _move(x, delta)
-                for o in top.occurrences:
-                    o.start += delta
-                    o.end += delta
-                top = _Top(end, t, top.stmts, top.occurrences, [(a + delta, b + delta) for a, b in top.statements])
+                if delta:
+                    # moved in place: the last model is dropped once this one is built (a copy
+                    # would cost twice as much, and statements are moved on most keystrokes)
+                    for x in top.stmts:
+                        _move(x, delta)
+                    for o in top.occurrences:
+                        o.start += delta
+                        o.end += delta
+                    top = _Top(end, t, top.stmts, top.occurrences,
+                               [(a + delta, b + delta) for a, b in top.statements])
                 self.occurrences.extend(top.occurrences)
                 self.statements.extend(top.statements)
                 self.tops[start] = top
