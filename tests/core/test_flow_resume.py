@@ -13,6 +13,7 @@ import pytest
 from packgate.core import flow
 from packgate.core.engine import analyze
 from packgate.core.flow import Resume
+from packgate.core.records import replace
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -79,7 +80,7 @@ def test_every_checkpoint_gives_the_walk_from_the_top(name, text, monkeypatch):
         pytest.skip("nothing is taken over from a parse with errors")
     for point in resume.points:
         # the same model (no edit): its statements are the same objects up to the checkpoint
-        partial = Resume(resume.body[:point.index], resume.starts, resume.relevant, resume.path, resume.points)
+        partial = replace(resume, body=resume.body[:point.index])
         again = analyze(text, old_tree=script.tree, previous=script, edits=[], keep=True, resume=partial)
         assert again.flow.resumed_at == point.index
         assert facts(again) == want, (name, point.index)
@@ -95,10 +96,10 @@ def test_a_checkpoint_is_not_used_when_it_does_not_apply():
     same = dict(old_tree=script.tree, previous=script, edits=[], keep=True)
     assert analyze(text, resume=resume, **same).flow.resumed_at > 0
     # other relevant names (the set is compared, not the text)
-    other = Resume(resume.body, resume.starts, frozenset({"X"}), resume.path, resume.points)
+    other = replace(resume, relevant=frozenset({"X"}))
     assert analyze(text, resume=other, **same).flow.resumed_at == 0
     # another file
-    moved = Resume(resume.body, resume.starts, resume.relevant, "/elsewhere.sh", resume.points)
+    moved = replace(resume, path="/elsewhere.sh")
     assert analyze(text, resume=moved, **same).flow.resumed_at == 0
     # statements built again (a fresh model) are other objects: nothing is taken over
     assert analyze(text, keep=True, resume=resume).flow.resumed_at == 0
@@ -120,3 +121,118 @@ def test_no_checkpoint_after_a_sourced_file_is_read(tmp_path):
     assert result.flow.dependencies
     assert result.flow.resume.points
     assert all(p.index <= source_index for p in result.flow.resume.points)
+
+
+# ---------------------------------------------------------------- taking the rest over
+# Past the edit, the walk compares its paths with the last walk's checkpoints; where they are
+# the same (and nothing else the rest of the walk reads differs), it takes the rest of the last
+# walk, moved by the edit (Flow.resync). Whatever the edit, the result must be a fresh walk's.
+
+EDIT_LINES = [": noop", "export OFFLINE_PACKED_DATA=0", "unset OFFLINE_PACKING_BMR", "MBS=4",
+              "f() { export OFFLINE_PACKING_BMR=1; }", "( export OFFLINE_PACKED_DATA=1 )",
+              "torchrun aiak_training_llm/train.py --micro-batch-size 2", "# packgate disable=PG001"]
+
+
+def _edits(text: str, rng):
+    """Line edits across the whole text: a line inserted, deleted, or a digit typed into it."""
+    lines = text.split("\n")
+    rows = list(range(len(lines)))
+    rng.shuffle(rows)
+    for row in sorted(rows[:12] if len(rows) > 12 else rows):
+        start = len("\n".join(lines[:row]).encode()) + (1 if row else 0)
+        line = lines[row].encode()
+        yield start, start, (rng.choice(EDIT_LINES) + "\n").encode()
+        yield start, start + len(line) + 1, b""
+        digits = [i for i, c in enumerate(line) if 48 <= c <= 57]
+        if digits:
+            at = start + rng.choice(digits)
+            yield at, at, b"7"
+
+
+@pytest.mark.parametrize("name,text", list(texts()), ids=[n for n, _ in texts()])
+def test_taking_the_rest_over_gives_the_walk_from_the_top(name, text, monkeypatch):
+    import random
+
+    from packgate.core.source import Source
+    from packgate.lsp.session import Session
+
+    monkeypatch.setattr(flow, "CHECKPOINTS", 64)
+    rng = random.Random(name)
+    session, uri = Session(), "untitled:resync"
+    taken = 0
+    for version, (a, b, inserted) in enumerate(_edits(text, rng), start=1):
+        session.analysis(uri, 2 * version, text)  # the walk to take over from
+        edited = session.splice(uri, Source(text), a, b, inserted.decode())
+        entry, _ = session.analysis(uri, 2 * version + 1, edited)
+        if entry.analysis.flow is None:
+            continue  # only a comment changed: the findings moved, nothing was walked
+        assert facts(entry.analysis) == facts(analyze(edited)), (name, a, b, inserted)
+        taken += entry.analysis.flow.resynced_at > 0
+        session.splice(uri, Source(edited), None, None, text)  # back to the original (a full change)
+    if name.startswith("generated"):
+        assert taken, name  # long launchers: the paths meet again after most edits
+
+
+def test_the_rest_is_taken_over_after_an_edit_in_an_early_stage():
+    """The editor's case: a number typed into the first stage's arguments. The walk starts
+    before it, and takes the rest over at the next checkpoint whose paths are the same."""
+    from packgate.core.source import Source
+    from packgate.lsp.session import Session
+
+    text = generate(2000, 7)
+    session, uri = Session(), "untitled:stage"
+    session.analysis(uri, 1, text)
+    at = text.encode().index(b"--num-workers ") + len(b"--num-workers ")  # byte offsets
+    edited = session.splice(uri, Source(text), at, at, "1")
+    entry, _ = session.analysis(uri, 2, edited)
+    result = entry.analysis.flow
+    body = entry.analysis.script.body.body
+    assert 0 < result.resynced_at < len(body) // 4
+    assert facts(entry.analysis) == facts(analyze(edited))
+    # and back: the checkpoints carried over from the first walk serve the next edit
+    again = session.splice(uri, Source(edited), at, at + 1, "")
+    entry, _ = session.analysis(uri, 3, again)
+    assert 0 < entry.analysis.flow.resynced_at < len(body) // 4
+    assert facts(entry.analysis) == facts(analyze(again))
+
+
+def test_a_changed_gate_is_never_taken_over():
+    """An edit that changes what a later launch sees: the paths never meet again, the walk
+    goes to the end (and the verdicts change)."""
+    from packgate.core.source import Source
+    from packgate.lsp.session import Session
+
+    text = generate(2000, 7)
+    session, uri = Session(), "untitled:gate"
+    session.analysis(uri, 1, text)
+    at = text.encode().index(b"\n# ======== stage block 0") + 1
+    line = "export OFFLINE_PACKED_DATA=0\n"
+    edited = session.splice(uri, Source(text), at, at, line)
+    entry, _ = session.analysis(uri, 2, edited)
+    assert entry.analysis.flow.resynced_at == 0
+    assert facts(entry.analysis) == facts(analyze(edited))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_moves_follow_every_byte_outside_the_edits(seed):
+    """moves_of / compose: after any run of edits, an offset below lo or from hi on lands on the
+    same byte of the new text."""
+    import random
+
+    rng = random.Random(seed)
+    old = bytes(range(256)) * 2  # every byte value at a known offset (identity below 256 each)
+    marks = list(range(len(old)))  # what sits at each offset: the old offset it came from
+    text = list(old)
+    edits = []
+    for _ in range(rng.randint(1, 5)):
+        a = rng.randrange(len(marks) + 1)
+        b = min(len(marks), a + rng.choice([0, 0, 1, 3, 20]))
+        n = rng.choice([0, 1, 2, 9])
+        marks[a:b] = [-1] * n
+        text[a:b] = [0] * n
+        edits.append((a, b, a + n))
+    moves = flow.moves_of(edits)
+    where = {m: i for i, m in enumerate(marks) if m >= 0}
+    for x in range(len(old)):
+        if x < moves.lo or x >= moves.hi:
+            assert where.get(x) == (x if x < moves.lo else x + moves.delta), (x, moves, edits)

@@ -98,7 +98,7 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
     session, uri = Session(), f"untitled:reuse{seed}"
     text = rng.choice(SEEDS[-2:] if seed < 2 else SEEDS).decode("utf-8", "surrogatepass")
     session.analysis(uri, 0, text)
-    taken = compared = broken = resumed = 0
+    taken = compared = broken = resumed = resynced = 0
     for version in range(1, STEPS // 3 + 1):
         data = text.encode("utf-8", "surrogatepass")
         if broken >= 2 or version % 50 == 0:  # a new document under the same uri (a full-text change)
@@ -129,6 +129,7 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
         assert facts(entry.analysis.findings) == facts(fresh_analysis.findings), (version, text)
         assert entry.analysis.launch_summaries == fresh_analysis.launch_summaries, (version, text)
         resumed += entry.analysis.flow.resumed_at > 0
+        resynced += entry.analysis.flow.resynced_at > 0
         if previous is not None and script.tops:
             old = {id(s) for top in previous.tops.values() for s in top.stmts}
             taken += any(id(s) in old for top in script.tops.values() for s in top.stmts)
@@ -136,3 +137,4 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
     assert taken > compared // 5, (taken, compared)  # unmoved statements were taken over
     assert len(moved) > compared, (len(moved), compared)  # ... and moved ones
     assert resumed > compared // 8, (resumed, compared)  # the flow walk started after the unchanged part
+    assert resynced > compared // 12, (resynced, compared)  # ... and took the rest over where the paths met

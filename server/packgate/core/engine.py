@@ -280,18 +280,18 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
     gc.disable()
     try:
         script = parse_bytes(source.data, old_tree=old_tree, previous=previous, edits=edits, keep=keep)
-        return _analyze(source, path, settings, script, loader, revalidate, resume, keep)
+        return _analyze(source, path, settings, script, loader, revalidate, resume, keep, edits)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
 def _analyze(source: Source, path, settings: Settings, script: Script, loader,
-             revalidate: bool, resume=None, keep: bool = False) -> Analysis:
+             revalidate: bool, resume=None, keep: bool = False, edits: Optional[list] = None) -> Analysis:
     if loader is _DEFAULT:
         from .sources import SourceLoader, default_root
         loader = SourceLoader(default_root(path)).load if path else None
-    flow = analyze_flow(script, source.data, path, loader, resume=resume, record=keep)
+    flow = analyze_flow(script, source.data, path, loader, resume=resume, record=keep, edits=edits)
     profile = resolve_profile(settings, script, path, revalidate)
     ctx = Context(source, script, flow, profile, settings.lang, path)
     wanted = _enabled_codes(settings)

@@ -17,7 +17,7 @@ from typing import NamedTuple, Optional
 from . import gates as G
 from .parse import (AndOr, Assign, Block, Case, Command, Exit, ExportNames, FuncDef, If, Lit,
                     Loop, Opaque, Opaque_, Occurrence, Ref, SetOpt, Sub, Unset, Word, parse_bytes)
-from .records import factory, record
+from .records import factory, record, replace
 
 MAX_PATHS = 16  # distinct paths kept per statement; a launch rarely has more than 3 that differ
 MAX_LABELS = 6  # branch decisions a path remembers (messages name the last two)
@@ -184,39 +184,198 @@ class FlowResult:
     dependencies: set = factory(set)  # every file the analysis read (or tried to)
     resume: object = None  # Resume: where the walk of an edited version may start again
     resumed_at: int = 0  # top-level statements taken from an earlier walk (0: walked from the start)
+    resynced_at: int = 0  # where the walk took the rest from the earlier walk (0: it did not)
 
 
 @record
 class Checkpoint:
-    """The walk between two top-level statements: the paths (copies) and every table the walk
-    fills, copied. Taken only while no file has been sourced (a sourced file can change on disk
-    without the script changing)."""
+    """The walk between two top-level statements: copies of its paths, and how long each of its
+    logs was (every table the walk fills is a log that only grows, see _LOGS). Taken only while
+    no file has been sourced (a sourced file can change on disk without the script changing)."""
 
     index: int  # top-level statements walked before it
     states: list
-    tables: dict
-    launches: list  # (key, Launch, paths so far)
+    lens: tuple  # len() of each of _LOGS
+    scalars: tuple  # truncated, sub_launches, made, fn_version
+    # the offsets in `states` are those of an earlier version of the document: map them first
+    moves: Optional["Moves"] = None
 
 
 @record
 class Resume:
-    """What a walk leaves for the walk of the next version of the same document: a later walk
-    whose first top-level statements are the very same objects at the same offsets (the parser
-    took them over unmoved), and whose relevant names and path are the same, starts at the last checkpoint inside that
-    common prefix instead of at the top."""
+    """What a walk leaves for the walk of the next version of the same document.
+
+    A later walk whose first top-level statements are the very same objects at the same offsets
+    (the parser took them over unmoved), and whose relevant names and path are the same, starts
+    at the last checkpoint inside that common prefix instead of at the top. Past the edit, when
+    it reaches a checkpoint of this walk with the same paths and nothing else that can make the
+    rest of the walk differ, it takes the rest from here (moved by the edit) instead of walking
+    it: see Flow.resync."""
 
     body: list
     starts: list  # where each statement of body started (the parser moves statements in place)
     relevant: Optional[frozenset]
     path: Optional[str]
     points: list
+    logs: Optional[tuple] = None  # the walk's logs (_LOGS), valid up to end.lens
+    end: Optional[Checkpoint] = None  # the walk after the last top-level statement
+    sourced: bool = False  # a file was sourced: nothing after it is taken over
 
 
-# the walk's tables a checkpoint copies (launches are copied apart: their paths grow)
-_TABLES = ("functions", "called", "def_states", "read", "overwrites", "overwrite_sites", "gate_sites",
-           "lost", "extra_occ", "children", "child_cache", "site_via", "unfollowed", "literal_cache",
-           "args_cache", "inert_cache")
+# The walk's tables, each a log that only grows in walk order: a checkpoint keeps their lengths,
+# and the tables at any checkpoint are the prefixes of the last walk's logs. The dicts (ordered)
+# are only ever added to; the lists of (key, value) entries replay into dicts that may be
+# written again (functions, lost) or grow (a launch's paths).
+_LOGS = ("gate_sites", "overwrites", "read", "called", "fn_log", "lost_log", "launch_log", "extra_occ",
+         "children", "child_log", "unfollowed")
 CHECKPOINTS = 16  # per walk, evenly spread over the top-level statements
+
+
+class Moves(NamedTuple):
+    """Where the offsets of one version of a document are in a later one: below lo they stayed,
+    from hi on they moved by delta; the edited bytes in between have no counterpart."""
+
+    lo: int
+    hi: int
+    delta: int
+
+
+def moves_of(edits) -> Optional[Moves]:
+    """The Moves of a list of edits ((start, old end, new end), each on the text the one before
+    it left); None for none."""
+    m = None
+    for start, old_end, new_end in edits or ():
+        m = compose(m, Moves(start, old_end, new_end - old_end))
+    return m
+
+
+def compose(a: Optional[Moves], b: Optional[Moves]) -> Optional[Moves]:
+    """a, then b, as one Moves (its unmapped range covers both edits and what lies between)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    lo1, hi1, d1 = a
+    lo2, hi2, d2 = b
+    # b's end in a's coordinates: unchanged below a's edit, moved back above its new text
+    if hi2 <= lo1:
+        pre = hi2
+    elif hi2 >= hi1 + d1:
+        pre = hi2 - d1
+    else:
+        pre = hi1
+    return Moves(min(lo1, lo2), max(hi1, pre), d1 + d2)
+
+
+class _Unmapped(Exception):
+    """An offset inside edited bytes: the fact that holds it does not carry over."""
+
+
+class _Mapper:
+    """Carries the walk's facts (values, paths, launches) from one version's offsets to another's."""
+
+    __slots__ = ("lo", "hi", "delta", "relevant")
+
+    def __init__(self, moves: Moves, relevant: Optional[frozenset]):
+        self.lo, self.hi, self.delta = moves
+        self.relevant = relevant
+
+    def start(self, x: int) -> int:
+        if x < self.lo:
+            return x
+        if x >= self.hi:
+            return x + self.delta
+        raise _Unmapped
+
+    def end(self, x: int) -> int:
+        if x <= self.lo:
+            return x
+        if x >= self.hi:
+            return x + self.delta
+        raise _Unmapped
+
+    def span(self, sp):
+        """A (start, end) range: it must lie wholly before or wholly after the edit."""
+        if sp is None:
+            return None
+        a, b = sp[0], sp[1]
+        if b <= self.lo:
+            return sp
+        if a >= self.hi:
+            d = self.delta
+            return (a + d, b + d) + tuple(sp[2:])
+        raise _Unmapped
+
+    def val(self, v: "Val") -> "Val":
+        lit, span = v.lit, v.span
+        lo = self.lo
+        if (lit is None or lit[1] <= lo) and (span is None or span[1] <= lo):
+            return v
+        return v._replace(lit=self.span(lit), span=self.span(span))
+
+    def var(self, v: "Var") -> "Var":
+        val = self.val(v.val)
+        array = v.array
+        if array is not None:
+            mapped = tuple(self.val(x) for x in array)
+            if any(a is not b for a, b in zip(mapped, array)):
+                array = mapped
+        if val is v.val and array is v.array:
+            return v
+        return v._replace(val=val, array=array)
+
+    def vars(self, vs: dict) -> dict:
+        relevant = self.relevant
+        return {n: (self.var(v) if v is not None and (relevant is None or n in relevant) else v)
+                for n, v in vs.items()}
+
+    def state(self, s: "State") -> "State":
+        """A copy of a path with its relevant values, labels and ranges moved (the other
+        variables never reach a check: they are kept as they are)."""
+        return State(self.vars(s.vars), s.allexport, tuple((self.start(o), t) for o, t in s.labels), s.done,
+                     dict(s.lost), s.container, s.env_file, tuple(self.vars(f) for f in s.frames),
+                     {g: self.span(sp) for g, sp in s.removed.items()},
+                     self.end(s.docker_at) if s.docker_at >= 0 else -1, s.host_exported, -1, s.relevant)
+
+    def seen(self, x: "Seen") -> "Seen":
+        return Seen(self.val(x.val), x.origin, x.unexported, x.lost, self.span(x.removed))
+
+    def path(self, p: "LaunchPath") -> "LaunchPath":
+        return LaunchPath(tuple((self.start(o), t) for o, t in p.labels),
+                          {g: self.seen(x) for g, x in p.gates.items()},
+                          self.val(p.mbs) if p.mbs is not None else None, self.span(p.mbs_flag), p.sft,
+                          p.pretrain, self.end(p.docker_at) if p.docker_at >= 0 else -1, p.host_exported)
+
+    def launch(self, l: "Launch") -> "Launch":
+        """The launch's header (where it is), without its paths."""
+        start, end = self.span((l.start, l.end))
+        name_start, name_end = self.span((l.name_start, l.name_end))
+        return Launch(start, end, name_start, name_end, l.label, l.implicit)
+
+
+def _same_path(new: "State", old: "State", relevant: Optional[frozenset]) -> bool:
+    """Whether two paths (old already moved to new's offsets) lead to the same walk from here:
+    the same relevant values from the same assignments, labels, flags and lost exports."""
+    if new.done != old.done or new.allexport != old.allexport or new.labels != old.labels \
+            or new.container != old.container or new.env_file != old.env_file \
+            or new.docker_at != old.docker_at or new.host_exported != old.host_exported \
+            or new.removed != old.removed or len(new.frames) != len(old.frames):
+        return False
+    if new.lost.keys() != old.lost.keys() or any(
+            new.lost[k][0] is not old.lost[k][0] or new.lost[k][1] is not old.lost[k][1] for k in new.lost):
+        return False
+    for mine, theirs in zip((new.vars,) + new.frames, (old.vars,) + old.frames):
+        names = mine.keys() | theirs.keys()
+        for n in names:
+            if relevant is not None and n not in relevant and mine is new.vars:
+                continue
+            a, b = mine.get(n), theirs.get(n)
+            if a is b:
+                continue
+            if a is None or b is None or a.origin is not b.origin or a.exported != b.exported \
+                    or a.negated != b.negated or a.val != b.val or a.array != b.array:
+                return False
+    return True
 
 
 _POSITIONAL = re.compile(r"^([0-9]+|[@*#?$!-])$")
@@ -226,10 +385,11 @@ class Flow:
     """The walker. Create one per analysis and call run()."""
 
     def __init__(self, script, data: bytes, path: Optional[str] = None, loader=None,
-                 resume: Optional[Resume] = None, record: bool = False):
+                 resume: Optional[Resume] = None, record: bool = False, edits: Optional[list] = None):
         self.script = script
         self.resume_from = resume
         self.record = record
+        self.moves = moves_of(edits)  # from the version `resume` was walked on to this one
         self.data = data
         self.path = os.path.abspath(path) if path else None
         self.loader = loader
@@ -245,32 +405,58 @@ class Flow:
         self.args_cache: dict = {}
         self.inert_cache: dict = {}
         self.launches: dict = {}
+        self.launch_log: list = []  # (key, Launch, LaunchPath) in walk order
         self.functions: dict = {}
-        self.called: set = set()
-        self.def_states: dict = {}
-        self.read: set = set()
+        self.def_states: dict = {}  # name -> (paths where it was defined, Moves they still need)
+        self.fn_log: list = []  # (name, FuncDef, paths, Moves)
+        self.fn_version = 0  # function definitions walked so far (inert() depends on them)
+        self.called: dict = {}  # names, in order (an ordered set)
+        self.read: dict = {}  # id -> assignment whose value was read
         self.overwrites: dict = {}
         self.overwrite_sites: dict = {}  # id(overwriting statement in a sourced file) -> (file, source command span)
         self.gate_sites: dict = {}
         self.lost: dict = {}
+        self.lost_log: list = []  # (id, (Assign, Sub))
         self.extra_occ: list = []
         self.children: list = []
+        self.child_log: list = []  # the child_cache key of each of children
         self.child_cache: dict = {}
+        self.made = 0  # assignments and subshells the walk made up (env X=1, ${X:=d}, bash -c)
         self.call_depth = 0
         self.child_depth = 0
         self.truncated = False
         self.sub_launches = 0
+        self.resynced = 0
+        self.end: Optional[Checkpoint] = None
 
     # ------------------------------------------------------------ driver
     def run(self) -> FlowResult:
         """Walk the whole script and return the facts."""
         self.relevant = relevant_names(self.script)
         states, points, resumed = self.start()
-        states = self.top(self.script.body.body, resumed, states, points)
-        for name, fdef in list(self.functions.items()):
-            if name not in self.called:  # a library function: judge it where it was defined
-                self.called.add(name)
-                self.call(fdef, [s.fork() for s in self.def_states.get(name, [State({}, relevant=self.relevant)])])
+        try:
+            states = self.top(self.script.body.body, resumed, states, points)
+            if self.resynced:
+                # the paths at the end are the last walk's: needed as they are only without a launch
+                end = self.end
+                if not self.launches and end.moves is not None:
+                    mapper = _Mapper(end.moves, self.relevant)
+                    states = [mapper.state(s) for s in end.states]
+            elif self.record:
+                self.end = self.checkpoint(len(self.script.body.body), states)
+            sourced = bool(self.dependencies or self.source_cache)
+            for name, fdef in list(self.functions.items()):
+                if name not in self.called:  # a library function: judge it where it was defined
+                    self.called[name] = None
+                    forks, moves = self.def_states.get(name, ([State({}, relevant=self.relevant)], None))
+                    if moves is not None:
+                        mapper = _Mapper(moves, self.relevant)
+                        forks = [mapper.state(s) for s in forks]
+                    self.call(fdef, [s.fork() for s in forks])
+        except _Unmapped:
+            # a fact taken from the last walk points into edited bytes (Flow.resync checks for
+            # this; this is the safety net): walk the whole script instead
+            return Flow(self.script, self.data, self.path, self.loader, None, self.record).run()
         if not self.launches:
             # judged at the end: anchored on the last line that holds anything
             end = len(self.data.rstrip())
@@ -283,6 +469,7 @@ class Flow:
             if not launch.paths:
                 launch.paths.append(self.see(State({}, relevant=self.relevant), [], [], implicit=True))
             self.launches[(end, end)] = launch
+        body = self.script.body.body
         return FlowResult(
             launches=sorted(self.launches.values(), key=lambda l: l.start),
             gate_sites=list(self.gate_sites.values()),
@@ -296,9 +483,10 @@ class Flow:
             unfollowed=self.unfollowed,
             foreign=self.foreign,
             dependencies=self.dependencies,
-            resume=Resume(self.script.body.body, [st.start for st in self.script.body.body], self.relevant,
-                          self.path, points) if self.record else None,
+            resume=Resume(body, [st.start for st in body], self.relevant, self.path, points,
+                          tuple(getattr(self, n) for n in _LOGS), self.end, sourced) if self.record else None,
             resumed_at=resumed,
+            resynced_at=self.resynced,
         )
 
     # ------------------------------------------------------------ resuming
@@ -307,7 +495,7 @@ class Flow:
         many top-level statements they cover."""
         fresh = [State({}, relevant=self.relevant)]
         r = self.resume_from
-        if r is None or r.relevant != self.relevant or r.path != self.path or not r.points:
+        if r is None or r.logs is None or r.relevant != self.relevant or r.path != self.path or not r.points:
             return fresh, [], 0
         body, old, starts = self.script.body.body, r.body, r.starts
         same, limit = 0, min(len(body), len(old))
@@ -317,20 +505,81 @@ class Flow:
         if not points:
             return fresh, [], 0
         p = points[-1]
-        for name in _TABLES:
-            setattr(self, name, p.tables[name].copy())
-        self.truncated, self.sub_launches = p.tables["truncated"], p.tables["sub_launches"]
-        self.launches = {key: _launch_copy(launch, paths) for key, launch, paths in p.launches}
-        return [st.fork() for st in p.states], points, p.index
+        if p.moves is not None:
+            try:
+                mapper = _Mapper(p.moves, self.relevant)
+                states = [mapper.state(s) for s in p.states]
+            except _Unmapped:
+                return fresh, [], 0
+        else:
+            states = [st.fork() for st in p.states]
+        self.restore(r.logs, p.lens)
+        self.truncated, self.sub_launches, self.made, self.fn_version = p.scalars
+        return states, points, p.index
+
+    def restore(self, logs: tuple, lens: tuple) -> None:
+        """The tables as they were at a checkpoint: the prefixes of the last walk's logs."""
+        at = dict(zip(_LOGS, lens))
+        old = dict(zip(_LOGS, logs))
+        for name in ("gate_sites", "overwrites", "read", "called"):
+            setattr(self, name, dict(islice(old[name].items(), at[name])))
+        for name in ("fn_log", "lost_log", "launch_log", "extra_occ", "children", "child_log", "unfollowed"):
+            setattr(self, name, old[name][:at[name]])
+        for name, fdef, forks, moves in self.fn_log:
+            self.functions[name] = fdef
+            self.def_states[name] = (forks, moves)
+        for key, pair in self.lost_log:
+            self.lost[key] = pair
+        launches = self.launches
+        for key, header, path in self.launch_log:
+            launch = launches.get(key)
+            if launch is None:
+                launch = launches[key] = _launch_copy(header, 0)
+            launch.paths.append(path)
+        self.child_cache = dict(zip(self.child_log, self.children))
+
+    def candidates(self, body: list, first: int) -> dict:
+        """The last walk's checkpoints where this walk may take the rest from it: inside the
+        common tail of the two bodies (the same statement objects, moved by the edit), past
+        where this walk started. New index -> Checkpoint."""
+        r = self.resume_from
+        if r is None or r.logs is None or r.end is None or r.sourced or r.relevant != self.relevant \
+                or r.path != self.path:
+            return {}
+        old = r.body
+        tail, limit = 0, min(len(body), len(old))
+        while tail < limit and body[-1 - tail] is old[-1 - tail]:
+            tail += 1
+        if not tail:
+            return {}
+        shift = len(body) - len(old)
+        lowest = max(first + 1, len(body) - tail)
+        out = {}
+        try:
+            mapper = _Mapper(self.moves, None) if self.moves is not None else None
+            for p in r.points:
+                j = p.index + shift
+                if lowest <= j < len(body) and p.index < len(old):
+                    was = r.starts[p.index]
+                    if (mapper.start(was) if mapper else was) == body[j].start:
+                        out[j] = p
+        except _Unmapped:
+            return {}
+        return out
 
     def top(self, body: list, first: int, states: list, points: list) -> list:
         """The top-level walk: block() over the script's statements from index first on,
-        taking checkpoints on the way when asked to."""
+        taking checkpoints on the way when asked to, and taking the rest from the last walk
+        where its paths meet this one's again."""
         step = max(4, len(body) // CHECKPOINTS)
+        cands = self.candidates(body, first) if self.record else {}
         for i in range(first, len(body)):
             if self.record and i > first and i % step == 0 and not self.dependencies \
                     and not self.source_cache:
                 points.append(self.checkpoint(i, states))
+            if i in cands and not self.dependencies and not self.source_cache \
+                    and self.resync(cands[i], i, states, points):
+                return states
             after = self.step(body[i], states)
             if after is None:
                 break
@@ -338,10 +587,157 @@ class Flow:
         return states
 
     def checkpoint(self, index: int, states: list) -> Checkpoint:
-        tables = {name: getattr(self, name).copy() for name in _TABLES}
-        tables["truncated"], tables["sub_launches"] = self.truncated, self.sub_launches
-        launches = [(key, launch, len(launch.paths)) for key, launch in self.launches.items()]
-        return Checkpoint(index, [st.fork() for st in states], tables, launches)
+        return Checkpoint(index, [st.fork() for st in states], tuple(len(getattr(self, n)) for n in _LOGS),
+                          (self.truncated, self.sub_launches, self.made, self.fn_version))
+
+    def resync(self, p: Checkpoint, j: int, states: list, points: list) -> bool:
+        """At statement j, the last walk's checkpoint p (same statement, moved): when the paths
+        are the same and nothing the rest of the walk reads differs, the rest of the walk would
+        be the last walk's, moved by the edit. Take it: append the last walk's log entries after
+        p (moved), and its later checkpoints. False (nothing changed) when anything differs."""
+        r = self.resume_from
+        end = r.end
+        relevant = self.relevant
+        moves = self.moves
+        # 1. the same paths
+        if len(states) != len(p.states):
+            return False
+        try:
+            to_here = compose(p.moves, moves)
+            mapper = _Mapper(to_here, relevant) if to_here is not None else None
+            for mine, theirs in zip(states, p.states):
+                if not _same_path(mine, mapper.state(theirs) if mapper else theirs, relevant):
+                    return False
+        except _Unmapped:
+            return False
+        # 2. nothing the rest reads differs, and nothing it made needs more than moving
+        truncated, sub_launches, made, fn_version = p.scalars
+        e_truncated, e_sub, e_made, e_fn = end.scalars
+        if self.truncated != truncated or self.made != made or e_made != made:
+            return False
+        at, upto = dict(zip(_LOGS, p.lens)), dict(zip(_LOGS, end.lens))
+        old = dict(zip(_LOGS, r.logs))
+        if upto["children"] != at["children"]:
+            return False  # a `bash -c` body after p: its model would need moving
+        functions = {}
+        for name, fdef, _, _ in islice(old["fn_log"], at["fn_log"]):
+            functions[name] = fdef
+        if functions.keys() != self.functions.keys() or any(
+                functions[n] is not self.functions[n] for n in functions):
+            return False
+        if any(n not in self.called for n in islice(old["called"], at["called"])):
+            return False  # the last walk called a function before p that this one did not
+        later_fns = [entry[1] for entry in islice(old["fn_log"], at["fn_log"], upto["fn_log"])]
+        bodies = list(self.functions.values()) + later_fns
+        for name in ("gate_sites", "overwrites"):
+            before = dict(islice(old[name].items(), at[name]))
+            mine = getattr(self, name)
+            if before.keys() != mine.keys():
+                # an assignment seen before p by one walk only: fine unless the rest of the
+                # walk can run it again (it sits in a function)
+                differ = [v[0] for k, v in before.items() if k not in mine] + \
+                         [v[0] for k, v in mine.items() if k not in before]
+                if any(f.start <= a.start < f.end for a in differ for f in bodies):
+                    return False
+        unsure = [k for k in islice(old["read"], at["read"]) if k not in self.read]
+        if unsure:
+            # read before p by the last walk only: the rest may read it again or not, which
+            # decides only whether an overwritten gate assignment was read
+            final = set(self.overwrites)
+            final.update(islice(old["overwrites"], at["overwrites"], upto["overwrites"]))
+            if any(k in final for k in unsure):
+                return False
+        # 3. the rest of the last walk, moved (built first: nothing changes if a fact does not move)
+        ahead = _Mapper(moves, relevant) if moves is not None else None
+        later = [q for q in r.points if q.index > p.index]
+        try:
+            sites = [(k, (a, ahead.val(v) if ahead else v))
+                     for k, (a, v) in islice(old["gate_sites"].items(), at["gate_sites"], upto["gate_sites"])]
+            fns = [(name, fdef, forks, compose(fm, moves))
+                   for name, fdef, forks, fm in islice(old["fn_log"], at["fn_log"], upto["fn_log"])]
+            launches = [(ahead.span(key), ahead.launch(header), ahead.path(path)) if ahead else (key, header, path)
+                        for key, header, path in islice(old["launch_log"], at["launch_log"], upto["launch_log"])]
+            occ = [replace(o, start=ahead.start(o.start), end=ahead.end(o.end)) if ahead else o
+                   for o in islice(old["extra_occ"], at["extra_occ"], upto["extra_occ"])]
+            unfollowed = [ahead.span(u) if ahead else u
+                          for u in islice(old["unfollowed"], at["unfollowed"], upto["unfollowed"])]
+            end_moves = compose(end.moves, moves)
+            called = set(self.called)
+            called.update(islice(old["called"], at["called"], upto["called"]))
+            for name, fdef, forks, fm in fns:
+                if name not in called and fm is not None:  # judged where defined: check they move
+                    m = _Mapper(fm, relevant)
+                    for s in forks:
+                        m.state(s)
+            if not self.launches and not launches and end_moves is not None:
+                m = _Mapper(end_moves, relevant)
+                for s in end.states:
+                    m.state(s)
+        except _Unmapped:
+            return False
+        # 4. append it, noting where each later checkpoint falls in this walk's logs
+        cuts = [dict() for _ in later]
+
+        def note(name: str, position: int) -> None:
+            k = _LOGS.index(name)
+            for q, cut in zip(later, cuts):
+                if q.lens[k] == position:
+                    cut[name] = len(getattr(self, name))
+
+        def replay(name: str, entries, put) -> None:
+            position = at[name]
+            note(name, position)
+            for entry in entries:
+                put(entry)
+                position += 1
+                note(name, position)
+
+        replay("gate_sites", sites, lambda e: self.gate_sites.setdefault(e[0], e[1]))
+        replay("overwrites", islice(old["overwrites"].items(), at["overwrites"], upto["overwrites"]),
+               lambda e: self.overwrites.setdefault(e[0], e[1]))
+        replay("read", islice(old["read"].items(), at["read"], upto["read"]),
+               lambda e: self.read.setdefault(e[0], e[1]))
+        replay("called", islice(old["called"], at["called"], upto["called"]),
+               lambda name: self.called.setdefault(name, None))
+
+        def define(entry) -> None:
+            name, fdef, forks, fm = entry
+            self.functions[name] = fdef
+            self.def_states[name] = (forks, fm)
+            self.fn_log.append(entry)
+        replay("fn_log", fns, define)
+
+        def lose(entry) -> None:
+            self.lost[entry[0]] = entry[1]
+            self.lost_log.append(entry)
+        replay("lost_log", islice(old["lost_log"], at["lost_log"], upto["lost_log"]), lose)
+
+        def launched(entry) -> None:
+            key, header, path = entry
+            launch = self.launches.get(key)
+            if launch is None:
+                launch = self.launches[key] = _launch_copy(header, 0)
+            launch.paths.append(path)
+            self.launch_log.append(entry)
+        replay("launch_log", launches, launched)
+        replay("extra_occ", occ, self.extra_occ.append)
+        replay("unfollowed", unfollowed, self.unfollowed.append)
+        for name in ("children", "child_log"):
+            replay(name, (), None)
+        shift = j - p.index
+        subs, fns_before = self.sub_launches, self.fn_version
+        for q, cut in zip(later, cuts):
+            q_truncated, q_sub, q_made, q_fn = q.scalars
+            points.append(Checkpoint(q.index + shift, q.states, tuple(cut[n] for n in _LOGS),
+                                     (q_truncated, subs + q_sub - sub_launches, q_made, fns_before + q_fn - fn_version),
+                                     compose(q.moves, moves)))
+        self.truncated = e_truncated
+        self.sub_launches = subs + e_sub - sub_launches
+        self.fn_version = fns_before + e_fn - fn_version
+        self.end = Checkpoint(len(self.script.body.body), end.states, tuple(len(getattr(self, n)) for n in _LOGS),
+                              (self.truncated, self.sub_launches, self.made, self.fn_version), end_moves)
+        self.resynced = j
+        return True
 
     # ------------------------------------------------------------ statements
     def block(self, block: Block, states: list) -> list:
@@ -466,8 +862,11 @@ class Flow:
         if kind is Sub:
             return self.sub(st, states)
         if kind is FuncDef:
+            forks = [s.fork() for s in states[:4]]
             self.functions[st.name] = st
-            self.def_states[st.name] = [s.fork() for s in states[:4]]
+            self.def_states[st.name] = (forks, None)
+            self.fn_log.append((st.name, st, forks, None))
+            self.fn_version += 1
             return states
         if kind is Exit:
             for s in states:
@@ -537,10 +936,16 @@ class Flow:
             # gate exports made inside never reach a launch: remember them as lost
             for a, _ in islice(self.gate_sites.values(), marker, None):
                 if a.exported or a.mode == "export":
-                    self.lost[id(a)] = (a, st)
+                    self.lose(a, st)
                     for s in states:
                         s.lost[a.name] = (a, st)
         return states
+
+    def lose(self, a: Assign, where) -> None:
+        """An export that never reaches a launch (made in a subshell or child shell)."""
+        pair = (a, where)
+        self.lost[id(a)] = pair
+        self.lost_log.append((id(a), pair))
 
     def call(self, fdef: FuncDef, states: list, args: Optional[list] = None) -> list:
         """Run a function body where it is called; locals and $1.. are undone on return."""
@@ -582,7 +987,7 @@ class Flow:
     def inert(self, block: Block, depth: int = 0) -> bool:
         """True when walking block can change nothing a check sees (no assignment that matters,
         no export, exit, launch, source or call of a function that is not inert itself)."""
-        key = id(block)
+        key = (id(block), self.fn_version)  # a function defined later can change the answer
         cached = self.inert_cache.get(key)
         if cached is not None:
             return cached
@@ -610,7 +1015,7 @@ class Flow:
         if kind is Command and st.words:
             name = st.words[0].text
             if name in self.functions:
-                self.called.add(name)  # as walking the call would
+                self.called[name] = None  # as walking the call would
         return True
 
     def quiet(self, stack: list, depth: int) -> bool:
@@ -747,8 +1152,9 @@ class Flow:
         return [v]
 
     def mark_read(self, var: Var) -> None:
-        if var.origin is not None:
-            self.read.add(id(var.origin))
+        origin = var.origin
+        if origin is not None:
+            self.read[id(origin)] = origin
 
     def part(self, p, s: State) -> Val:
         if isinstance(p, Lit):
@@ -804,6 +1210,7 @@ class Flow:
             result = alt
         if op in (":=", "=") and var is None:
             # ${X:=d} assigns X in this shell (not exported): an assignment of its own
+            self.made += 1
             a = Assign(r.start, r.end, name=r.name, name_start=r.name_start, name_end=r.name_end,
                        mode="param-default", eq_end=r.name_end, decl_start=r.start, decl_end=r.end,
                        file=self.file_stack[-1] if len(self.file_stack) > 1 else None)
@@ -859,6 +1266,7 @@ class Flow:
                         prefix.append(self.word_assign(words[i], "env"))
                         i += 1
                     elif t in ("-u", "--unset") and i + 1 < len(words):
+                        self.made += 1
                         prefix.append(Assign(words[i].start, words[i + 1].end, name=names[i + 1],
                                              mode="env-unset"))
                         i += 2
@@ -914,7 +1322,7 @@ class Flow:
             self.launch(cmd, words, vals, names, i, s, prefix, launcher)
             return [s]
         if name in self.functions and not prefix:
-            self.called.add(name)
+            self.called[name] = None
             if self.inert(self.functions[name].body):  # log(), die(): nothing to walk
                 return [s]
             args = []
@@ -922,7 +1330,7 @@ class Flow:
                 args.extend(self.values(w, s))
             return self.call(self.functions[name], [s], args)
         if name in self.functions:
-            self.called.add(name)
+            self.called[name] = None
             child = s.fork()
             for a in prefix:
                 self.assign(child, a) if a.mode != "env-unset" else child.drop(a.name)
@@ -944,6 +1352,7 @@ class Flow:
             value_parts.append(Lit(lit.text[len(name) + 1:], eq_end, lit.end))
         value_parts.extend(word.parts[1:])
         value = Word(value_parts, eq_end, word.end, "", "") if value_parts else None
+        self.made += 1
         a = Assign(word.start, word.end, name=name, name_start=base, name_end=name_end,
                    value=value, mode=mode, exported=True, eq_end=eq_end,
                    decl_start=word.start, decl_end=word.end)
@@ -1007,7 +1416,9 @@ class Flow:
         args = []
         for w in words[i + 1:]:
             args.extend(self.values(w, child))
-        launch.paths.append(self.see(child, args, prefix_sites))
+        path = self.see(child, args, prefix_sites)
+        launch.paths.append(path)
+        self.launch_log.append((key, launch, path))
 
     def see(self, s: State, args: list, prefix_sites: list, implicit: bool = False) -> LaunchPath:
         seen = {}
@@ -1015,7 +1426,7 @@ class Flow:
             var = s.vars.get(gate)
             lost = s.lost.get(gate)
             if var is not None and var.origin is not None:
-                self.read.add(id(var.origin))
+                self.read[id(var.origin)] = var.origin
             removed = s.removed.get(gate)
             if var is None or var.val.kind == "unset":
                 if s.env_file:
@@ -1136,6 +1547,7 @@ class Flow:
         script = parse_bytes(raw, base=base)
         self.child_cache[key] = script
         self.children.append(script)
+        self.child_log.append(key)
         return script
 
     def shell_c(self, words, names, rest, s: State, prefix) -> None:
@@ -1167,8 +1579,9 @@ class Flow:
             if self.sub_launches == before:
                 for a, _ in islice(self.gate_sites.values(), marker, None):
                     if a.exported:
+                        self.made += 1
                         sub = Sub(word.start, word.end, kind="child")
-                        self.lost[id(a)] = (a, sub)
+                        self.lose(a, sub)
                         if parent is not None:
                             parent.lost[a.name] = (a, sub)
         finally:
@@ -1608,13 +2021,15 @@ def _concat(vals: list) -> Val:
 
 
 def analyze_flow(script, data: bytes, path: Optional[str] = None, loader=None,
-                 resume: Optional[Resume] = None, record: bool = False) -> FlowResult:
+                 resume: Optional[Resume] = None, record: bool = False,
+                 edits: Optional[list] = None) -> FlowResult:
     """Run the flow analysis over a parsed script (loader reads sourced files; None: not followed).
 
     record: leave checkpoints in the result's `resume` for the walk of the next version (an
-    editor's document); resume: those of the last walk, where they still apply.
+    editor's document); resume: those of the last walk, where they still apply; edits: the
+    edits from the text of that walk to this one ((start, old end, new end), as parse_bytes).
     """
-    return Flow(script, data, path, loader, resume, record).run()
+    return Flow(script, data, path, loader, resume, record, edits).run()
 
 
 def _launch_copy(launch: "Launch", paths: int) -> "Launch":
