@@ -26,7 +26,7 @@ def _findings(text: str):
 def _both(text: str, monkeypatch):
     pruned = _findings(text)
     with monkeypatch.context() as m:
-        m.setattr(F, "relevant_names", lambda script: None)
+        m.setattr(F, "relevant_names", lambda script, memo=None: None)
         full = _findings(text)
     return pruned, full
 

@@ -77,3 +77,30 @@ def test_apply_edits_skips_overlaps():
 def test_invalid_utf8_is_replaced():
     src = Source.from_bytes(b"export X=\xff1\n")
     assert "\ufffd" in src.text
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_an_edited_source_indexes_its_lines_as_a_fresh_one(seed):
+    """Source.edited rescans only around the edit: its line starts (and line ending) must be
+    a fresh Source's, whatever line ends the edit splits, joins or adds."""
+    import random
+
+    rng = random.Random(seed)
+    pieces = ["a", "\n", "\r", "\r\n", "中文", "😀", "\t", "\f", "x = 1", "\u2028"]
+    text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 60)))
+    source = Source(text)
+    for _ in range(30):
+        data = source.data
+        cuts = sorted(rng.randrange(len(data) + 1) for _ in range(2))
+        # edits on character boundaries
+        a = len(data[:cuts[0]].decode("utf-8", "ignore").encode())
+        b = max(a, len(data[:cuts[1]].decode("utf-8", "ignore").encode()))
+        if rng.random() < 0.3:
+            b = min(len(data), a + rng.choice([0, 1]))
+            b = len(data[:b].decode("utf-8", "ignore").encode()) if b > a else a
+        inserted = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 3))).encode()
+        source = source.edited(a, b, inserted)
+        fresh = Source(source.text)
+        assert source.data == fresh.data
+        assert source.line_starts == fresh.line_starts, (source.text,)
+        assert source.eol == fresh.eol and source._ascii == fresh._ascii

@@ -360,3 +360,68 @@ def test_the_server_collects_cycles_between_keystrokes():
         asyncio.run(scenario())
     finally:
         gc.enable()
+
+
+def test_a_busy_server_sets_its_backlog_aside_and_collects_it_when_quiet(monkeypatch):
+    """Past GC_BACKLOG allocations while the client is busy, the objects are frozen (no pause
+    in the middle of a keystroke); the next quiet moment unfreezes and collects them."""
+    import asyncio
+    import gc
+    import time
+    import weakref
+
+    from packgate.lsp import server as server_module
+
+    monkeypatch.setattr(server_module, "GC_BACKLOG", 5_000)
+
+    class Cycle:
+        pass
+
+    async def scenario():
+        ls = server_module.create_server()
+        ls.collect_when_idle()
+        node = Cycle()
+        node.me = node
+        alive = weakref.ref(node)
+        del node
+        junk = [[i] for i in range(20_000)]
+        for _ in range(6):  # a busy client: a message every tenth of the idle time
+            ls.last_activity = time.monotonic()
+            await asyncio.sleep(server_module.IDLE_GC * 0.5)
+        assert gc.get_freeze_count() > 0 and alive() is not None
+        await asyncio.sleep(server_module.IDLE_GC * 3)
+        assert gc.get_freeze_count() == 0 and alive() is None and junk
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def test_typing_waits_only_after_a_slow_incremental_analysis():
+    """A slow analysis makes the next keystroke wait for a pause in the typing (a burst costs
+    one analysis), except when it was the full analysis of an open: the next one starts from
+    its tree and walk, and is not judged by it."""
+    from packgate.core.source import Source
+    from packgate.lsp.session import MAX_PAUSE, SLOW, Session
+
+    session, uri = Session(), "untitled:pause"
+    text = "export OFFLINE_PACKING_BMR=1\ntorchrun aiak_training_llm/train.py\n"
+    entry, _ = session.analysis(uri, 1, text)
+    assert not entry.incremental
+    entry.elapsed = SLOW * 2
+    assert session.pause_before(uri) == 0.0  # the open was slow: typing is not made to wait
+    text = session.splice(uri, Source(text), 0, 0, "X=1\n")
+    entry, _ = session.analysis(uri, 2, text)
+    assert entry.incremental
+    entry.elapsed = SLOW * 2
+    assert session.pause_before(uri) == SLOW * 2  # a slow keystroke: wait for a pause
+    entry.elapsed = SLOW / 2
+    assert session.pause_before(uri) == 0.0
+    entry.elapsed = MAX_PAUSE * 3
+    assert session.pause_before(uri) == MAX_PAUSE
+    session.trees.pop(uri)  # no tree to start from: the next analysis is a full one as well
+    entry.incremental = False
+    entry.elapsed = SLOW * 2
+    assert session.pause_before(uri) == SLOW * 2

@@ -258,18 +258,22 @@ _DEFAULT = object()
 
 def analyze(text: str, *, path: str | None = None, settings: Settings | None = None,
             old_tree=None, loader=_DEFAULT, revalidate: bool = True, previous: Optional[Script] = None,
-            edits: Optional[list] = None, keep: bool = False, resume=None) -> Analysis:
+            edits: Optional[list] = None, keep: bool = False, resume=None,
+            source: Optional[Source] = None) -> Analysis:
     """Analyse one document and return its findings and facts.
 
     An editor passes keep=True, and with the next version's edited old tree the model that
     analysis gave (previous), the edits since (see parse.parse_bytes) and its flow's `resume`
     (see flow.Resume): what the edits did not touch is then not built or walked again.
 
+    source: the text's Source when the caller has it already (an editor's, edited in step).
+
     loader reads sourced files (`(path) -> (text, None) | (None, reason)`); by default a
     SourceLoader rooted at the script's project; None turns source-following off.
     """
     settings = settings or Settings()
-    source = Source(text)
+    if source is None or source.text is not text:
+        source = Source(text)
     note = too_large(source.data)
     if note:
         return Analysis(source, None, None, G.profile(settings.profile), settings, [], path, note)

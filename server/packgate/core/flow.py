@@ -220,6 +220,7 @@ class Resume:
     logs: Optional[tuple] = None  # the walk's logs (_LOGS), valid up to end.lens
     end: Optional[Checkpoint] = None  # the walk after the last top-level statement
     sourced: bool = False  # a file was sourced: nothing after it is taken over
+    memo: Optional["RelevanceMemo"] = None  # relevant_names' memory
 
 
 # The walk's tables, each a log that only grows in walk order: a checkpoint keeps their lengths,
@@ -432,7 +433,9 @@ class Flow:
     # ------------------------------------------------------------ driver
     def run(self) -> FlowResult:
         """Walk the whole script and return the facts."""
-        self.relevant = relevant_names(self.script)
+        self.memo = RelevanceMemo(self.resume_from.memo if self.resume_from is not None else None) \
+            if self.record else None
+        self.relevant = relevant_names(self.script, self.memo)
         states, points, resumed = self.start()
         try:
             states = self.top(self.script.body.body, resumed, states, points)
@@ -484,7 +487,8 @@ class Flow:
             foreign=self.foreign,
             dependencies=self.dependencies,
             resume=Resume(body, [st.start for st in body], self.relevant, self.path, points,
-                          tuple(getattr(self, n) for n in _LOGS), self.end, sourced) if self.record else None,
+                          tuple(getattr(self, n) for n in _LOGS), self.end, sourced, self.memo)
+            if self.record else None,
             resumed_at=resumed,
             resynced_at=self.resynced,
         )
@@ -1681,7 +1685,73 @@ _REACHING = G.LAUNCHERS | G.WRAPPERS | {"accelerate", "docker", "bash", "sh", "z
                                         ".", "set", "read", "eval"}
 
 
-def relevant_names(script) -> Optional[frozenset]:
+class _Summary(NamedTuple):
+    """What one top-level statement gives relevant_names (remembered while the statement is
+    the same object: an editor's next version takes most statements over)."""
+
+    deps: list  # (name, names its value reads)
+    values: list  # (name, words assigned)
+    functions: list  # (name, FuncDef)
+    commands: list
+    arrays: list  # array assignments: their deps once flag-like names are known
+    opaque: bool  # a source, . or eval command: names can flow where the walk cannot see
+
+
+def _summarize(top) -> _Summary:
+    deps, values, functions, commands, arrays = [], [], [], [], []
+    opaque = False
+    stack = [top]
+    while stack:
+        st = stack.pop()
+        kind = type(st)
+        if kind is Block:
+            stack.extend(st.body)
+        elif kind is Assign:
+            words = [st.value] if st.value else st.array or []
+            if st.value is None and st.array:
+                arrays.append(st)
+            else:
+                deps.append((st.name, _word_refs(words)))
+            values.append((st.name, words))
+        elif kind is Command:
+            commands.append(st)
+            stack.extend(st.pre)
+            for a in st.prefix:
+                deps.append((a.name, _word_refs([a.value] if a.value else [])))
+                values.append((a.name, [a.value] if a.value else []))
+            first = st.words[0] if st.words else None
+            if first is not None and first.text in ("source", ".", "eval"):
+                opaque = True
+        elif kind in (If, Case, AndOr, Loop, Sub, FuncDef):
+            stack.extend(_nested(st))
+            if kind is Loop and st.var:
+                deps.append((st.var, _word_refs(st.items or [])))
+                values.append((st.var, st.items or []))
+            elif kind is FuncDef:
+                functions.append((st.name, st))
+    return _Summary(deps, values, functions, commands, arrays, opaque)
+
+
+class RelevanceMemo:
+    """relevant_names' memory from one version of a document to the next: the summary of each
+    top-level statement and the launch reads of each word list, by object (kept alive here,
+    so an id is never another object's)."""
+
+    __slots__ = ("old", "new")
+
+    def __init__(self, old: Optional["RelevanceMemo"] = None):
+        self.old = old.new if old is not None else {}
+        self.new: dict = {}
+
+    def get(self, obj, make):
+        hit = self.old.get(id(obj))
+        if hit is None or hit[0] is not obj:
+            hit = (obj, make(obj))
+        self.new[id(obj)] = hit
+        return hit[1]
+
+
+def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[frozenset]:
     """Variables whose value can reach a check: gates, and what flows into launch-like commands.
 
     Static and conservative: a script that sources files or uses `eval` gets None (everything
@@ -1693,50 +1763,46 @@ def relevant_names(script) -> Optional[frozenset]:
     functions: dict = {}  # name -> its definitions
     commands = []
     arrays = []
-    stack = [script.body]
-    while stack:
-        st = stack.pop()
-        kind = type(st)
-        if kind is Block:
-            stack.extend(st.body)
-        elif kind is Assign:
-            words = [st.value] if st.value else st.array or []
-            if st.value is None and st.array:
-                arrays.append(st)  # an argument list: its deps once flag-like names are known
-            else:
-                deps.setdefault(st.name, set()).update(_word_refs(words))
-            values.setdefault(st.name, []).extend(words)
-        elif kind is Command:
-            commands.append(st)
-            stack.extend(st.pre)
-            for a in st.prefix:
-                deps.setdefault(a.name, set()).update(_word_refs([a.value] if a.value else []))
-                values.setdefault(a.name, []).extend([a.value] if a.value else [])
-        elif kind in (If, Case, AndOr, Loop, Sub, FuncDef):
-            stack.extend(_nested(st))
-            if kind is Loop and st.var:
-                deps.setdefault(st.var, set()).update(_word_refs(st.items or []))
-                values.setdefault(st.var, []).extend(st.items or [])
-            elif kind is FuncDef:
-                functions.setdefault(st.name, []).append(st)
-    flaggy = {n for n, words in values.items() if _any_lead(words, _is_flag)}
+    for top in script.body.body:
+        sm = memo.get(top, _summarize) if memo is not None else _summarize(top)
+        if sm.opaque:
+            return None
+        for name, refs in sm.deps:
+            deps.setdefault(name, set()).update(refs)
+        for name, words in sm.values:
+            values.setdefault(name, []).extend(words)
+        for name, fdef in sm.functions:
+            functions.setdefault(name, []).append(fdef)
+        commands.extend(sm.commands)
+        arrays.extend(sm.arrays)
+    flaggy = frozenset(n for n, words in values.items() if _any_lead(words, _is_flag))
+
+    def launch_refs(words, python: bool) -> set:
+        if memo is None:
+            return _launch_refs(words, flaggy, python)
+        key = (python, flaggy)
+        hit = memo.get(words, lambda w: {})
+        refs = hit.get(key)
+        if refs is None:
+            hit.clear()  # one flag set at a time: another means the script changed there
+            refs = hit[key] = _launch_refs(words, flaggy, python)
+        return refs
+
     for a in arrays:
         # read like a launch's words: its first element may be the command ("${CMD[@]}")
         python = _any_lead(a.array, _is_python)
-        deps.setdefault(a.name, set()).update(_launch_refs(a.array, flaggy, python=python))
+        deps.setdefault(a.name, set()).update(launch_refs(a.array, python))
     passing: dict = {}
     for cmd in commands:
         first = cmd.words[0] if cmd.words else None
         name = first.text if first is not None else None
-        if name in ("source", ".", "eval"):
-            return None
         base = _base(name) if name is not None else None
         if name in functions:
             if _passes_args(functions[name], functions, passing):
                 roots.update(_word_refs(cmd.words))
                 roots.update(str(i) for i in range(10))
         elif base in G.LAUNCHERS or (base is not None and base.startswith("python")):
-            roots.update(_launch_refs(cmd.words, flaggy, python=base.startswith("python")))
+            roots.update(launch_refs(cmd.words, base.startswith("python")))
             roots.update(str(i) for i in range(10))
         elif name is None or base in _REACHING:
             roots.update(_word_refs(cmd.words))

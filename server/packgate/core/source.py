@@ -22,35 +22,33 @@ class Source:
         self.text = text
         self.data = text.encode("utf-8", "surrogatepass")
         self._ascii = len(self.data) == len(text)
-        starts = [0]
+        self.line_starts = [0] + _line_starts(self.data, 0, len(self.data))
+        self._set_eol()
+
+    def _set_eol(self) -> None:
         data = self.data
-        find = data.find
-        i = find(b"\r")
-        if i < 0:  # fast path: only \n line ends
-            pos = find(b"\n")
-            while pos >= 0:
-                starts.append(pos + 1)
-                pos = find(b"\n", pos + 1)
-        else:
-            n = len(data)
-            pos = 0
-            while pos < n:
-                nl = find(b"\n", pos)
-                cr = find(b"\r", pos)
-                if nl < 0 and cr < 0:
-                    break
-                if cr < 0 or (0 <= nl < cr):
-                    starts.append(nl + 1)
-                    pos = nl + 1
-                elif cr + 1 < n and data[cr + 1] == 0x0A:
-                    starts.append(cr + 2)
-                    pos = cr + 2
-                else:
-                    starts.append(cr + 1)
-                    pos = cr + 1
-        self.line_starts = starts
         crlf = data.count(b"\r\n")
         self.eol = "\r\n" if crlf and crlf * 2 >= data.count(b"\n") else "\n"
+
+    def edited(self, start: int, end: int, inserted: bytes, text: str | None = None) -> "Source":
+        """This document with bytes start..end replaced: the line index is scanned again only
+        around the edit (text: the new text when the caller has it already)."""
+        data = self.data[:start] + inserted + self.data[end:]
+        new = Source.__new__(Source)
+        new.data = data
+        new.text = text if text is not None else data.decode("utf-8", "surrogatepass")
+        new._ascii = len(data) == len(new.text)
+        starts = self.line_starts
+        delta = len(inserted) - (end - start)
+        # from the line before the edit's (its \r may now pair with an inserted \n) to the
+        # first line start after the edit (it covers a \n there that an inserted \r pairs with)
+        i = max(0, bisect_right(starts, start) - 2)
+        j = bisect_right(starts, end)
+        lo = starts[i]
+        hi = starts[j] + delta if j < len(starts) else len(data)
+        new.line_starts = starts[:i + 1] + _line_starts(data, lo, hi) + [x + delta for x in starts[j + 1:]]
+        new._set_eol()
+        return new
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> "Source":
@@ -164,3 +162,33 @@ def apply_edits(data: bytes, edits: Iterable) -> bytes:
         pos = edit.end
     out.append(data[pos:])
     return b"".join(out)
+
+
+def _line_starts(data: bytes, lo: int, hi: int) -> list:
+    """The line starts after lo, up to hi, of the line ends found from lo on (\n, \r\n, a lone
+    \r); hi is a line start or the end of data."""
+    starts: list = []
+    find = data.find
+    if find(b"\r", lo, hi) < 0:  # fast path: only \n line ends
+        pos = find(b"\n", lo, hi)
+        while pos >= 0:
+            starts.append(pos + 1)
+            pos = find(b"\n", pos + 1, hi)
+        return starts
+    n = len(data)
+    pos = lo
+    while pos < hi:
+        nl = find(b"\n", pos, hi)
+        cr = find(b"\r", pos, hi)
+        if nl < 0 and cr < 0:
+            break
+        if cr < 0 or (0 <= nl < cr):
+            starts.append(nl + 1)
+            pos = nl + 1
+        elif cr + 1 < n and data[cr + 1] == 0x0A:
+            starts.append(cr + 2)
+            pos = cr + 2
+        else:
+            starts.append(cr + 1)
+            pos = cr + 1
+    return starts

@@ -33,7 +33,6 @@ from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path
 from pygls.workspace import TextDocument
 
-from packgate.core.source import Source
 from packgate.lsp import convert, workspace
 from packgate.lsp.convert import ClientFeatures
 from packgate.lsp.session import Entry, Session, analyze, path_of, warm_up
@@ -84,7 +83,7 @@ class PackgateProtocol(LanguageServerProtocol):
         encoding = convert.encoding_name(self.workspace.position_encoding)
         text = doc.source
         for change in params.content_changes:
-            source = Source(text)
+            source = self._server.session.source(doc.uri, text)
             start, end = convert.change_offsets(source, change, encoding)
             text = self._server.session.splice(doc.uri, source, start, end, change.text)
         doc.apply_change(types.TextDocumentContentChangeWholeDocument(text=text))
@@ -172,8 +171,10 @@ class PackgateServer(LanguageServer):
         collector still walks every live object now and then, the kept analyses included: a
         pause of tens of milliseconds in the middle of a didChange. So automatic collection is
         off, and a full collection runs once the client has been quiet for IDLE_GC seconds (if
-        more than GC_IDLE_MIN objects were allocated since the last), or at once past
-        GC_BACKLOG allocations.
+        more than GC_IDLE_MIN objects were allocated since the last). Past GC_BACKLOG
+        allocations while the client is busy (opening a large document allocates that much),
+        the objects so far are frozen instead (gc.freeze: no pause, the collector skips them)
+        and the next quiet moment unfreezes and collects them.
         """
         if self._collecting:
             return
@@ -184,8 +185,11 @@ class PackgateServer(LanguageServer):
         def tick() -> None:
             quiet = time.monotonic() - self.last_activity >= IDLE_GC
             pending = gc.get_count()[0]
-            if (quiet and pending > GC_IDLE_MIN) or pending > GC_BACKLOG:
+            if quiet and (pending > GC_IDLE_MIN or gc.get_freeze_count()):
+                gc.unfreeze()
                 gc.collect()
+            elif pending > GC_BACKLOG:
+                gc.freeze()
             loop.call_later(IDLE_GC, tick)
 
         loop.call_later(IDLE_GC, tick)

@@ -70,6 +70,7 @@ class Entry:
     analysis: "Analysis"
     result_id: str
     elapsed: float = 0.0  # seconds the analysis took
+    incremental: bool = False  # it started from the previous version's tree, model and walk
     rendered: Any = None  # the converted diagnostics, filled lazily by the server
     stale: bool = False  # a file it sources changed: analyse again on next use
 
@@ -97,6 +98,8 @@ class Session:
     recent: "OrderedDict[str, None]" = field(default_factory=OrderedDict)  # least recently used first
     # uri -> the changes since its entry's text, while each was inside a comment (None: some was not)
     shifts: dict[str, Any] = field(default_factory=dict)
+    # uri -> the Source of its latest text (each change edits it instead of indexing anew)
+    sources: dict[str, Source] = field(default_factory=dict)
     _shown: set[str] = field(default_factory=set)
     _ids: Any = field(default_factory=itertools.count)
     # path -> the loader of sourced files for that document (None: the core's default, as the CLI)
@@ -135,11 +138,20 @@ class Session:
 
     # -- text changes
 
+    def source(self, uri: str, text: str) -> Source:
+        """The Source of a document's text (the one the last change made, when it is this text)."""
+        kept = self.sources.get(uri)
+        if kept is not None and kept.text is text:
+            return kept
+        source = self.sources[uri] = Source(text)
+        return source
+
     def splice(self, uri: str, source: Source, start: int | None, end: int | None, new: str) -> str:
         """Apply one change (start None: the whole text) and keep the document's parse tree in step."""
         if start is None or end is None:
             self.trees.pop(uri, None)
             self.shifts[uri] = None
+            self.sources.pop(uri, None)
             return new
         inserted = new.encode("utf-8", "surrogatepass")
         data = source.data
@@ -162,7 +174,8 @@ class Session:
             kept.size = len(data) - (end - start) + len(inserted)
         else:
             self.trees.pop(uri, None)
-        return (data[:start] + inserted + data[end:]).decode("utf-8", "surrogatepass")
+        edited = self.sources[uri] = source.edited(start, end, inserted)
+        return edited.text
 
     # -- analyses
 
@@ -196,7 +209,7 @@ class Session:
             if kept is None or kept.size != data_size:
                 kept = None
             started = time.perf_counter()
-            result = analyze(text, path=path_of(uri), settings=settings,
+            result = analyze(text, source=self.source(uri, text), path=path_of(uri), settings=settings,
                              old_tree=kept.tree if kept else None, previous=kept.script if kept else None,
                              edits=kept.edits if kept else None, keep=True,
                              resume=kept.resume if kept else None,
@@ -212,7 +225,7 @@ class Session:
             if current:  # a slimmed entry made full again: the same findings, keep the rendering
                 entry.analysis = result
             else:
-                entry = Entry(version, settings, result, f"{version}-{next(self._ids)}", elapsed)
+                entry = Entry(version, settings, result, f"{version}-{next(self._ids)}", elapsed, incremental=kept is not None)
             self.entries[uri] = entry
             self.shifts[uri] = []
             self._used(uri)
@@ -227,6 +240,8 @@ class Session:
             return 0.0  # only comments changed: the findings move, nothing is analysed
         entry = self.entries.get(uri)
         elapsed = entry.elapsed if entry is not None else 0.0
+        if elapsed >= SLOW and entry is not None and not entry.incremental and uri in self.trees:
+            return 0.0  # a full analysis (the open): the next one starts from its tree and walk
         return 0.0 if elapsed < SLOW else min(elapsed, MAX_PAUSE)
 
     def fix_all(self, uri: str, entry: Entry) -> Edit | None:
@@ -269,6 +284,7 @@ class Session:
         """Drop a closed (or reopened) document's analysis and tree."""
         self.entries.pop(uri, None)
         self.trees.pop(uri, None)
+        self.sources.pop(uri, None)
         self.recent.pop(uri, None)
         self.shifts.pop(uri, None)
 
