@@ -1777,21 +1777,23 @@ def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[fro
         arrays.extend(sm.arrays)
     flaggy = frozenset(n for n, words in values.items() if _any_lead(words, _is_flag))
 
-    def launch_refs(words, python: bool) -> set:
+    def launch_refs(words, python: Optional[bool]) -> set:
+        """_launch_refs, remembered per word list and flag set (python None: an array's
+        elements, read as python's arguments when any of them starts with python)."""
         if memo is None:
-            return _launch_refs(words, flaggy, python)
-        key = (python, flaggy)
+            return _launch_refs(words, flaggy, _any_lead(words, _is_python) if python is None else python)
         hit = memo.get(words, lambda w: {})
+        key = (python, flaggy)
         refs = hit.get(key)
         if refs is None:
             hit.clear()  # one flag set at a time: another means the script changed there
-            refs = hit[key] = _launch_refs(words, flaggy, python)
+            refs = hit[key] = _launch_refs(words, flaggy,
+                                           _any_lead(words, _is_python) if python is None else python)
         return refs
 
     for a in arrays:
         # read like a launch's words: its first element may be the command ("${CMD[@]}")
-        python = _any_lead(a.array, _is_python)
-        deps.setdefault(a.name, set()).update(launch_refs(a.array, python))
+        deps.setdefault(a.name, set()).update(launch_refs(a.array, None))
     passing: dict = {}
     for cmd in commands:
         first = cmd.words[0] if cmd.words else None

@@ -205,7 +205,7 @@ class Session:
                     self.entries[uri] = entry
                     return entry, problems
             kept = self.trees.pop(uri, None)
-            data_size = len(text.encode("utf-8", "surrogatepass"))
+            data_size = len(self.source(uri, text).data)
             if kept is None or kept.size != data_size:
                 kept = None
             started = time.perf_counter()
