@@ -44,7 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 fuzz: $(STAMP)
-	PACKGATE_FUZZ_LONG=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/fuzz
+	PACKGATE_FUZZ_LONG=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/fuzz tests/core/test_flow_resume.py
 
 docs: $(STAMP)
 	$(BIN)/python -m packgate.gen_docs docs/rules

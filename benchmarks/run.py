@@ -375,8 +375,9 @@ async def lsp_figures(edits: int, requests: int, docs: int, spawns: int) -> list
         for where, edit_at, note in (
                 ("in comments", lb.edit_at, "the findings move without an analysis"),
                 ("in code", lb.code_edit_at, "a digit typed into an argument and deleted: analysed each "
-                                             "time; the statements the edit did not touch are taken over "
-                                             "and the walk starts at its last checkpoint before the edit")):
+                                             "time; the statements the edit did not touch are taken over, "
+                                             "the walk starts at its last checkpoint before the edit and "
+                                             "takes the rest over where the paths meet the last walk's")):
             change_times = []
             for n in range(edits):
                 rng, new, text = edit_at(text, n)

@@ -5,6 +5,7 @@ from each checkpoint in turn; plus the cases where a checkpoint must not be used
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -133,13 +134,16 @@ EDIT_LINES = [": noop", "export OFFLINE_PACKED_DATA=0", "unset OFFLINE_PACKING_B
               "torchrun aiak_training_llm/train.py --micro-batch-size 2", "# packgate disable=PG001"]
 
 
+LONG = os.environ.get("PACKGATE_FUZZ_LONG") == "1"  # `make fuzz`: every line of every text
+
+
 def _edits(text: str, rng, every: bool = False):
     """Line edits across the text (12 lines, or every line): a line inserted, deleted, or a
     digit typed into it."""
     lines = text.split("\n")
     rows = list(range(len(lines)))
     rng.shuffle(rows)
-    for row in sorted(rows if every else rows[:12]):
+    for row in sorted(rows if every or LONG else rows[:12]):
         start = len("\n".join(lines[:row]).encode()) + (1 if row else 0)
         line = lines[row].encode()
         yield start, start, (rng.choice(EDIT_LINES) + "\n").encode()
