@@ -33,8 +33,9 @@ from pygls.uris import from_fs_path
 from pygls.workspace import TextDocument
 
 from packgate.core.source import Source
-from packgate.lsp import convert, fastinit, workspace
+from packgate.lsp import convert, workspace
 from packgate.lsp.convert import ClientFeatures
+from packgate.lsp.fastinit import DISABLE, Early, stdin_is_pipe
 from packgate.lsp.session import Entry, Session, analyze, path_of, warm_up
 
 logger = logging.getLogger("packgate.lsp")
@@ -111,7 +112,7 @@ class PackgateProtocol(LanguageServerProtocol):
                 # `make initialize-result`), or fastinit let through params pygls refuses.
                 logger.error("the early initialize answer differs from pygls' answer %s", json.dumps(mine)[:2000])
                 self._server.log(f"packgate: the initialize answer sent at start-up differs from pygls' answer "
-                                 f"{json.dumps(mine)[:2000]}; set {fastinit.DISABLE}=0 to turn it off and report "
+                                 f"{json.dumps(mine)[:2000]}; set {DISABLE}=0 to turn it off and report "
                                  "this", "error")
             return
         super()._send_data(data)
@@ -882,7 +883,7 @@ def _serve_pipe(server: "PackgateServer", prefix: bytes = b"") -> bool:
         fd = sys.stdin.fileno()
     except (OSError, ValueError, AttributeError):
         return False
-    if not prefix and not fastinit.stdin_is_pipe(fd):
+    if not prefix and not stdin_is_pipe(fd):
         return False
 
     async def serve() -> None:
@@ -907,7 +908,7 @@ def _serve_pipe(server: "PackgateServer", prefix: bytes = b"") -> bool:
     return True
 
 
-def start_io(early: fastinit.Early | None = None) -> int:
+def start_io(early: Early | None = None) -> int:
     """Serve one client on stdin/stdout (what `packgate lsp` runs); the LSP exit code.
 
     early: what packgate.lsp.fastinit read and answered before this module was imported."""
