@@ -97,11 +97,12 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(schema_for_clients(), ensure_ascii=False, indent=2))
             return EXIT_OK
         if args.command == "lsp":
-            from .lsp.server import start_io, start_tcp
             if args.tcp:
+                from .lsp.server import start_tcp
                 start_tcp(args.host, args.port)
                 return EXIT_OK
-            return start_io()  # LSP: 0 after shutdown + exit, 1 for exit without shutdown
+            from .lsp import serve_stdio
+            return serve_stdio()  # LSP: 0 after shutdown + exit, 1 for exit without shutdown
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

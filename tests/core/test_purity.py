@@ -52,6 +52,12 @@ def test_check_command_starts_light(tmp_path):
     assert "LOADED []" in out.stdout, out.stdout + out.stderr
 
 
+def test_check_command_does_not_load_the_language_server_package(tmp_path):
+    """Not even packgate.lsp.fastinit, the early `initialize` answer of `packgate lsp` (it reads JSON)."""
+    out = _loaded_by_check(tmp_path, "m == 'packgate.lsp' or m.startswith('packgate.lsp.')")
+    assert "LOADED []" in out.stdout, out.stdout + out.stderr
+
+
 def test_bash_grammar_falls_back_to_the_package(monkeypatch):
     import importlib.machinery
 

@@ -1,6 +1,33 @@
 """packgate's language server: a thin pygls adapter over packgate.core.
 
-`packgate lsp` calls ``packgate.lsp.server.start_io()`` (or ``start_tcp(host, port)``);
-``convert`` holds every conversion to protocol types, ``session`` the settings and the
-analysis cache.
+`packgate lsp` runs ``serve_stdio()``: ``fastinit`` answers the client's `initialize` while
+pygls and lsprotocol are still being imported, then ``server.start_io()`` serves the session
+(``start_tcp(host, port)`` for `--tcp`). ``convert`` holds every conversion to protocol types,
+``session`` the settings and the analysis cache. Nothing is imported here: `packgate check`
+and the early answer must not pay for the server.
 """
+
+from __future__ import annotations
+
+
+def serve_stdio() -> int:
+    """Serve one client on stdin/stdout; the LSP exit code (0 after shutdown and exit)."""
+    from packgate.lsp.fastinit import answer_initialize
+    early = answer_initialize()  # before the import below, which takes most of a second
+    from packgate.lsp.server import start_io
+    return start_io(early)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m packgate.lsp [--tcp --host H --port P]`, for use without the CLI."""
+    import argparse
+    parser = argparse.ArgumentParser(prog="packgate lsp")
+    parser.add_argument("--tcp", action="store_true", help="serve on TCP instead of stdio")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=2087)
+    args = parser.parse_args(argv)
+    if args.tcp:
+        from packgate.lsp.server import start_tcp
+        start_tcp(args.host, args.port)
+        return 0
+    return serve_stdio()

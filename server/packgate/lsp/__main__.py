@@ -2,6 +2,6 @@
 
 import sys
 
-from packgate.lsp.server import main
+from packgate.lsp import main
 
 sys.exit(main(sys.argv[1:]))

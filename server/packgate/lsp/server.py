@@ -9,7 +9,6 @@ answered with an empty result: the server never dies of one.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import functools
 import gc
@@ -35,6 +34,7 @@ from pygls.workspace import TextDocument
 
 from packgate.lsp import convert, workspace
 from packgate.lsp.convert import ClientFeatures
+from packgate.lsp.fastinit import DISABLE, Early, stdin_is_pipe
 from packgate.lsp.session import Entry, Session, analyze, path_of, warm_up
 
 logger = logging.getLogger("packgate.lsp")
@@ -93,6 +93,28 @@ class PackgateProtocol(LanguageServerProtocol):
 
     exit_code: int | None = None  # set by `exit`: 0 after shutdown, 1 without (LSP)
     _initialize_seen = False
+    _early: tuple[Any, Any] | None = None  # (id, result) of the initialize fastinit answered
+
+    def expect_early_answer(self, request_id: Any, result: Any) -> None:
+        """The client already has the answer to initialize request_id (packgate.lsp.fastinit):
+        pygls' own answer to it is compared with that one and not sent."""
+        self._early = (request_id, result)
+
+    def _send_data(self, data: Any):
+        """Send, except pygls' answer to an initialize answered early (exactly that one message)."""
+        if self._early is not None and _answers(data, self._early[0]):
+            request_id, sent = self._early
+            self._early = None
+            mine = json.loads(json.dumps(data, default=self._serialize_message))
+            if mine.get("result") != sent or "error" in mine:
+                # The stored answer is stale (pygls, lsprotocol or the features changed without
+                # `make initialize-result`), or fastinit let through params pygls refuses.
+                logger.error("the early initialize answer differs from pygls' answer %s", json.dumps(mine)[:2000])
+                self._server.log(f"packgate: the initialize answer sent at start-up differs from pygls' answer "
+                                 f"{json.dumps(mine)[:2000]}; set {DISABLE}=0 to turn it off and report "
+                                 "this", "error")
+            return
+        super()._send_data(data)
 
     def structure_message(self, data: Any):
         """Answer a request whose params do not parse with an error instead of silence."""
@@ -145,6 +167,12 @@ class PackgateProtocol(LanguageServerProtocol):
         """Remember the exit code (1 when no shutdown came first) before pygls stops the loop."""
         self.exit_code = 0 if self._shutdown else 1
         yield from super().lsp_exit(*args)
+
+
+def _answers(data: Any, request_id: Any) -> bool:
+    """Whether data (an outgoing message) is a response, result or error, to request_id."""
+    sent_id = getattr(data, "id", None)
+    return not hasattr(data, "method") and type(sent_id) is type(request_id) and sent_id == request_id
 
 
 class PackgateServer(LanguageServer):
@@ -847,22 +875,25 @@ class _PipeReader:
             return exc.partial
 
 
-def _serve_pipe(server: "PackgateServer") -> bool:
-    """Serve stdin/stdout with _PipeReader; False (nothing done) when stdin is not a pipe or a
-    socket: the event loop cannot watch a file or /dev/null, and a terminal is left to pygls."""
-    import stat
+def _serve_pipe(server: "PackgateServer", prefix: bytes = b"") -> bool:
+    """Serve stdin/stdout with _PipeReader, the bytes fastinit already read (prefix) first.
+
+    False (nothing done) when stdin is not a pipe or a socket: the event loop cannot watch a file
+    or /dev/null, and a terminal is left to pygls (fastinit reads nothing from those)."""
     import threading
 
     from pygls.io_ import StdoutWriter, run_async
     try:
-        mode = os.fstat(sys.stdin.fileno()).st_mode
+        fd = sys.stdin.fileno()
     except (OSError, ValueError, AttributeError):
         return False
-    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+    if not prefix and not stdin_is_pipe(fd):
         return False
 
     async def serve() -> None:
         stream = asyncio.StreamReader(limit=1 << 20)
+        if prefix:
+            stream.feed_data(prefix)
         loop = asyncio.get_running_loop()
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), sys.stdin.buffer)
         await run_async(stop_event=server._stop_event, reader=_PipeReader(stream), protocol=server.protocol,
@@ -881,11 +912,18 @@ def _serve_pipe(server: "PackgateServer") -> bool:
     return True
 
 
-def start_io() -> int:
-    """Serve one client on stdin/stdout (what `packgate lsp` runs); the LSP exit code."""
+def start_io(early: Early | None = None) -> int:
+    """Serve one client on stdin/stdout (what `packgate lsp` runs); the LSP exit code.
+
+    early: what packgate.lsp.fastinit read and answered before this module was imported."""
     _configure_logging()
     server = create_server()
-    if not _serve_pipe(server):
+    prefix = b""
+    if early is not None:
+        prefix = bytes(early.data)
+        if early.answered:
+            server.protocol.expect_early_answer(early.request_id, early.result)
+    if not _serve_pipe(server, prefix):
         server.start_io()
     code = server.protocol.exit_code
     if code is None:  # the input ended without `exit`: fine only after a shutdown
@@ -897,16 +935,3 @@ def start_tcp(host: str, port: int) -> None:
     """Serve on a TCP socket (`packgate lsp --tcp --host H --port P`)."""
     _configure_logging()
     create_server().start_tcp(host, port)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m packgate.lsp [--tcp --host H --port P]`, for use without the CLI."""
-    parser = argparse.ArgumentParser(prog="packgate lsp")
-    parser.add_argument("--tcp", action="store_true", help="serve on TCP instead of stdio")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=2087)
-    args = parser.parse_args(argv)
-    if args.tcp:
-        start_tcp(args.host, args.port)
-        return 0
-    return start_io()
