@@ -142,6 +142,12 @@ def test_determinism_across_processes(tmp_path):
 
 @given(text=mutated())
 @examples(short=150, long=3000)
+# PG007 named a path by the decisions not every path took: the full walk keeps paths the
+# pruned one merges (they differ in `O` only), so "every path" was another set of paths
+@example(text='#!/bin/bash\nexport OFFLINE_PACKED_DATA=1\n[[ -f "$D/.packed" ]] && export O&& export '
+              'OFFLINE_PACKING_BMR=1\n\ntorchrun aiak_training_llm/train.py --micro-batch-size 1\n')
+@example(text='#!/usr/bin/env bash\nSTAGE="${1:-stage1}"\ncase "$STAGE" in\n    stage1)\x08 export '
+              'OFFLINE_PACKING_BMR=1\n        export OFFLINE_PACKED_DATA=1\n        ;;\n    stage2)\n        export O')
 def test_path_pruning_changes_no_finding(text):
     """flow.relevant_names lets paths that differ only in names no check reads merge: the
     findings must be those of the walk that keeps every name."""

@@ -867,10 +867,11 @@ class Flow:
             return self.sub(st, states)
         if kind is FuncDef:
             forks = [s.fork() for s in states[:4]]
+            if self.functions.get(st.name) is not st:
+                self.fn_version += 1  # the table inert() reads changed (a definition run again did not)
             self.functions[st.name] = st
             self.def_states[st.name] = (forks, None)
             self.fn_log.append((st.name, st, forks, None))
-            self.fn_version += 1
             return states
         if kind is Exit:
             for s in states:

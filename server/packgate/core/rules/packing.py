@@ -189,15 +189,17 @@ def check_pg007(ctx: Context) -> None:
         kinds = {v[0] for v in verdicts} - {"unknown", "invalid"}
         if len(kinds) < 2 or not kinds & set(WRONG):
             continue
-        described, related, seen_combo = [], [ctx.launch_related(launch)], set()
-        # a decision every path took the same way (an `|| exit 1` guard, say) tells the paths
-        # apart no better than none: each path is named by the decisions the others did not take
-        shared = set(launch.paths[0].labels).intersection(*(p.labels for p in launch.paths[1:]))
-        for path, (verdict, enc, batch) in zip(launch.paths, verdicts):
-            combo = combo_text(ctx, path)
-            if combo in seen_combo:
-                continue
-            seen_combo.add(combo)
+        described, related = [], [ctx.launch_related(launch)]
+        # one path per combination: the first (paths that differ only where no check looks are
+        # merged into the first as the walk goes, so the same path is described either way)
+        firsts: dict = {}
+        for path, verdict in zip(launch.paths, verdicts):
+            firsts.setdefault(combo_text(ctx, path), (path, verdict))
+        # a decision every described path took the same way (an `|| exit 1` guard, say) tells
+        # them apart no better than none: each is named by the decisions the others did not take
+        named = [path for path, _ in firsts.values()]
+        shared = set(named[0].labels).intersection(*(p.labels for p in named[1:]))
+        for combo, (path, (verdict, enc, batch)) in firsts.items():
             tag = {"ok": "✓", "off": "—", "online": "✓"}.get(verdict, "✗")
             own = tuple(label for label in path.labels if label not in shared)
             described.append(f"{label_text(ctx, own or path.labels)}: {combo} {tag}")
