@@ -40,3 +40,43 @@ def test_deep_call_chain_is_not_a_recursion_error():
 def test_too_many_commands_is_too_large_not_a_memory_blowup():
     a = analyze("a|" * (MAX_UNITS + 1) + "a\n", settings=EN)
     assert a.findings == [] and a.note.startswith("too large to analyze")
+
+
+def _steps(text, monkeypatch):
+    """The statements the walk steps through (a count, not a clock)."""
+    from packgate.core import flow
+    count = [0]
+    real = flow.Flow.step
+
+    def counting(self, stmt, states):
+        count[0] += 1
+        return real(self, stmt, states)
+    monkeypatch.setattr(flow.Flow, "step", counting)
+    a = analyze(text, settings=EN)
+    return a, count[0]
+
+
+def test_a_helper_that_calls_itself_is_walked_once_per_call(monkeypatch):
+    """A half-typed `}` makes the helper's body run to the end of the file, calls of itself
+    included: two such calls per body cost 2**depth walks (minutes) before calls of a function
+    already being walked were skipped."""
+    text = ("need_dir() {\n    [[ -d \"$1\" ]] || { echo \"missing $1\" >&2; exit 1; }\n"
+            "export OFFLINE_PACKED_DATA=1\nif [ \"$STAGE\" = 2 ]; then\n    export OFFLINE_PACKING_BMR=1\nfi\n"
+            "need_dir /data/a\nneed_dir /data/b\n[[ -n \"$X\" ]] || exit 1\n" + LAUNCH)
+    a, steps = _steps(text, monkeypatch)
+    assert steps < 200, steps
+    assert a.findings  # still judged
+
+
+def test_calls_that_fan_out_are_cut_at_the_call_budget(monkeypatch):
+    """Eight functions, each calling the next four times: 4**8 walks of the last body without
+    a bound. The calls of one top-level statement stop at MAX_CALL_STEPS statements."""
+    from packgate.core.flow import MAX_CALL_STEPS
+    lines = []
+    for i in range(8):
+        body = f"X{i}=$RANDOM; " + "; ".join([f"f{i + 1}"] * 4) if i < 7 else "export OFFLINE_PACKING_BMR=$RANDOM"
+        lines.append(f"f{i}() {{ {body}; }}")
+    text = "\n".join(lines) + "\nf0\n" + LAUNCH
+    a, steps = _steps(text, monkeypatch)
+    assert steps < 2 * MAX_CALL_STEPS, steps
+    assert a.flow.truncated

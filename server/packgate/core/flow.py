@@ -22,6 +22,10 @@ from .records import factory, record, replace
 MAX_PATHS = 16  # distinct paths kept per statement; a launch rarely has more than 3 that differ
 MAX_LABELS = 6  # branch decisions a path remembers (messages name the last two)
 MAX_CALL_DEPTH = 8
+# statements walked inside the function calls of one top-level statement: a launcher's stage
+# function walks a few dozen; calls that fan out (each body calling several others, eight
+# deep) would otherwise take minutes
+MAX_CALL_STEPS = 20_000
 MAX_CHILD_DEPTH = 3
 
 
@@ -424,6 +428,8 @@ class Flow:
         self.child_cache: dict = {}
         self.made = 0  # assignments and subshells the walk made up (env X=1, ${X:=d}, bash -c)
         self.call_depth = 0
+        self.calling: list = []  # the functions being walked, outermost first
+        self.call_steps = 0  # statements walked inside the calls of the current top-level statement
         self.child_depth = 0
         self.truncated = False
         self.sub_launches = 0
@@ -451,6 +457,7 @@ class Flow:
             for name, fdef in list(self.functions.items()):
                 if name not in self.called:  # a library function: judge it where it was defined
                     self.called[name] = None
+                    self.call_steps = 0
                     forks, moves = self.def_states.get(name, ([State({}, relevant=self.relevant)], None))
                     if moves is not None:
                         mapper = _Mapper(moves, self.relevant)
@@ -584,6 +591,7 @@ class Flow:
             if i in cands and not self.dependencies and not self.source_cache \
                     and self.resync(cands[i], i, states, points):
                 return states
+            self.call_steps = 0
             after = self.step(body[i], states)
             if after is None:
                 break
@@ -756,6 +764,8 @@ class Flow:
         """One statement of a block walked on every live path; None when no path is left."""
         if self.skippable(stmt):
             return states
+        if self.calling:
+            self.call_steps += 1
         live = [s for s in states if not s.done]
         if not live:
             return None
@@ -953,9 +963,19 @@ class Flow:
         self.lost_log.append((id(a), pair))
 
     def call(self, fdef: FuncDef, states: list, args: Optional[list] = None) -> list:
-        """Run a function body where it is called; locals and $1.. are undone on return."""
-        if self.call_depth >= MAX_CALL_DEPTH:
+        """Run a function body where it is called; locals and $1.. are undone on return.
+
+        A function that calls itself (directly or through others) is not walked again inside
+        its own call: the walk already sees what its body does, and a body with two calls of
+        itself (a half-typed `}` makes one of any helper) would cost 2**depth walks. Past
+        MAX_CALL_STEPS statements walked in the calls of one top-level statement, its further
+        calls are not walked (truncated)."""
+        if self.call_depth >= MAX_CALL_DEPTH or any(f is fdef for f in self.calling):
             return states
+        if self.call_steps > MAX_CALL_STEPS:
+            self.truncated = True
+            return states
+        self.calling.append(fdef)
         self.call_depth += 1
         binds = self.uses_args(fdef)
         for s in states:
@@ -973,6 +993,7 @@ class Flow:
             out = self.block(fdef.body, states)
         finally:
             self.call_depth -= 1
+            self.calling.pop()
         for s in out:
             if s.done == "return":
                 s.done = ""
