@@ -224,3 +224,20 @@ def test_branches_inside_a_sourced_file_are_described_at_the_source_command(tmp_
     script.write_text("#!/bin/bash\nexport OFFLINE_PACKING_BMR=1\nsource ./env.sh\ntorchrun train.py\n")
     (finding,) = [f for f in check(script, profile="ov2").findings if f.code == "PG007"]
     assert "if taken (line 3)" in finding.message and "line 7" not in finding.message
+
+
+def test_a_launch_in_a_sourced_file_is_judged_at_the_source_command(tmp_path):
+    """The launch itself sits in the sourced file: it is judged where the script sources it
+    (it used to be dropped, and the gates judged at the end of the script instead)."""
+    (tmp_path / "launch.sh").write_text("export OFFLINE_PACKING_BMR=1\n"
+                                        "torchrun aiak_training_llm/train.py --micro-batch-size 2\n")
+    script = tmp_path / "train.sh"
+    text = "#!/bin/bash\nsource ./launch.sh\necho done\n"
+    script.write_text(text)
+    a = check(script, profile="ov2")
+    (launch,) = a.flow.launches
+    assert launch.label == "torchrun (sourced)" and not launch.implicit
+    at = text.index("source ./launch.sh")
+    assert (launch.start, launch.end) == (at, at + len("source ./launch.sh"))
+    (finding,) = a.findings
+    assert finding.code == "PG001" and finding.line == 2

@@ -1419,7 +1419,7 @@ class Flow:
             key = self.via
             launch = self.launches.get(key)
             if launch is None:
-                launch = Launch(key[0], key[1], key[0], key[1], launcher + " (sourced)")
+                launch = self.launches[key] = Launch(key[0], key[1], key[0], key[1], launcher + " (sourced)")
         else:
             key = (cmd.start, cmd.end)
             launch = self.launches.get(key)
