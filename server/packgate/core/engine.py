@@ -103,15 +103,17 @@ class Analysis:
             self._other[path] = Source(self._foreign[path])
         return self._other[path]
 
-    def shifted(self, edits: list, text: str) -> Optional["Analysis"]:
+    def shifted(self, edits: list, text: str, source: Optional[Source] = None) -> Optional["Analysis"]:
         """This analysis carried over edits that change no syntax (inside comments, see
         parse.comment_interior): the same findings at their new offsets, without parsing, as a
         slim analysis. edits: (start, end, inserted bytes), each on the text the one before it
-        left. None when they do not lead to text or an offset falls inside one."""
+        left; source: the text's Source when the caller has it. None when they do not lead to
+        text or an offset falls inside one."""
         data = self.source.data
         for start, end, inserted in edits:
             data = data[:start] + inserted + data[end:]
-        source = Source(text)
+        if source is None or source.text is not text:
+            source = Source(text)
         if data != source.data or self.note or too_large(data):  # a refused document: analyse
             return None
 

@@ -358,6 +358,15 @@ class _Mapper:
         return Launch(start, end, name_start, name_end, l.label, l.implicit)
 
 
+def _moved_states(states: list, moves: Optional[Moves], relevant: Optional[frozenset]) -> list:
+    """Copies of paths recorded at another version's offsets, moved to this one's (raises
+    _Unmapped when one points into edited bytes)."""
+    if moves is None:
+        return [s.fork() for s in states]
+    mapper = _Mapper(moves, relevant)
+    return [mapper.state(s) for s in states]
+
+
 def _same_path(new: "State", old: "State", relevant: Optional[frozenset]) -> bool:
     """Whether two paths (old already moved to new's offsets) lead to the same walk from here:
     the same relevant values from the same assignments, labels, flags and lost exports."""
@@ -447,10 +456,8 @@ class Flow:
             states = self.top(self.script.body.body, resumed, states, points)
             if self.resynced:
                 # the paths at the end are the last walk's: needed as they are only without a launch
-                end = self.end
-                if not self.launches and end.moves is not None:
-                    mapper = _Mapper(end.moves, self.relevant)
-                    states = [mapper.state(s) for s in end.states]
+                if not self.launches:
+                    states = _moved_states(self.end.states, self.end.moves, self.relevant)
             elif self.record:
                 self.end = self.checkpoint(len(self.script.body.body), states)
             sourced = bool(self.dependencies or self.source_cache)
@@ -459,10 +466,7 @@ class Flow:
                     self.called[name] = None
                     self.call_steps = 0
                     forks, moves = self.def_states.get(name, ([State({}, relevant=self.relevant)], None))
-                    if moves is not None:
-                        mapper = _Mapper(moves, self.relevant)
-                        forks = [mapper.state(s) for s in forks]
-                    self.call(fdef, [s.fork() for s in forks])
+                    self.call(fdef, _moved_states(forks, moves, self.relevant))
         except _Unmapped:
             # a fact taken from the last walk points into edited bytes (Flow.resync checks for
             # this; this is the safety net): walk the whole script instead
@@ -516,14 +520,10 @@ class Flow:
         if not points:
             return fresh, [], 0
         p = points[-1]
-        if p.moves is not None:
-            try:
-                mapper = _Mapper(p.moves, self.relevant)
-                states = [mapper.state(s) for s in p.states]
-            except _Unmapped:
-                return fresh, [], 0
-        else:
-            states = [st.fork() for st in p.states]
+        try:
+            states = _moved_states(p.states, p.moves, self.relevant)
+        except _Unmapped:
+            return fresh, [], 0
         self.restore(r.logs, p.lens)
         self.truncated, self.sub_launches, self.made, self.fn_version = p.scalars
         return states, points, p.index
@@ -534,19 +534,11 @@ class Flow:
         old = dict(zip(_LOGS, logs))
         for name in ("gate_sites", "overwrites", "read", "called"):
             setattr(self, name, dict(islice(old[name].items(), at[name])))
-        for name in ("fn_log", "lost_log", "launch_log", "extra_occ", "children", "child_log", "unfollowed"):
+        for name in ("extra_occ", "children", "child_log", "unfollowed"):
             setattr(self, name, old[name][:at[name]])
-        for name, fdef, forks, moves in self.fn_log:
-            self.functions[name] = fdef
-            self.def_states[name] = (forks, moves)
-        for key, pair in self.lost_log:
-            self.lost[key] = pair
-        launches = self.launches
-        for key, header, path in self.launch_log:
-            launch = launches.get(key)
-            if launch is None:
-                launch = launches[key] = _launch_copy(header, 0)
-            launch.paths.append(path)
+        for name, put in (("fn_log", self.define), ("lost_log", self.lost_entry), ("launch_log", self.add_path)):
+            for entry in islice(old[name], at[name]):
+                put(entry)
         self.child_cache = dict(zip(self.child_log, self.children))
 
     def candidates(self, body: list, first: int) -> dict:
@@ -677,14 +669,10 @@ class Flow:
             called = set(self.called)
             called.update(islice(old["called"], at["called"], upto["called"]))
             for name, fdef, forks, fm in fns:
-                if name not in called and fm is not None:  # judged where defined: check they move
-                    m = _Mapper(fm, relevant)
-                    for s in forks:
-                        m.state(s)
-            if not self.launches and not launches and end_moves is not None:
-                m = _Mapper(end_moves, relevant)
-                for s in end.states:
-                    m.state(s)
+                if name not in called:  # judged where defined: check they move
+                    _moved_states(forks, fm, relevant)
+            if not self.launches and not launches:
+                _moved_states(end.states, end_moves, relevant)
         except _Unmapped:
             return False
         # 4. append it, noting where each later checkpoint falls in this walk's logs
@@ -711,27 +699,9 @@ class Flow:
                lambda e: self.read.setdefault(e[0], e[1]))
         replay("called", islice(old["called"], at["called"], upto["called"]),
                lambda name: self.called.setdefault(name, None))
-
-        def define(entry) -> None:
-            name, fdef, forks, fm = entry
-            self.functions[name] = fdef
-            self.def_states[name] = (forks, fm)
-            self.fn_log.append(entry)
-        replay("fn_log", fns, define)
-
-        def lose(entry) -> None:
-            self.lost[entry[0]] = entry[1]
-            self.lost_log.append(entry)
-        replay("lost_log", islice(old["lost_log"], at["lost_log"], upto["lost_log"]), lose)
-
-        def launched(entry) -> None:
-            key, header, path = entry
-            launch = self.launches.get(key)
-            if launch is None:
-                launch = self.launches[key] = _launch_copy(header, 0)
-            launch.paths.append(path)
-            self.launch_log.append(entry)
-        replay("launch_log", launches, launched)
+        replay("fn_log", fns, self.define)
+        replay("lost_log", islice(old["lost_log"], at["lost_log"], upto["lost_log"]), self.lost_entry)
+        replay("launch_log", launches, self.add_path)
         replay("extra_occ", occ, self.extra_occ.append)
         replay("unfollowed", unfollowed, self.unfollowed.append)
         for name in ("children", "child_log"):
@@ -876,12 +846,9 @@ class Flow:
         if kind is Sub:
             return self.sub(st, states)
         if kind is FuncDef:
-            forks = [s.fork() for s in states[:4]]
             if self.functions.get(st.name) is not st:
                 self.fn_version += 1  # the table inert() reads changed (a definition run again did not)
-            self.functions[st.name] = st
-            self.def_states[st.name] = (forks, None)
-            self.fn_log.append((st.name, st, forks, None))
+            self.define((st.name, st, [s.fork() for s in states[:4]], None))
             return states
         if kind is Exit:
             for s in states:
@@ -958,9 +925,30 @@ class Flow:
 
     def lose(self, a: Assign, where) -> None:
         """An export that never reaches a launch (made in a subshell or child shell)."""
-        pair = (a, where)
-        self.lost[id(a)] = pair
-        self.lost_log.append((id(a), pair))
+        self.lost_entry((id(a), (a, where)))
+
+    # the tables with a log of their own: each entry goes through one of these, in the walk and
+    # when restore() or resync() replay another walk's entries
+    def lost_entry(self, entry: tuple) -> None:
+        self.lost[entry[0]] = entry[1]
+        self.lost_log.append(entry)
+
+    def define(self, entry: tuple) -> None:
+        """(name, FuncDef, the paths where it was defined, the Moves they still need)."""
+        name, fdef, forks, moves = entry
+        self.functions[name] = fdef
+        self.def_states[name] = (forks, moves)
+        self.fn_log.append(entry)
+
+    def add_path(self, entry: tuple) -> None:
+        """(launch key, a Launch with its place, one LaunchPath): the first path of a key
+        records a launch like the given one."""
+        key, header, path = entry
+        launch = self.launches.get(key)
+        if launch is None:
+            launch = self.launches[key] = _launch_copy(header, 0)
+        launch.paths.append(path)
+        self.launch_log.append(entry)
 
     def call(self, fdef: FuncDef, states: list, args: Optional[list] = None) -> list:
         """Run a function body where it is called; locals and $1.. are undone on return.
@@ -1417,15 +1405,10 @@ class Flow:
     def launch(self, cmd, words, vals, names, i, s: State, prefix, launcher: str) -> None:
         if self.via is not None:  # a launch in a sourced file: shown at the `source` command
             key = self.via
-            launch = self.launches.get(key)
-            if launch is None:
-                launch = self.launches[key] = Launch(key[0], key[1], key[0], key[1], launcher + " (sourced)")
+            launch = self.launches.get(key) or Launch(key[0], key[1], key[0], key[1], launcher + " (sourced)")
         else:
             key = (cmd.start, cmd.end)
-            launch = self.launches.get(key)
-        if launch is None:
-            launch = Launch(cmd.start, cmd.end, words[i].start, words[i].end, launcher)
-            self.launches[key] = launch
+            launch = self.launches.get(key) or Launch(cmd.start, cmd.end, words[i].start, words[i].end, launcher)
         self.sub_launches += 1
         child = s.fork()
         prefix_sites = []
@@ -1442,9 +1425,7 @@ class Flow:
         args = []
         for w in words[i + 1:]:
             args.extend(self.values(w, child))
-        path = self.see(child, args, prefix_sites)
-        launch.paths.append(path)
-        self.launch_log.append((key, launch, path))
+        self.add_path((key, launch, self.see(child, args, prefix_sites)))
 
     def see(self, s: State, args: list, prefix_sites: list, implicit: bool = False) -> LaunchPath:
         seen = {}
@@ -1802,15 +1783,16 @@ def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[fro
     def launch_refs(words, python: Optional[bool]) -> set:
         """_launch_refs, remembered per word list and flag set (python None: an array's
         elements, read as python's arguments when any of them starts with python)."""
-        if memo is None:
+        def compute() -> set:
             return _launch_refs(words, flaggy, _any_lead(words, _is_python) if python is None else python)
+        if memo is None:
+            return compute()
         hit = memo.get(words, lambda w: {})
         key = (python, flaggy)
         refs = hit.get(key)
         if refs is None:
             hit.clear()  # one flag set at a time: another means the script changed there
-            refs = hit[key] = _launch_refs(words, flaggy,
-                                           _any_lead(words, _is_python) if python is None else python)
+            refs = hit[key] = compute()
         return refs
 
     for a in arrays:

@@ -997,6 +997,8 @@ def _reusable(previous: Optional[Script], edits: Optional[list]) -> Optional[dic
 
 _POSITIONS = frozenset(("start", "end", "name_start", "name_end", "eq_end", "decl_start", "decl_end",
                         "amp_start", "amp_end", "pipe_start", "pipe_end", "else_start", "op_start"))
+
+
 class _Movers(dict):
     """record class -> its moving function, generated on first use."""
 

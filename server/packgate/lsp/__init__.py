@@ -19,15 +19,7 @@ def serve_stdio() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m packgate.lsp [--tcp --host H --port P]`, for use without the CLI."""
-    import argparse
-    parser = argparse.ArgumentParser(prog="packgate lsp")
-    parser.add_argument("--tcp", action="store_true", help="serve on TCP instead of stdio")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=2087)
-    args = parser.parse_args(argv)
-    if args.tcp:
-        from packgate.lsp.server import start_tcp
-        start_tcp(args.host, args.port)
-        return 0
-    return serve_stdio()
+    """`python -m packgate.lsp [--tcp --host H --port P]`: `packgate lsp` without the console
+    script (the CLI's own subcommand, so the options are defined once)."""
+    from packgate.cli import main as cli
+    return cli(["lsp", *(argv or [])])

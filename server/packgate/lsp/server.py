@@ -105,14 +105,14 @@ class PackgateProtocol(LanguageServerProtocol):
         if self._early is not None and _answers(data, self._early[0]):
             request_id, sent = self._early
             self._early = None
-            mine = json.loads(json.dumps(data, default=self._serialize_message))
+            text = json.dumps(data, default=self._serialize_message)
+            mine = json.loads(text)
             if mine.get("result") != sent or "error" in mine:
                 # The stored answer is stale (pygls, lsprotocol or the features changed without
                 # `make initialize-result`), or fastinit let through params pygls refuses.
-                logger.error("the early initialize answer differs from pygls' answer %s", json.dumps(mine)[:2000])
+                logger.error("the early initialize answer differs from pygls' answer %s", text[:2000])
                 self._server.log(f"packgate: the initialize answer sent at start-up differs from pygls' answer "
-                                 f"{json.dumps(mine)[:2000]}; set {DISABLE}=0 to turn it off and report "
-                                 "this", "error")
+                                 f"{text[:2000]}; set {DISABLE}=0 to turn it off and report this", "error")
             return
         super()._send_data(data)
 

@@ -197,7 +197,7 @@ class Session:
             if shifts and not full and entry is not None and not entry.stale and entry.settings == settings:
                 # typing inside comments: the findings only move (measured on a 2,000-line
                 # launcher: a millisecond instead of a new analysis)
-                moved = entry.analysis.shifted(shifts, text)
+                moved = entry.analysis.shifted(shifts, text, self.source(uri, text))
                 if moved is not None:
                     self.shifts[uri] = []
                     entry = Entry(version, settings, moved, f"{version}-{next(self._ids)}",
@@ -205,11 +205,11 @@ class Session:
                     self.entries[uri] = entry
                     return entry, problems
             kept = self.trees.pop(uri, None)
-            data_size = len(self.source(uri, text).data)
-            if kept is None or kept.size != data_size:
+            source = self.source(uri, text)
+            if kept is not None and kept.size != len(source.data):
                 kept = None
             started = time.perf_counter()
-            result = analyze(text, source=self.source(uri, text), path=path_of(uri), settings=settings,
+            result = analyze(text, source=source, path=path_of(uri), settings=settings,
                              old_tree=kept.tree if kept else None, previous=kept.script if kept else None,
                              edits=kept.edits if kept else None, keep=True,
                              resume=kept.resume if kept else None,
@@ -225,7 +225,8 @@ class Session:
             if current:  # a slimmed entry made full again: the same findings, keep the rendering
                 entry.analysis = result
             else:
-                entry = Entry(version, settings, result, f"{version}-{next(self._ids)}", elapsed, incremental=kept is not None)
+                entry = Entry(version, settings, result, f"{version}-{next(self._ids)}", elapsed,
+                              incremental=kept is not None)
             self.entries[uri] = entry
             self.shifts[uri] = []
             self._used(uri)
