@@ -1,7 +1,8 @@
 """The model builder's shortcuts give exactly the model of its general walk.
 
-parse._Builder.word builds literal words and plain quoted strings directly; the general walk
-(_Builder._word) must give the same parts, spans, text and occurrences for every word.
+parse._Builder.word builds literal words, plain quoted strings and words that are one plain
+expansion ("${X}", "$X", "${A[@]}", ${X}) directly; the general walk (_Builder._word) must give
+the same parts, spans, text and occurrences for every word.
 """
 
 import dataclasses
@@ -19,7 +20,17 @@ TRICKY = (
     'torchrun train.py "--micro-batch-size" 1 --micro-batch-size "$M" \'--micro-batch-size\' 2\n'
     'echo "中文 😀" \'单引号\' 词 a\\ b "a`b`" "$(x)" "${Y:-"d"}" 0x1F -1 ~/x *.py\n'
     'X=( "a" \'b\' c "" \'\' "d e" )\n'
+    'run "${A[@]}" "${A[*]}" "${A[0]}" "$_" ${X} $X "$X" "${OFFLINE_PACKING_BMR}" $OFFLINE_PACKED_DATA\n'
+    'run $1 "$1" "${1}" "$@" "${X}"y "${X}${Y}" "$X-" ${A[@]} "${#A[@]}" "${!A}" "${X,,}" "$é" "${X}\\"\n'
+    'Y=( "${A[@]}" "${OFFLINE_PACKING_VQA}" ${B} "${B}/x" )\n'
 )
+
+
+def _part(p) -> tuple:
+    if isinstance(p, P.Ref):
+        return ("Ref", p.name, p.start, p.end, p.name_start, p.name_end, p.op, p.array_all, p.quoted,
+                None if p.arg is None else (p.arg.start, p.arg.end, [_part(q) for q in p.arg.parts]))
+    return (type(p).__name__, getattr(p, "text", None), p.start, p.end)
 
 
 def _dump(script) -> list:
@@ -27,8 +38,7 @@ def _dump(script) -> list:
 
     def walk(o):
         if isinstance(o, P.Word):
-            out.append((o.start, o.end, o.quote, o.raw, o.text, o.effects,
-                        [(type(p).__name__, getattr(p, "text", None), p.start, p.end) for p in o.parts]))
+            out.append((o.start, o.end, o.quote, o.raw, o.text, o.effects, [_part(p) for p in o.parts]))
             return
         if isinstance(o, list):
             for x in o:
@@ -42,7 +52,7 @@ def _dump(script) -> list:
                 walk(getattr(o, f.name))
 
     walk(script.body)
-    out.append(sorted((o.name, o.start, o.end, o.kind) for o in script.occurrences))
+    out.append([(o.name, o.start, o.end, o.kind) for o in script.occurrences])
     return out
 
 

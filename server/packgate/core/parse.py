@@ -770,6 +770,10 @@ class _Builder:
             raw_b = self.data[sb:eb]
             if (b"$" in raw_b or b"`" in raw_b or b"\\" in raw_b or eb - sb < 2) if t == "string" else \
                     (t != "raw_string" and node.child_count):
+                if t == "string":
+                    m = _ONE_REF_QUOTED.match(raw_b)
+                    if m is not None:
+                        return self._one_ref(m, raw_b, sb, True)
                 return self._word(node, d, t)
             raw = raw_b.decode("utf-8", "replace")
             s, e = sb + self.base, eb + self.base
@@ -787,7 +791,28 @@ class _Builder:
                     start = parts[0].start
                     self.occurrences.append(Occurrence(MBS_FLAG, start, start + len(MBS_FLAG), "flag"))
             return w
+        if t == "expansion" or t == "simple_expansion":
+            sb = node.start_byte
+            raw_b = self.data[sb:node.end_byte]
+            m = _ONE_REF.match(raw_b)
+            if m is not None:
+                return self._one_ref(m, raw_b, sb, False)
         return self._word(node, d, t)
+
+    def _one_ref(self, m, raw_b: bytes, sb: int, quoted: bool) -> Word:
+        """A word that is one plain expansion, "${X}", "$X", "${A[@]}" or the same unquoted
+        (most arguments of a launcher): the parts the general walk gives, read off the bytes."""
+        base = self.base
+        s, e = sb + base, sb + len(raw_b) + base
+        g = 1 if m.start(1) >= 0 else 3
+        ns, ne = m.start(g) + s, m.end(g) + s
+        name = m.group(g).decode("ascii")
+        self.occurrences.append(Occurrence(name, ns, ne, "expand"))
+        inner = 1 if quoted else 0
+        ref = Ref(name, s + inner, e - inner, ns, ne, array_all=m.start(2) >= 0, quoted=quoted)
+        w = Word([ref], s, e, '"' if quoted else "", raw_b.decode("ascii"))
+        w.effects = name in _GATE_NAMES
+        return w
 
     def _word(self, node, d: int, t: str) -> Word:
         parts: list = []
@@ -925,6 +950,11 @@ class _Builder:
 
 _GATE_NAMES = ("OFFLINE_PACKING_BMR", "OFFLINE_PACKED_DATA", "OFFLINE_PACKING_VQA")
 _PLAIN_WORDS = frozenset(("word", "number", "string", "raw_string"))
+# one expansion and nothing else, quoted or not: `"${X}"`, `"$X"`, `"${A[@]}"`, `${X}`, `$X`
+# (groups: the braced name, its [@] or [*] subscript, the bare name)
+_REF_BODY = rb"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?\}|([A-Za-z_][A-Za-z0-9_]*))"
+_ONE_REF_QUOTED = re.compile(rb'"' + _REF_BODY + rb'"\Z')
+_ONE_REF = re.compile(_REF_BODY + rb"\Z")
 
 
 def _has_effects(parts) -> bool:
