@@ -696,3 +696,53 @@ def test_a_file_on_stdin_is_read_by_pygls_as_before(tmp_path):
         done = subprocess.run(SERVER, stdin=stdin, capture_output=True, env=env, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(EXPECTED)  # pygls' own answer, the same bytes
+
+
+BAD_FRAMES = [
+    frame(b"{this is not json"),
+    frame(b'{"jsonrpc": "2.0", "id": 7, "method": "textDocument/hover", "params": "\xff"}'),
+    frame(b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"x": "\xc3("}}'),
+    frame(json.dumps({"jsonrpc": "2.0", "id": 8, "method": "textDocument/hover", "params": 42}).encode()),
+]
+
+
+def _no_tracebacks(stderr: bytes) -> None:
+    text = stderr.decode("utf-8", "replace")
+    assert "Traceback" not in text, text
+    assert "dropped a message that is not JSON" in text and "dropped a message that is not UTF-8: byte 71" in text
+
+
+def test_bad_frames_get_one_line_each_and_no_traceback():
+    """Frames that are not JSON or not UTF-8 and a request with wrong params: the server goes on,
+    answers what has an id (-32700 for bytes that are not UTF-8), logs one line, no traceback,
+    and nothing reaches the client's log as packgate's own error."""
+    wire = Wire(True)
+    try:
+        wire.send(INIT + message("initialized", {}))
+        wire.wait(lambda m: m.get("id") == 1)
+        for data in BAD_FRAMES:
+            wire.send(data)
+        wire.send(did_open())
+        assert wire.publish() == ["PG001"]
+        _, bad_utf8 = wire.wait(lambda m: m.get("id") == 7)
+        _, bad_params = wire.wait(lambda m: m.get("id") == 8)
+        assert bad_utf8["error"]["code"] == -32700 and "not UTF-8" in bad_utf8["error"]["message"]
+        assert bad_params["error"]["code"] == -32602
+        assert wire.finish() == 0
+    finally:
+        wire.kill()
+    logs = [m for _, m in wire.frames if m.get("method") == "window/logMessage"]
+    assert not [m for m in logs if "internal error" in m["params"]["message"]], logs
+    _no_tracebacks(wire.stderr)
+
+
+def test_bad_frames_from_a_file_on_stdin_get_no_traceback(tmp_path):
+    """The same frames through pygls' own loop (stdin a file, not a pipe)."""
+    path = tmp_path / "session.bin"
+    path.write_bytes(INIT + message("initialized", {}) + b"".join(BAD_FRAMES) + message("shutdown", None, 2)
+                     + message("exit"))
+    with open(path, "rb") as stdin:
+        done = subprocess.run(SERVER, stdin=stdin, capture_output=True, env=server_env(), cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert b'"code": -32700' in done.stdout and b"internal error" not in done.stdout
+    _no_tracebacks(done.stderr)

@@ -38,12 +38,30 @@ from packgate.lsp.fastinit import DISABLE, Early, stdin_is_pipe
 from packgate.lsp.session import Entry, Session, analyze, path_of, warm_up
 
 logger = logging.getLogger("packgate.lsp")
-INVALID_REQUEST, SERVER_NOT_INITIALIZED = -32600, -32002
+INVALID_REQUEST, SERVER_NOT_INITIALIZED, PARSE_ERROR = -32600, -32002, -32700
 ResponseError = types.ResponseError
 
 
 class ClientMistake(Exception):
     """A message the client got wrong: answered with an error, never logged as ours."""
+
+
+CLIENT_ERRORS = (ClientMistake, JsonRpcMethodNotFound, JsonRpcInvalidParams, JsonRpcInvalidRequest)
+
+
+class _NoClientTracebacks(logging.Filter):
+    """pygls logs every message it cannot read or handle with a traceback; for a client's mistake
+    (not JSON, not UTF-8, params that do not fit) one line is written instead (report_server_error)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, (json.JSONDecodeError, UnicodeDecodeError) + CLIENT_ERRORS):
+            return False
+        if record.name == "pygls.protocol.json_rpc" and str(record.msg).startswith("Unable to deserialize"):
+            # pygls formats the traceback into the message; the request itself is answered -32602
+            record.msg, record.args = "a message whose params do not fit its method: answered with an error", ()
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
 CONFIG_FILES = (".packgate.toml", "pyproject.toml")
 # What can change an analysis besides the document: the project's Python code (profile auto),
 # its packgate configuration, and the scripts a launcher sources.
@@ -244,7 +262,22 @@ class PackgateServer(LanguageServer):
             # cannot take a response without an id: a frame that is not JSON is logged and dropped
             logger.warning("dropped a message that is not JSON: %s", error)
             return
-        if isinstance(error, (ClientMistake, JsonRpcMethodNotFound, JsonRpcInvalidParams, JsonRpcInvalidRequest)):
+        if isinstance(error, UnicodeDecodeError):
+            # the protocol's bodies are UTF-8: a client's bytes, not packgate's fault. A request
+            # whose id can still be read gets a parse error, so the client does not wait for it.
+            body = bytes(error.object or b"")
+            logger.warning("dropped a message that is not UTF-8: byte %d (%r)", error.start,
+                           body[error.start:error.start + 1])
+            try:
+                data = json.loads(body.decode("utf-8", "replace"))
+            except ValueError:
+                return
+            if isinstance(data, dict) and isinstance(data.get("method"), str) and \
+                    isinstance(data.get("id"), (int, str)) and not isinstance(data.get("id"), bool):
+                self.protocol._send_response(data["id"], error=ResponseError(
+                    code=PARSE_ERROR, message=f"parse error: the message is not UTF-8 (byte {error.start})"))
+            return
+        if isinstance(error, CLIENT_ERRORS):
             logger.info("client error: %s", error)
             return
         self.log(f"packgate: internal error ({getattr(source, '__name__', source)}): {error!r}", "error")
@@ -848,6 +881,8 @@ def create_server() -> PackgateServer:
 def _configure_logging() -> None:
     # stdout carries the protocol; pygls' own chatter goes to stderr, warnings only.
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="packgate-lsp %(levelname)s %(message)s")
+    for handler in logging.getLogger().handlers:  # pygls' loops log from pygls.io_ and pygls.server
+        handler.addFilter(_NoClientTracebacks())
 
 
 class _PipeReader:
