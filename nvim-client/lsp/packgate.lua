@@ -1,8 +1,9 @@
 -- packgate for Neovim 0.11+: put the folder holding this lsp/ directory on 'runtimepath'
 -- and call vim.lsp.enable('packgate'). Override any field with vim.lsp.config('packgate', {...}).
 --
--- Neovim's defaults then do the rest: diagnostics in the sign column (pulled, since packgate
--- offers textDocument/diagnostic), `K` for the bilingual hover, `gra` for the quick fixes.
+-- Neovim's defaults then do the rest: diagnostics in the sign column (pushed: Neovim 0.11 takes
+-- no workspace/diagnostic/refresh, and a script's findings also change when a file it sources
+-- changes), `K` for the bilingual hover, `gra` for the quick fixes.
 
 ---@type vim.lsp.Config
 return {

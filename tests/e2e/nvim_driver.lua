@@ -206,6 +206,28 @@ local function run()
   end)
   result.diagnostics_after = vim.tbl_map(plain, vim.diagnostic.get(bufnr))
 
+  step('sourced file')
+  -- A launcher that sources env.sh, and an edit of env.sh alone: the launcher's finding must go
+  -- without its own buffer changing (Neovim 0.11 pulls only when a buffer changes, so the
+  -- server pushes to it).
+  vim.cmd('hide edit ' .. vim.fn.fnameescape(cfg.launcher))
+  local launcher = vim.api.nvim_get_current_buf()
+  wait_for('a PG001 diagnostic in the launcher that sources env.sh', function()
+    return #diagnostics_of(launcher, 'PG001') > 0
+  end)
+  result.launcher_before = vim.tbl_map(plain, vim.diagnostic.get(launcher))
+  vim.cmd('hide edit ' .. vim.fn.fnameescape(cfg.env))
+  local env = vim.api.nvim_get_current_buf()
+  wait_for('packgate to attach to env.sh', function()
+    return vim.lsp.get_clients({ bufnr = env, name = 'packgate' })[1] ~= nil
+  end)
+  vim.api.nvim_buf_set_lines(env, -1, -1, false, { cfg.env_fix })
+  wait_for('the launcher finding to go after env.sh alone was edited', function()
+    return #diagnostics_of(launcher, 'PG001') == 0
+  end)
+  result.launcher_after = vim.tbl_map(plain, vim.diagnostic.get(launcher))
+  result.launcher_lines = vim.api.nvim_buf_get_lines(launcher, 0, -1, false)
+
   step('shutdown')
   client:stop()
   result.stopped = vim.wait(3000, function()

@@ -37,6 +37,13 @@ torchrun --nproc_per_node 8 train.py \\
     --micro-batch-size 1
 """
 GATE = "OFFLINE_PACKING_BMR"
+LAUNCHER = """#!/bin/bash
+# 阶段二：开关写在 env.sh 里
+source "$(dirname "$0")/env.sh"
+torchrun --nproc_per_node 8 train.py --micro-batch-size 1
+"""
+ENV = "export OFFLINE_PACKING_BMR=1\n"
+ENV_FIX = "export OFFLINE_PACKED_DATA=1"
 FIX_LINE = "export OFFLINE_PACKED_DATA='1'"
 
 WAIT_MS = 7000  # each wait inside Neovim; at most a few of them fail before the driver gives up
@@ -110,6 +117,9 @@ def test_neovim_diagnostic_hover_and_quickfix(tmp_path: Path) -> None:
     (project / ".git").mkdir(parents=True)  # a root marker, so the client's root_dir is known
     script = project / "train_stage2.sh"
     script.write_bytes(SCRIPT.encode("utf-8"))
+    launcher = project / "with_env.sh"
+    launcher.write_text(LAUNCHER, encoding="utf-8")
+    (project / "env.sh").write_text(ENV, encoding="utf-8")
     result_path = tmp_path / "result.json"
     config = tmp_path / "driver.json"
     config.write_text(json.dumps({
@@ -118,6 +128,9 @@ def test_neovim_diagnostic_hover_and_quickfix(tmp_path: Path) -> None:
         "script": str(script),
         "result": str(result_path),
         "timeout_ms": WAIT_MS,
+        "launcher": str(launcher),
+        "env": str(project / "env.sh"),
+        "env_fix": ENV_FIX,
     }), encoding="utf-8")
 
     returncode, output = _run_nvim(nvim, config, tmp_path)
@@ -146,10 +159,15 @@ def test_neovim_diagnostic_hover_and_quickfix(tmp_path: Path) -> None:
     assert "hover" in result["keys"]["K"] and "code_action" in result["keys"]["gra"], \
         f"Neovim's default K / gra mappings are not there{why}"
 
-    # Diagnostics are pulled (Neovim 0.11 supports textDocument/diagnostic), never also pushed.
-    assert result["server_pull"], f"the server did not offer pull diagnostics to Neovim{why}"
-    assert result["pull_count"] >= 1 and result["push_count"] == 0, \
-        f"pulled {result['pull_count']}, pushed {result['push_count']}: expected pull only{why}"
+    # Diagnostics are pushed: Neovim 0.11 could pull, but it takes no workspace/diagnostic/refresh,
+    # so pulled findings would go stale when a sourced file or a setting changes.
+    assert not result["server_pull"], f"the server offered pull diagnostics to Neovim 0.11{why}"
+    assert result["push_count"] >= 1 and result["pull_count"] == 0, \
+        f"pulled {result['pull_count']}, pushed {result['push_count']}: expected push only{why}"
+    # ... and so an edit of env.sh alone clears the finding of the launcher that sources it.
+    assert [d["code"] for d in result["launcher_before"]] == ["PG001"], why
+    assert result["launcher_before"][0]["lnum"] == 2, why  # at the source line
+    assert result["launcher_after"] == [] and result["launcher_lines"] == LAUNCHER.splitlines(), why
 
     # PG001 on the gate name, at its UTF-8 byte column.
     row = SCRIPT.splitlines().index(GATE_LINE)

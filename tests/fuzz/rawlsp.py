@@ -245,6 +245,7 @@ def capabilities(encoding: str = "utf-16", pull: bool = False) -> dict:
                       "didChangeConfiguration": {"dynamicRegistration": False}},
         "window": {"workDoneProgress": False},
     }
-    if pull:
+    if pull:  # the server offers pull only to a client it can ask to pull again
         caps["textDocument"]["diagnostic"] = {"dynamicRegistration": False, "relatedDocumentSupport": False}
+        caps["workspace"]["diagnostics"] = {"refreshSupport": True}
     return caps

@@ -408,6 +408,7 @@ def test_lsp_session_fuzz(enc, pull):
     with RawServer() as server:
         result = server.initialize(capabilities(enc, pull))
         assert result["capabilities"].get("positionEncoding", "utf-16") == enc
+        assert ("diagnosticProvider" in result["capabilities"]) == pull  # pull offered, or push
         fz = Fuzzer(server, enc, pull, rnd, offered(result["capabilities"]))
         uris = [f"file:///packgate-fuzz-lsp/doc{i}.sh" for i in range(3)]
         for uri in uris[:2]:

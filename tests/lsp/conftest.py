@@ -16,7 +16,7 @@ from lsp_helpers import CLIENTS, capabilities, config, encoding_of, init_params 
 
 @pytest_lsp.fixture(config=config(), params=CLIENTS, scope="session")
 async def client(lsp_client: LanguageClient, request):
-    """One server per test session and client capability set (VS Code 1.65: push, utf-16; Neovim 0.11: pull, utf-8)."""
+    """One server per test session and client capability set (lsp_helpers.CLIENTS)."""
     result = await lsp_client.initialize_session(init_params(capabilities(request.param)))
     lsp_client.encoding = encoding_of(lsp_client, result)  # type: ignore[attr-defined]
     lsp_client.name = request.param  # type: ignore[attr-defined]

@@ -25,7 +25,10 @@ if str(ROOT / "server") not in sys.path:  # the tests also read the core directl
     sys.path.insert(0, str(ROOT / "server"))
 SERVER_COMMAND = [sys.executable, "-m", "packgate", "lsp"]
 PUBLISH = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
-CLIENTS = ("visual_studio_code", "neovim")
+# VS Code 1.65 (push, utf-16), Neovim 0.11 (can pull, but takes no diagnostic refresh: pushed to,
+# utf-8) and that Neovim declaring the refresh as well, as newer clients do (pulls, utf-8)
+PULLING = "neovim+refresh"
+CLIENTS = ("visual_studio_code", "neovim", PULLING)
 TIMEOUT = 10.0
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -88,7 +91,11 @@ async def session(caps: types.ClientCapabilities, options: Any = None,
 
 def capabilities(name: str, **tweaks: Any) -> types.ClientCapabilities:
     """A capability set shipped with pytest-lsp, optionally tweaked (`a__b__c=value` sets caps.a.b.c)."""
-    caps = copy.deepcopy(client_capabilities(name))
+    if name == PULLING:
+        caps = copy.deepcopy(client_capabilities("neovim"))
+        caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+    else:
+        caps = copy.deepcopy(client_capabilities(name))
     for path, value in tweaks.items():
         *parents, last = path.split("__")
         target = caps
@@ -116,9 +123,8 @@ def encoding_of(client: LanguageClient, result: types.InitializeResult) -> str:
 
 
 def pulls(client: LanguageClient) -> bool:
-    """Whether this client pulls diagnostics (it declares textDocument.diagnostic)."""
-    caps = client.capabilities
-    return caps is not None and caps.text_document is not None and caps.text_document.diagnostic is not None
+    """Whether this client pulls diagnostics: the server offered them (diagnosticProvider)."""
+    return client.server_capabilities.diagnostic_provider is not None  # type: ignore[attr-defined]
 
 
 # -- documents ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import pytest_asyncio
 from lsprotocol import types
 
 from lsp_helpers import (
-    CJK, capabilities, codes, diagnostics, english, hover, open_doc, position_of, pulled, pulls, push_count,
+    CJK, PULLING, capabilities, codes, diagnostics, english, hover, open_doc, position_of, pulled, pulls, push_count,
     pushed, session, wait_until,
 )
 
@@ -87,9 +87,8 @@ async def test_project_config_file_overrides_the_editor(vscode, tmp_path):
 
 
 async def test_profile_switch_refreshes_pulled_diagnostics():
-    caps = capabilities("neovim")
-    caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
-    async with session(caps) as client:
+    async with session(capabilities(PULLING)) as client:
+        assert pulls(client)
         uri = open_doc(client, VQA_SCRIPT)
         assert "PG002" in codes(await pulled(client, uri))
         refreshed = client.diagnostic_refresh_count
@@ -100,19 +99,18 @@ async def test_profile_switch_refreshes_pulled_diagnostics():
         assert push_count(client, uri) == 0  # a pulling client is never pushed to
 
 
-async def test_no_refresh_request_to_a_client_that_cannot_take_it(client):
-    if not pulls(client):
-        pytest.skip("Neovim 0.11 pulls but does not declare refreshSupport")
-    uri = open_doc(client, VQA_SCRIPT)
-    try:
-        await reconfigure(client, {"packgate": {"profile": "ov2"}})
-        assert "PG002" in codes(await pulled(client, uri))
-        await reconfigure(client, {"packgate": {"profile": "ov15"}})
-        # A notification has no answer, but the server handles messages in order.
-        assert await pulled(client, uri) == []
+async def test_a_client_that_takes_no_refresh_is_pushed_the_change():
+    """Neovim 0.11 can pull but takes no workspace/diagnostic/refresh: it is offered push instead,
+    so a profile switch reaches it as a push, and no refresh request is ever sent to it."""
+    async with session(capabilities("neovim")) as client:
+        assert client.server_capabilities.diagnostic_provider is None and not pulls(client)
+        uri = open_doc(client, VQA_SCRIPT)
+        assert "PG002" in codes(await diagnostics(client, uri, 1))
+        client.set_configuration({"profile": "ov15"}, section="packgate")
+        await reconfigure(client, None)
+        await wait_until(lambda: len(client.published.get(uri, [])) >= 2)
+        assert list(client.published[uri][-1].diagnostics) == []
         assert client.diagnostic_refresh_count == 0
-    finally:
-        await reconfigure(client, {"packgate": {}})  # this server is shared with other modules
 
 
 async def test_project_files_are_watched_and_a_change_re_diagnoses(vscode, tmp_path):

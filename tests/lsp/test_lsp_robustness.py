@@ -14,7 +14,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from lsp_helpers import (
-    capabilities, code_actions, codes, diagnostics, hover, new_uri, open_doc, pulls, replace_all, session,
+    PULLING, capabilities, code_actions, codes, diagnostics, hover, new_uri, open_doc, pulls, replace_all, session,
     wait_until,
 )
 
@@ -114,7 +114,7 @@ async def test_exception_in_a_handler_is_logged_and_answered():
 
 
 async def test_exception_in_a_pull_handler_is_answered():
-    async with session(capabilities("neovim"), command=FAULTY) as client:
+    async with session(capabilities(PULLING), command=FAULTY) as client:
         assert pulls(client)
         uri = open_doc(client, "# PACKGATE_TEST_RAISE\n" + BAD)
         report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(

@@ -35,6 +35,15 @@ _SEVERITY = {
 _TAGS = {"unnecessary": types.DiagnosticTag.Unnecessary, "deprecated": types.DiagnosticTag.Deprecated}
 
 
+def pulls(caps: types.ClientCapabilities | None) -> bool:
+    """Whether the server offers this client pull diagnostics: it must declare them and
+    `workspace/diagnostic/refresh`, since a script's findings also change when a file it sources
+    or the settings change. Other clients are pushed to (fastinit.negotiate mirrors this)."""
+    caps = caps or types.ClientCapabilities()
+    return get_capability(caps, "text_document.diagnostic", None) is not None and \
+        bool(get_capability(caps, "workspace.diagnostics.refresh_support", False))
+
+
 @dataclass(frozen=True)
 class ClientFeatures:
     """What the connected client can do, read once from its capabilities."""
@@ -59,7 +68,7 @@ class ClientFeatures:
         formats = get_capability(caps, "text_document.hover.content_format", None) or []
         return cls(
             encoding=encoding_name(encoding),
-            pull_diagnostics=get_capability(caps, "text_document.diagnostic", None) is not None,
+            pull_diagnostics=pulls(caps),
             diagnostic_refresh=bool(get_capability(caps, "workspace.diagnostics.refresh_support", False)),
             markdown=types.MarkupKind.Markdown in formats,
             related_information=bool(

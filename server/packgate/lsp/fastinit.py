@@ -157,6 +157,8 @@ def negotiate(stored: dict[str, Any], capabilities: dict[str, Any], version: str
     willSaveWaitUntil as true; pygls writes `client_flag and server_supports` for each, so a
     client that leaves a flag out (or null) gets no such key, and one that says false gets false.
     The position encoding is the first of the client's that pygls supports, else utf-16.
+    The stored client pulls diagnostics and takes their refresh; for any other client
+    diagnosticProvider is left out (PackgateProtocol.lsp_initialize).
     """
     result = json.loads(json.dumps(stored))  # a copy: key order kept
     caps = result["capabilities"]
@@ -170,6 +172,11 @@ def negotiate(stored: dict[str, Any], capabilities: dict[str, Any], version: str
                 options.pop(key, None)
             elif flag is False:
                 options[key] = False
+    # convert.pulls: pull diagnostics only for a client that declares them and their refresh
+    text_document = capabilities.get("textDocument") or {}
+    workspace = capabilities.get("workspace") or {}
+    if text_document.get("diagnostic") is None or not (workspace.get("diagnostics") or {}).get("refreshSupport"):
+        caps.pop("diagnosticProvider", None)
     result["serverInfo"]["version"] = version
     return result
 

@@ -26,9 +26,11 @@ from lsprotocol import validators as lsp_validators
 from packgate.lsp.fastinit import RESULT_FILE
 
 # The client of the stored answer declares both flags pygls reads from it (true), so the answer
-# holds pygls' `client_flag and server_supports` for each; fastinit removes or clears them for
-# clients that do not (see fastinit.negotiate).
-CLIENT = {"textDocument": {"synchronization": {"willSave": True, "willSaveWaitUntil": True}}}
+# holds pygls' `client_flag and server_supports` for each, and pulls diagnostics with refresh, so
+# it holds diagnosticProvider; fastinit removes or clears them for clients that do not (see
+# fastinit.negotiate).
+CLIENT = {"textDocument": {"synchronization": {"willSave": True, "willSaveWaitUntil": True}, "diagnostic": {}},
+          "workspace": {"diagnostics": {"refreshSupport": True}}}
 
 
 def pygls_frames(body: bytes, server: Any = None) -> list[bytes]:

@@ -180,6 +180,16 @@ class PackgateProtocol(LanguageServerProtocol):
             self._initialize_seen = True
         return super().handle_message(message)
 
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams):
+        """pygls' initialize, without diagnosticProvider for a client that could pull but cannot be
+        told to pull again (convert.pulls): it is pushed to, so that a change to a file a script
+        sources, or to the settings, reaches it (Neovim 0.11 pulls only when its buffer changes)."""
+        result = yield from super().lsp_initialize(params)
+        if not convert.pulls(params.capabilities):
+            result.capabilities.diagnostic_provider = None
+        return result
+
     @lsp_method(types.EXIT)
     def lsp_exit(self, *args):
         """Remember the exit code (1 when no shutdown came first) before pygls stops the loop."""
