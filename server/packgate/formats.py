@@ -85,7 +85,8 @@ def render_json(report: Report) -> str:
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "note"}
 
 
-def _uri(path: str) -> str:
+def _rel(path: str) -> str:
+    """The path with / separators, relative to the working folder when it lies inside it."""
     p = path.replace(os.sep, "/")
     if os.path.isabs(path):
         try:
@@ -95,6 +96,26 @@ def _uri(path: str) -> str:
         except ValueError:
             pass
     return p
+
+
+def _uri(path: str) -> str:
+    """A SARIF artifact URI reference: the path's bytes percent-encoded (RFC 3986), so spaces,
+    non-ASCII names and bytes that are not UTF-8 all give a valid URI."""
+    from urllib.parse import quote
+    return quote(os.fsencode(_rel(path)), safe="/")
+
+
+_LONE_SURROGATE = None
+
+
+def _valid_unicode(text: str) -> str:
+    """Machine formats must be UTF-8: a file name that is not (read as lone surrogates by
+    Python) shows U+FFFD for each undecodable byte instead of writing the raw byte."""
+    global _LONE_SURROGATE
+    if _LONE_SURROGATE is None:
+        import re
+        _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+    return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 def render_sarif(report: Report) -> str:
@@ -180,7 +201,7 @@ def render_github(report: Report) -> str:
     """GitHub Actions workflow commands (::error file=...::message)."""
     lines = []
     for path, _, f in report.findings():
-        props = (f"file={_gh_escape(_uri(path), True)},line={f.line},col={f.column},"
+        props = (f"file={_gh_escape(_rel(path), True)},line={f.line},col={f.column},"
                  f"endLine={f.end_line},endColumn={f.end_column},"
                  f"title={_gh_escape(f'{f.code} {f.rule}', True)}")
         lines.append(f"::{_GH_LEVEL[f.severity]} {props}::{_gh_escape(f.message)}")
@@ -190,12 +211,12 @@ def render_github(report: Report) -> str:
 def render(report: Report, fmt: str, color: bool = False) -> str:
     """Render a report in one of FORMATS."""
     if fmt == "json":
-        return render_json(report)
+        return _valid_unicode(render_json(report))
     if fmt == "sarif":
-        return render_sarif(report)
+        return _valid_unicode(render_sarif(report))
     if fmt == "github":
-        return render_github(report)
-    return render_text(report, color)
+        return _valid_unicode(render_github(report))
+    return render_text(report, color)  # a terminal gets the file name's own bytes, as ls prints them
 
 
 def at_least(severity: str, minimum: str) -> bool:

@@ -82,6 +82,37 @@ def test_sarif(tree, capsys, monkeypatch):
     assert res["fixes"][0]["artifactChanges"][0]["replacements"]
 
 
+ODD_NAMES = {
+    "训练 脚本.sh": ("训练 脚本.sh", "%E8%AE%AD%E7%BB%83%20%E8%84%9A%E6%9C%AC.sh"),
+    os.fsdecode(b"name\xff.sh"): ("name\ufffd.sh", "name%FF.sh"),  # a name that is not UTF-8
+}
+
+
+@pytest.mark.parametrize("name", sorted(ODD_NAMES), ids=["cjk-space", "not-utf8"])
+def test_machine_formats_stay_valid_with_odd_file_names(tmp_path, capsys, monkeypatch, name):
+    """JSON, SARIF and GitHub output must be UTF-8 whatever the file is called; a SARIF
+    artifact URI is percent-encoded (RFC 3986), the other formats show U+FFFD for a byte that
+    is not UTF-8."""
+    shown, uri = ODD_NAMES[name]
+    try:
+        (tmp_path / name).write_text(LEAK, encoding="utf-8")
+    except (UnicodeEncodeError, OSError):
+        pytest.skip("this file system cannot hold that name")
+    monkeypatch.chdir(tmp_path)
+    for fmt in ("json", "sarif", "github"):
+        rc, out, err = run(capsys, "check", name, "--format", fmt)
+        assert rc == 1 and not err
+        out.encode("utf-8")  # strict: no lone surrogate, so the bytes written are UTF-8
+        if fmt == "json":
+            assert json.loads(out)["diagnostics"][0]["path"] == shown
+        elif fmt == "sarif":
+            res = json.loads(out)["runs"][0]["results"][0]
+            assert res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == uri
+            assert res["fixes"][0]["artifactChanges"][0]["artifactLocation"]["uri"] == uri
+        else:
+            assert out.startswith(f"::error file={shown},line=3,col=8,")
+
+
 def test_sarif_has_results_when_clean(tree, capsys):
     rc, out, _ = run(capsys, "check", str(tree / "clean.bash"), "--format", "sarif")
     assert json.loads(out)["runs"][0]["results"] == [] and rc == 0
