@@ -56,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--ignore", metavar="RULE,...", help="never these rules (codes or names)")
     check.add_argument("--severity", choices=LEVELS, default="hint",
                        help="minimum severity reported and counted for the exit code (default: hint)")
-    check.add_argument("--fix", action="store_true", help="apply every safe fix in place")
+    check.add_argument("--fix", action="store_true", help="apply every safe fix in place, then report what is left")
     check.add_argument("--diff", action="store_true", help="print the safe fixes as a unified diff, change nothing")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                        help="colour in text output (default: auto, on a terminal)")
@@ -402,7 +402,10 @@ def cmd_check(args, parser) -> int:
                         problems.append(f"{display}: cannot write the fixes: {exc.strerror or exc}")
                         unreadable += 1
                     else:
+                        before = len(analysis.findings)
                         analysis = analyze(new_text, path=display, settings=settings)
+                        report.fixed += max(0, before - len(analysis.findings))
+                        report.fixed_files += 1
             if path == "-" and args.fix:
                 fixed_stdin = new_text
         analysis.findings = [f for f in analysis.findings if at_least(f.severity, args.severity)]

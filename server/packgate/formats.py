@@ -19,6 +19,8 @@ class Report:
     def __init__(self):
         self.files: list = []  # [(display path, Analysis)]
         self.errors: list = []  # one-line problems (unreadable files, ...)
+        self.fixed = 0  # findings that --fix removed
+        self.fixed_files = 0  # files --fix rewrote
 
     def add(self, path: str, analysis) -> None:
         """Record the analysis of one file."""
@@ -55,6 +57,9 @@ def render_text(report: Report, color: bool) -> str:
         else:
             lines.append(f"{path}:{f.line}:{f.column}: {sev}: {f.message} [{f.code} {f.rule}]")
     s = report.summary()
+    if report.fixed_files:
+        lines.append(f"Fixed {report.fixed} problem{'s' if report.fixed != 1 else ''} in "
+                     f"{report.fixed_files} file{'s' if report.fixed_files != 1 else ''}.")
     total = s["error"] + s["warning"] + s["information"] + s["hint"]
     if total:
         parts = [f"{s[k]} {k}{'s' if s[k] != 1 and k != 'information' else ''}"

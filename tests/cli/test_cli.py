@@ -129,9 +129,12 @@ def test_fix_in_place_and_diff(tree, capsys):
     rc, out, _ = run(capsys, "check", str(target), "--diff")
     assert "+export OFFLINE_PACKED_DATA='1'" in out
     assert target.read_text(encoding="utf-8") == LEAK  # --diff changes nothing
-    rc, out, _ = run(capsys, "check", str(target), "--fix")
+    rc, out, _ = run(capsys, "check", str(target), "--fix", "--color", "never")
     assert rc == 0
     assert "export OFFLINE_PACKED_DATA='1'\n" in target.read_text(encoding="utf-8")
+    assert out == "Fixed 1 problem in 1 file.\nNo problems in 1 file.\n"  # says what it changed
+    rc, out, _ = run(capsys, "check", str(target), "--fix", "--color", "never")
+    assert rc == 0 and out == "No problems in 1 file.\n"  # nothing left to fix: no such line
 
 
 def test_fix_keeps_crlf(tmp_path, capsys):
