@@ -216,25 +216,42 @@ def read_script(path: str) -> tuple[bytes | None, str | None]:
     return data, None
 
 
+_EXPLICIT: dict = {}  # --config FILE -> (its packgate settings, its problems): read once per run
+
+
+def _explicit_config(config_path: str) -> tuple[dict, list[str]]:
+    cached = _EXPLICIT.get(config_path)
+    if cached is None:
+        from .core.settings import NOT_APPLIED, config_section, read_config
+        problems: list[str] = []
+        data, error = read_config(Path(config_path))
+        if data is None:
+            problems.append(f"{config_path}: {error}; {NOT_APPLIED}")
+            raw: dict | None = {}
+        else:
+            raw = config_section(data, Path(config_path).name == "pyproject.toml", problems, config_path)
+            if raw is None:
+                problems.append(f"{config_path}: no [tool.packgate] table; the defaults apply")
+                raw = {}
+        cached = _EXPLICIT[config_path] = (raw, problems)
+    return cached
+
+
 def _settings_for(path: str | None, args, config_path: str | None, problems: list[str]):
     from .core.settings import Settings, find_config
     base = Settings(lang="en")
-    raw = {}
+    raw: dict = {}
     found = None
-    if config_path:
-        from .core.settings import _read_toml
-        data = _read_toml(Path(config_path))
-        if data is None:
-            problems.append(f"{config_path}: cannot read the configuration")
-        else:
-            raw = data.get("tool", {}).get("packgate", data) if isinstance(data, dict) else {}
-            found = config_path
-    elif path is not None:
-        found, raw = find_config(Path(path))
     local: list[str] = []
-    settings = base.merged(raw, local)
+    if config_path:
+        raw, read_problems = _explicit_config(config_path)
+        problems.extend(read_problems)
+        found = config_path
+    elif path is not None:
+        found, raw = find_config(Path(path), local)
+    settings = base.merged(raw, local, strict=True)
     for p in local:
-        problems.append(f"{found}: {p}")
+        problems.append(p if p.startswith(f"{found}: ") else f"{found}: {p}")
     overrides = {}
     if args.profile:
         overrides["profile"] = args.profile
@@ -362,6 +379,14 @@ def cmd_check(args, parser) -> int:
         parser.error("check needs at least one PATH (or - for standard input)")
     if args.fix and args.diff:
         parser.error("--fix and --diff cannot be combined")
+    from .core.settings import unknown_rules
+    for option, value in (("--select", args.select), ("--ignore", args.ignore)):
+        unknown = unknown_rules(_split_list(value))
+        if unknown:
+            from .core.rules import RULES
+            parser.error(f"argument {option}: unknown rule {', '.join(map(repr, unknown))} "
+                         f"(known: {', '.join(f'{r.code} ({r.name})' for r in RULES)})")
+    _EXPLICIT.clear()  # read --config afresh on every run (main() may be called again in-process)
     problems: list[str] = []
     files = discover(args.paths, problems)
     report = Report()
@@ -411,7 +436,7 @@ def cmd_check(args, parser) -> int:
         analysis.findings = [f for f in analysis.findings if at_least(f.severity, args.severity)]
         report.add(display, analysis)
 
-    for p in problems:
+    for p in dict.fromkeys(problems):  # a configuration's problems once, not once per file
         print(f"packgate: {p}", file=sys.stderr)
     if args.diff:
         sys.stdout.write("".join(diff_out))
@@ -421,7 +446,8 @@ def cmd_check(args, parser) -> int:
         color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
                                            and "NO_COLOR" not in os.environ)
         sys.stdout.write(render(report, args.format, color))
-    if unreadable:
+    from .core.settings import NOT_APPLIED
+    if unreadable or any(p.endswith(NOT_APPLIED) for p in problems):
         return EXIT_USAGE
     return EXIT_FINDINGS if any(True for _ in report.findings()) else EXIT_OK
 

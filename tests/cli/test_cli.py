@@ -201,6 +201,48 @@ def test_packgate_toml_and_invalid_value_falls_back(tmp_path, capsys):
     assert "invalid packgate.profile" in err
 
 
+def test_a_rule_that_does_not_exist_is_refused(tree, capsys):
+    """A typo in --select would silence every rule (exit 0 on a leaking script): usage error."""
+    for option in ("--select", "--ignore"):
+        with pytest.raises(SystemExit) as exc:
+            main(["check", str(tree / "leak.sh"), option, "PG01,dead-var"])
+        assert exc.value.code == 2
+        assert "unknown rule 'PG01'" in capsys.readouterr().err
+    # In a configuration file: reported, left out; a select left empty selects every rule.
+    (tree / ".packgate.toml").write_text('select = ["PG01"]\nignore = ["nope", "PG008"]\n'
+                                        '[severity]\nPG099 = "hint"\n')
+    rc, out, err = run(capsys, "check", str(tree / "leak.sh"))
+    assert rc == 1 and "PG001" in out
+    assert "unknown rule 'PG01' in packgate.select" in err and "unknown rule 'nope' in packgate.ignore" in err
+    assert "unknown rule 'PG099' in packgate.severity" in err
+
+
+def test_a_broken_configuration_is_a_usage_error_reported_once(tmp_path, capsys):
+    """A config file that cannot be read or parsed applies not at all: exit 2, with the reason
+    (line and column), the files still checked with the defaults, the line printed once."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    (tmp_path / ".packgate.toml").write_text('profile = "ov15"\n')  # further up: not used instead
+    (project / ".packgate.toml").write_text('profile = "ov15\n')  # unterminated string
+    for name in ("a.sh", "b.sh", "c.sh"):
+        (project / name).write_text(LEAK)
+    rc, out, err = run(capsys, "check", str(project))
+    assert rc == 2 and out.count("PG001") == 3
+    assert err.count("not valid TOML") == 1 and "(at line 1, column 16)" in err, err
+    assert "none of its settings apply" in err
+    rc, out, err = run(capsys, "check", str(project / "a.sh"), "--config", str(tmp_path / "missing.toml"))
+    assert rc == 2 and "missing.toml: cannot read the configuration: No such file or directory" in err
+    assert "PG001" in out
+
+
+def test_unknown_keys_in_a_configuration_are_reported_once(tmp_path, capsys):
+    (tmp_path / ".packgate.toml").write_text('profil = "ov15"\nignore = ["PG008"]\n')
+    for name in ("a.sh", "b.sh"):
+        (tmp_path / name).write_text(LEAK)
+    rc, out, err = run(capsys, "check", str(tmp_path))
+    assert rc == 1 and err.count("unknown key 'profil'") == 1, err
+
+
 def test_missing_path_exit_2_others_still_checked(tree, capsys):
     rc, out, err = run(capsys, "check", str(tree / "nope.sh"), str(tree / "leak.sh"))
     assert rc == 2

@@ -86,6 +86,20 @@ async def test_project_config_file_overrides_the_editor(vscode, tmp_path):
     assert await diagnostics(vscode, uri, 1) == []
 
 
+async def test_a_broken_project_config_is_shown_once_and_applies_not_at_all(vscode, tmp_path):
+    (tmp_path / ".packgate.toml").write_text('profile = "ov15\nselct = 1\n')  # not TOML
+    uris = []
+    for name in ("a.sh", "b.sh"):
+        script = tmp_path / name
+        script.write_text(VQA_SCRIPT)
+        uris.append(open_doc(vscode, VQA_SCRIPT, uri=script.as_uri()))
+    for uri in uris:  # the editor's default profile (auto -> ov2): VQA is dead there
+        assert "PG002" in codes(await diagnostics(vscode, uri, 1))
+    shown = [m.message for m in vscode.messages if ".packgate.toml" in m.message]
+    assert len(shown) == 1 and "not valid TOML" in shown[0] and "line 1" in shown[0], shown
+    assert all(m.type == types.MessageType.Warning for m in vscode.messages)
+
+
 async def test_profile_switch_refreshes_pulled_diagnostics():
     async with session(capabilities(PULLING)) as client:
         assert pulls(client)

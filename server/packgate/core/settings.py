@@ -70,16 +70,26 @@ class Settings:
     ignore: tuple[str, ...] = ()
     severity: Mapping[str, str] = factory(dict)
 
-    def merged(self, raw: Mapping[str, Any] | None, problems: list[str] | None = None) -> "Settings":
-        """Return a copy updated from a raw mapping; invalid values are skipped and reported."""
+    def merged(self, raw: Mapping[str, Any] | None, problems: list[str] | None = None,
+               strict: bool = False) -> "Settings":
+        """Return a copy updated from a raw mapping; invalid values are skipped and reported.
+
+        strict: the mapping is a configuration file's, so a key packgate does not know is
+        reported too (an editor's section also carries the client's own keys, such as
+        `trace.server`). A rule that does not exist is left out of select, ignore and severity
+        and reported; a select naming no existing rule is refused (it would report nothing)."""
         if not raw:
             return self
         problems = problems if problems is not None else []
         updates: dict[str, Any] = {}
         for key, value in raw.items():
             if key not in SCHEMA:
+                if strict:
+                    problems.append(f"unknown key {key!r} (packgate reads {', '.join(SCHEMA)})")
                 continue
             checked = _check(key, value)
+            if checked is not _INVALID and key in ("select", "ignore", "severity"):
+                checked = _known_rules(key, checked, problems)
             if checked is _INVALID:
                 problems.append(f"invalid packgate.{key} {value!r}; using {getattr(self, key)!r}")
                 continue
@@ -88,6 +98,29 @@ class Settings:
 
 
 _INVALID = object()
+
+
+def unknown_rules(keys) -> list[str]:
+    """The keys that name no rule (by code or name)."""
+    from .rules import rule_by_key
+    return [k for k in keys if rule_by_key(k) is None]
+
+
+def _known_rules(key: str, value: Any, problems: list[str]) -> Any:
+    """value without the rules that do not exist (each reported); _INVALID for a select that
+    named rules and kept none."""
+    names = list(value) if key != "severity" else list(value.keys())
+    unknown = unknown_rules(names)
+    if not unknown:
+        return value
+    from .rules import RULES
+    known = ", ".join(f"{r.code} ({r.name})" for r in RULES)
+    for k in unknown:
+        problems.append(f"unknown rule {k!r} in packgate.{key}; known rules: {known}")
+    if key == "severity":
+        return {k: v for k, v in value.items() if k not in unknown}
+    kept = tuple(v for v in value if v not in unknown)
+    return _INVALID if key == "select" and not kept else kept
 
 
 def _check(key: str, value: Any) -> Any:
@@ -118,8 +151,16 @@ def schema_for_clients() -> dict[str, dict[str, Any]]:
 CONFIG_NAMES = (".packgate.toml", "pyproject.toml")
 
 
-def find_config(start: Path) -> tuple[Path | None, dict[str, Any]]:
-    """Find the nearest `.packgate.toml` or `pyproject.toml` with `[tool.packgate]` upward from start."""
+# Ends every problem that means a configuration file applies not at all (the CLI exits 2).
+NOT_APPLIED = "none of its settings apply"
+
+
+def find_config(start: Path, problems: list[str] | None = None) -> tuple[Path | None, dict[str, Any]]:
+    """Find the nearest `.packgate.toml` or `pyproject.toml` with `[tool.packgate]` upward from start.
+
+    A file there that cannot be read or is not valid TOML ends the search: it is reported in
+    problems and no settings come from it (nor from a file further up, which the user did not
+    mean)."""
     try:
         here = start if start.is_dir() else start.parent
         here = here.resolve()
@@ -130,29 +171,48 @@ def find_config(start: Path) -> tuple[Path | None, dict[str, Any]]:
             candidate = folder / name
             if not candidate.is_file():
                 continue
-            data = _read_toml(candidate)
+            data, error = read_config(candidate)
             if data is None:
+                if problems is not None:
+                    problems.append(f"{candidate}: {error}; {NOT_APPLIED}")
+                return candidate, {}
+            section = config_section(data, name == "pyproject.toml", problems, candidate)
+            if section is None:
                 continue
-            if name == "pyproject.toml":
-                section = data.get("tool", {}).get("packgate")
-                if section is None:
-                    continue
-                return candidate, section if isinstance(section, dict) else {}
-            section = data.get("tool", {}).get("packgate", data)
-            return candidate, section if isinstance(section, dict) else {}
+            return candidate, section
     return None, {}
 
 
-def _read_toml(path: Path) -> dict[str, Any] | None:
+def config_section(data: dict[str, Any], pyproject: bool, problems: list[str] | None = None,
+                   where: Any = "") -> dict[str, Any] | None:
+    """The packgate settings of a parsed file: [tool.packgate], or the whole of a .packgate.toml
+    without one; None for a pyproject.toml without the table."""
+    tool = data.get("tool")
+    section = tool.get("packgate") if isinstance(tool, dict) else None
+    if section is None:
+        return None if pyproject else data
+    if not isinstance(section, dict):
+        if problems is not None:
+            problems.append(f"{where}: tool.packgate is not a table; {NOT_APPLIED}")
+        return {}
+    return section
+
+
+def read_config(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """(the parsed TOML, None), or (None, why it cannot be used)."""
     try:
         import tomllib  # type: ignore[import-not-found]
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib  # type: ignore[no-redef]
     try:
         with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except (OSError, ValueError):
-        return None
+            return tomllib.load(handle), None
+    except OSError as exc:
+        return None, f"cannot read the configuration: {exc.strerror or exc}"
+    except UnicodeDecodeError:
+        return None, "the configuration is not valid UTF-8"
+    except ValueError as exc:  # tomllib.TOMLDecodeError
+        return None, f"not valid TOML: {exc}"
 
 
 def settings_for(path: str | os.PathLike[str] | None, base: Settings | None = None,
@@ -161,11 +221,11 @@ def settings_for(path: str | os.PathLike[str] | None, base: Settings | None = No
     base = base or Settings()
     if path is None:
         return base
-    found, raw = find_config(Path(path))
+    local: list[str] = []
+    found, raw = find_config(Path(path), local)
     if found is None:
         return base
-    local: list[str] = []
-    result = base.merged(raw, local)
+    result = base.merged(raw, local, strict=True)
     if problems is not None:
-        problems.extend(f"{found}: {p}" for p in local)
+        problems.extend(p if p.startswith(f"{found}: ") else f"{found}: {p}" for p in local)
     return result
