@@ -300,6 +300,11 @@ def _analyze_file(path: str, args, problems: list[str]):
     if analysis.note:
         problems.append(f"{display}: {analysis.note}")
         return None
+    if analysis.script is not None and analysis.script.directives:
+        from .core.directives import directive_problems
+        for offset, message in directive_problems(analysis.script.directives):
+            line, column = analysis.source.user_position(offset)
+            problems.append(f"{display}:{line}:{column}: {message}")
     return display, text, valid_utf8, settings, analysis
 
 

@@ -243,6 +243,17 @@ def test_unknown_keys_in_a_configuration_are_reported_once(tmp_path, capsys):
     assert rc == 1 and err.count("unknown key 'profil'") == 1, err
 
 
+def test_a_directive_value_that_means_nothing_is_reported(tmp_path, capsys):
+    script = tmp_path / "d.sh"
+    script.write_text("#!/bin/bash\n# 中文 😀\n# packgate profile=ov9\n"
+                      "\t# packgate disable=PG999,dead-var,all\n" + LEAK.split("\n", 2)[2])
+    rc, out, err = run(capsys, "check", str(script))
+    assert rc == 0  # the disable=all still applies: only the typos are ignored
+    assert f"{script}:3:1: unknown profile 'ov9' in a packgate directive" in err
+    assert f"{script}:4:2: unknown rule 'PG999' in a packgate directive; it is ignored" in err
+    assert "dead-var" not in err and "'all'" not in err
+
+
 def test_missing_path_exit_2_others_still_checked(tree, capsys):
     rc, out, err = run(capsys, "check", str(tree / "nope.sh"), str(tree / "leak.sh"))
     assert rc == 2

@@ -39,6 +39,24 @@ def suppressed(finding, directives) -> bool:
     return False
 
 
+def directive_problems(directives) -> list[tuple[int, str]]:
+    """(offset, message) for each value a directive does not understand: a rule that does not
+    exist in a disable, a profile that does not exist. Such a value is ignored, which a typo
+    should not make silent (a wrong profile changes every finding)."""
+    out = []
+    for d in directives:
+        if d.kind == "disable":
+            for v in d.values:
+                if v.lower() != "all" and rule_by_key(v) is None:
+                    out.append((d.start, f"unknown rule {v!r} in a packgate directive; it is ignored"))
+        elif d.kind == "profile":
+            for v in d.values[:1]:
+                if v not in PROFILES and v != "auto":
+                    out.append((d.start, f"unknown profile {v!r} in a packgate directive; it is ignored "
+                                         f"(profiles: {', '.join(PROFILES)}, auto)"))
+    return out
+
+
 def file_directive(directives):
     """The file-wide disable directive, if the file has one (fixes extend it)."""
     for d in directives:
