@@ -77,6 +77,20 @@ async def test_invalid_value_falls_back_and_is_shown_once(vscode):
     assert "PG002" in codes(vscode.published[uri][-1].diagnostics)  # the profile default (auto -> ov2)
 
 
+async def test_a_select_naming_no_rule_is_refused_not_obeyed(vscode):
+    """A typo in packgate.select would silence every rule: it is shown once and every rule stays on."""
+    uri = open_doc(vscode, VQA_SCRIPT)
+    await pushed(vscode, uri, 1)
+    try:
+        for _ in range(2):
+            await reconfigure(vscode, {"packgate": {"select": ["PG01"], "profile": "ov2"}}, uri)
+        assert "PG002" in codes(vscode.published[uri][-1].diagnostics)
+        shown = [m.message for m in vscode.messages if "'PG01'" in m.message]
+        assert len(shown) == 1 and "unknown rule 'PG01' in packgate.select" in shown[0], shown
+    finally:
+        await reconfigure(vscode, {"packgate": {}})
+
+
 async def test_project_config_file_overrides_the_editor(vscode, tmp_path):
     (tmp_path / ".packgate.toml").write_text('profile = "ov15"\n')
     script = tmp_path / "train.sh"

@@ -90,6 +90,8 @@ class Settings:
             checked = _check(key, value)
             if checked is not _INVALID and key in ("select", "ignore", "severity"):
                 checked = _known_rules(key, checked, problems)
+                if checked is _REFUSED:  # reported already, with what happens instead
+                    continue
             if checked is _INVALID:
                 problems.append(f"invalid packgate.{key} {value!r}; using {getattr(self, key)!r}")
                 continue
@@ -98,6 +100,7 @@ class Settings:
 
 
 _INVALID = object()
+_REFUSED = object()
 
 
 def unknown_rules(keys) -> list[str]:
@@ -115,12 +118,14 @@ def _known_rules(key: str, value: Any, problems: list[str]) -> Any:
         return value
     from .rules import RULES
     known = ", ".join(f"{r.code} ({r.name})" for r in RULES)
+    kept = tuple(v for v in value if v not in unknown) if key != "severity" else ()
+    refused = key == "select" and not kept
     for k in unknown:
-        problems.append(f"unknown rule {k!r} in packgate.{key}; known rules: {known}")
+        then = "; it selects no rule, so every rule is reported" if refused else ""
+        problems.append(f"unknown rule {k!r} in packgate.{key}{then}; known rules: {known}")
     if key == "severity":
         return {k: v for k, v in value.items() if k not in unknown}
-    kept = tuple(v for v in value if v not in unknown)
-    return _INVALID if key == "select" and not kept else kept
+    return _REFUSED if refused else kept
 
 
 def _check(key: str, value: Any) -> Any:
