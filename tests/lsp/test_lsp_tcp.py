@@ -40,6 +40,10 @@ async def test_tcp_serves_diagnostics():
         assert "PG001" in codes(await pushed(client, uri, 1))
         await client.shutdown_async(None)
         client.exit(None)
+        code = await asyncio.wait_for(server.wait(), 30)
+        stderr = (await server.stderr.read()).decode("utf-8", "replace")
+        assert code == 0, stderr
+        assert "Traceback" not in stderr, stderr  # a normal exit is not an unhandled exception
     finally:
         await client.stop()
         if server.returncode is None:

@@ -51,11 +51,16 @@ CLIENT_ERRORS = (ClientMistake, JsonRpcMethodNotFound, JsonRpcInvalidParams, Jso
 
 class _NoClientTracebacks(logging.Filter):
     """pygls logs every message it cannot read or handle with a traceback; for a client's mistake
-    (not JSON, not UTF-8, params that do not fit) one line is written instead (report_server_error)."""
+    (not JSON, not UTF-8, params that do not fit) one line is written instead (report_server_error),
+    and the normal end of a TCP session is not logged at all."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
         if isinstance(exc, (json.JSONDecodeError, UnicodeDecodeError) + CLIENT_ERRORS):
+            return False
+        if isinstance(exc, SystemExit):
+            # `exit` over TCP: pygls ends the process with sys.exit inside asyncio's connection
+            # callback, which asyncio logs as an unhandled exception; it is the normal way out
             return False
         if record.name == "pygls.protocol.json_rpc" and str(record.msg).startswith("Unable to deserialize"):
             # pygls formats the traceback into the message; the request itself is answered -32602
