@@ -21,7 +21,8 @@ SHELL_SUFFIXES = (".sh", ".bash")
 _EPILOG = """exit codes:
   0  nothing at or above the minimum severity
   1  findings
-  2  usage error, or a file that could not be read (the other files are still checked)
+  2  usage error (a configuration file that cannot be read or parsed included), or a file
+     that could not be read (the other files are still checked)
 """
 
 
