@@ -66,6 +66,42 @@ def test_hover_on_micro_batch_size_flag_and_outside():
     assert a.hover(0, "en") is None
 
 
+def test_hover_on_directive_keywords_and_values():
+    text = ("#!/bin/bash\n# 中文 😀\n# packgate profile=ov15\n\t# packgate disable=PG999,dead-var,all\n"
+            "export OFFLINE_PACKING_VQA=1\n# packgate disable=missing-companion\ntorchrun t.py\n"
+            "# packgate profile=ov9\n")
+    a = analyze(text, settings=EN)
+    data = a.source.data
+
+    def at(word: bytes, nth: int = 0, lang: str = "both", markdown: bool = True):
+        i = -1
+        for _ in range(nth + 1):
+            i = data.index(word, i + 1)
+        got = a.hover(i + 1, lang, markdown)
+        assert got is not None, word
+        body, start, end = got
+        return body, data[start:end]
+
+    body, span = at(b"PG999")
+    assert span == b"PG999" and "this value is ignored" in body and "该值被忽略" in body
+    body, span = at(b"dead-var", lang="en")
+    assert span == b"dead-var" and body.startswith("### PG002 `dead-var` (warning)") and "PG002.md" in body
+    body, span = at(b"missing-companion", lang="zh", markdown=False)
+    assert span == b"missing-companion" and body.startswith("PG001 missing-companion (error)")
+    assert "`" not in body and "开关" in body
+    body, span = at(b"all,"[:3], nth=0)  # the `all` of the disable list
+    assert span == b"all" and "PG009" in body
+    body, span = at(b"disable")
+    assert span == b"disable" and "whole file" in body  # before the first command: file-wide
+    body, _ = at(b"disable", nth=1)
+    assert "next command" in body and "下一条命令" in body
+    body, span = at(b"ov15")
+    assert span == b"ov15" and "OFFLINE_PACKING_VQA" in body and "LLaVA-OneVision-1.5" in body
+    body, span = at(b"ov9")
+    assert span == b"ov9" and "ignored" in body
+    assert a.hover(data.index(b"# packgate") , "en") is None  # the `#` itself: nothing to explain
+
+
 def test_launch_summaries():
     a = analyze(BODY, settings=EN)
     [s] = a.launch_summaries

@@ -94,6 +94,17 @@ async def test_plain_text_hover_for_clients_without_markdown():
         assert "**" not in result.contents.value
 
 
+async def test_hover_on_a_directive_value(client):
+    """A `# packgate disable=` value: the rule it names, or that it names none (and is ignored)."""
+    text = "# 中文 😀\texport X=1\n\t# packgate disable=missing-companion,PG0001\n" + SCRIPT
+    uri = open_doc(client, text)
+    for word, expected in (("missing-companion", "PG001 `missing-companion`"), ("PG0001", "this value is ignored")):
+        at = text.index(word) + 2
+        result = await hover(client, uri, *_pos(text, at, client.encoding))
+        assert result is not None and expected in result.contents.value, word
+        assert text_in(text, result.range, client.encoding) == word
+
+
 async def test_no_hover_on_unrelated_words(client):
     uri = open_doc(client, SCRIPT)
     at = SCRIPT.index("bash") + 1

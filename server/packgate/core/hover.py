@@ -23,13 +23,14 @@ def _occurrence_at(analysis, offset: int):
 
 
 def hover_at(analysis, offset: int, lang: str, markdown: bool):
-    """(text, start, end) for a gate variable or --micro-batch-size at offset, else None."""
+    """(text, start, end) for a gate variable, --micro-batch-size or a value of a
+    `# packgate` directive at offset, else None."""
     if analysis.script is None or analysis.flow is None:
         return None
+    langs = ("en", "zh") if lang == "both" else (lang,)
     occ = _occurrence_at(analysis, offset)
     if occ is None:
-        return None
-    langs = ("en", "zh") if lang == "both" else (lang,)
+        return _directive_hover(analysis, offset, langs, markdown)
     if occ.name == G.MBS_FLAG:
         body = _mbs(analysis, langs, markdown)
     elif occ.name in G.OTHER_VARS:
@@ -231,3 +232,113 @@ def _other(name: str, langs, markdown: bool) -> str:
             out.append(f"Read as {_code(check, markdown)}. {en}")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+# -- `# packgate disable=...` / `# packgate profile=...` ---------------------------------------
+
+_DIRECTIVE_VALUES = None
+
+
+def _directive_values(data: bytes, start: int, end: int):
+    """(kind, keyword span, [(value, start, end)]) of the directive comment at data[start:end]."""
+    global _DIRECTIVE_VALUES
+    if _DIRECTIVE_VALUES is None:
+        import re
+        _DIRECTIVE_VALUES = re.compile(rb"#\s*packgate\s+(disable|profile|source)\s*=\s*(\S+)")
+    m = _DIRECTIVE_VALUES.search(data, start, end)
+    if m is None:
+        return None
+    values, at = [], m.start(2)
+    for raw in m.group(2).split(b","):
+        if raw:
+            values.append((raw.decode("utf-8", "replace"), at, at + len(raw)))
+        at += len(raw) + 1
+    return m.group(1).decode(), (m.start(1), m.end(1)), values
+
+
+def _directive_hover(analysis, offset: int, langs, markdown: bool):
+    """What a directive's keyword or value means here, and whether packgate knows the value."""
+    data = analysis.source.data
+    for d in analysis.script.directives:
+        if not d.start <= offset <= d.end:
+            continue
+        found = _directive_values(data, d.start, d.end)
+        if found is None:
+            return None
+        kind, (ks, ke), values = found
+        if ks <= offset <= ke:
+            return _directive_keyword(kind, d, langs, markdown), ks, ke
+        for value, vs, ve in values:
+            if vs <= offset <= ve:
+                if kind == "disable":
+                    return _rule_value(value, langs, markdown), vs, ve
+                if kind == "profile" and (vs, ve) == values[0][1:]:
+                    return _profile_value(value, langs, markdown), vs, ve
+        return None
+    return None
+
+
+def _directive_keyword(kind: str, d, langs, markdown: bool) -> str:
+    texts = {
+        "disable": ("Silences the rules listed after `=` (codes or names, or `all`). "
+                    + ("Placed before the first command, it covers the whole file."
+                       if d.file_wide else "It covers the next command (a whole `if`, loop or function included)."),
+                    "关闭 `=` 后列出的规则（编号、名称或 `all`）。"
+                    + ("写在第一条命令之前：对整个文件生效。" if d.file_wide
+                       else "只对下一条命令生效（整个 `if`、循环或函数都算一条）。")),
+        "profile": ("Chooses the training code this file launches (`ov2`, `ov15`, `three-gate` or `auto`); "
+                    "it wins over the settings.",
+                    "指定本文件启动的训练代码（`ov2`、`ov15`、`three-gate` 或 `auto`），优先于设置。"),
+        "source": ("Names the file a `source` / `.` below reads when packgate cannot work it out.",
+                   "当 packgate 推断不出下方 `source` / `.` 读取的文件时，用它指明文件。"),
+    }
+    en, zh = texts[kind]
+    head = f"### `# packgate {kind}=`" if markdown else f"# packgate {kind}="
+    return _paragraphs(head, langs, en, zh, markdown)
+
+
+def _rule_value(value: str, langs, markdown: bool) -> str:
+    from .rules import RULES, rule_by_key
+    if value.lower() == "all":
+        return _paragraphs(f"### `all`" if markdown else "all", langs,
+                           "Every rule: " + ", ".join(r.code for r in RULES) + ".",
+                           "所有规则：" + "、".join(r.code for r in RULES) + "。", markdown)
+    rule = rule_by_key(value)
+    if rule is None:
+        known = ", ".join(f"{r.code} ({r.name})" for r in RULES)
+        return _paragraphs(f"### `{value}`" if markdown else value, langs,
+                           f"No rule has this code or name: this value is ignored. Rules: {known}.",
+                           f"没有这个编号或名称的规则：该值被忽略。规则：{known}。", markdown)
+    head = f"### {rule.code} `{rule.name}` ({rule.severity})" if markdown else \
+        f"{rule.code} {rule.name} ({rule.severity})"
+    link = f"[{rule.code}]({rule.doc_url})" if markdown else rule.doc_url
+    return _paragraphs(head, langs, f"{rule.summary_en}. {link}", f"{rule.summary_zh}。{link}", markdown)
+
+
+def _profile_value(value: str, langs, markdown: bool) -> str:
+    if value == "auto":
+        return _paragraphs("### `auto`" if markdown else "auto", langs,
+                           "The gates the project's Python training code reads decide (ov2 without such code).",
+                           "由项目中 Python 训练代码读取的开关决定（没有这类代码时按 ov2）。", markdown)
+    prof = G.PROFILES.get(value)
+    if prof is None:
+        names = ", ".join(list(G.PROFILES) + ["auto"])
+        return _paragraphs(f"### `{value}`" if markdown else value, langs,
+                           f"No such profile: this directive is ignored. Profiles: {names}.",
+                           f"没有这个 profile：该指令被忽略。可选：{names}。", markdown)
+    enc = " / ".join(_code(n, markdown) for n in prof.encoding)
+    dead = ", ".join(_code(n, markdown) for n in prof.dead) or "–"
+    return _paragraphs(f"### `{value}`" if markdown else value, langs,
+                       f"{prof.title_en}. Encoding gate {enc}, batch gate {_code(prof.batch, markdown)}, "
+                       f"not read: {dead}.",
+                       f"{prof.title_zh}。编码开关 {enc}，批次开关 {_code(prof.batch, markdown)}，不读取：{dead}。",
+                       markdown)
+
+
+def _paragraphs(head: str, langs, en: str, zh: str, markdown: bool) -> str:
+    out = [head, ""]
+    for lang in langs:
+        out.append(zh if lang == "zh" else en)
+        out.append("")
+    text = "\n".join(out).rstrip() + "\n"
+    return text if markdown else text.replace("`", "")
