@@ -49,3 +49,18 @@ def test_completion_after_export_and_after_equals():
 def test_completion_elsewhere_is_empty():
     a = analyze("torchrun --nproc 8 x", settings=EN)
     assert completions(a, len(a.source.data), "en") == []
+
+
+def test_completion_inside_packgate_directives():
+    def labels(text: str, lang: str = "en") -> list:
+        return [c.label for c in completions(analyze(text), len(text.encode()), lang)]
+
+    every = [f"PG00{i}" for i in range(1, 10)]
+    assert labels("# packgate disable=") == every + ["all"]
+    # what the list names already (by code or name) is not offered again
+    assert labels("# 中文 😀\n\t# packgate disable=PG001,dead-var,PG") == every[2:] + ["all"]
+    assert labels("# packgate profile=o") == ["ov2", "ov15", "three-gate", "auto"]
+    assert labels("# packgate ") == ["disable=", "profile=", "source="]
+    first = completions(analyze("# packgate disable="), len("# packgate disable="), "zh")[0]
+    assert first.detail == "missing-companion (error)" and "开关" in first.documentation
+    assert labels("# a comment that is not a directive ") == []

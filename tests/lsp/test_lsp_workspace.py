@@ -291,6 +291,19 @@ async def test_completion_after_export_and_in_assignments(client):
     assert await complete(2, len("torchrun ")) == []
 
 
+async def test_completion_in_a_directive_after_its_equals_sign(client):
+    text = "# 中文 😀\n\t# packgate disable=missing-companion,\n" + LAUNCH
+    uri = open_doc(client, text)
+    await diagnostics(client, uri, 1)
+    line = lines_of(text)[1].rstrip("\n")  # the cursor right after the comma
+    position = position_of(text, text.index(line) + len(line), client.encoding)
+    result = await client.text_document_completion_async(types.CompletionParams(
+        text_document=doc_id(uri), position=position))
+    items = list(result.items if isinstance(result, types.CompletionList) else result or [])
+    assert [i.label for i in items] == [f"PG00{i}" for i in range(2, 10)] + ["all"]
+    assert items[0].detail == "dead-var (warning)" and items[0].kind == types.CompletionItemKind.Value
+
+
 async def test_capabilities_of_the_workspace_features(client):
     caps = client.server_capabilities
     assert caps.definition_provider and caps.references_provider and caps.inlay_hint_provider

@@ -86,11 +86,52 @@ _LINE_START = re.compile(rb"^\s*([A-Za-z_]\w*)?$")
 _VALUE_CTX = re.compile(rb"(OFFLINE_PACK\w+)=([\"']?)$")
 
 
+_DISABLE_CTX = re.compile(rb"#\s*packgate\s+disable\s*=\s*((?:[^\s,]+,)*)[^\s,]*$")
+_PROFILE_CTX = re.compile(rb"#\s*packgate\s+profile\s*=\s*[^\s,]*$")
+_KEYWORD_CTX = re.compile(rb"^\s*#\s*packgate\s+\w*$")
+
+
+def _directive_completions(before: bytes, lang: str) -> list | None:
+    """Inside a `# packgate` comment: its keywords, the rules after `disable=` (those not listed
+    yet), the profiles after `profile=`; None elsewhere."""
+    from .rules import RULES
+    m = _DISABLE_CTX.search(before)
+    if m is not None:
+        listed = {v.decode("utf-8", "replace").lower() for v in m.group(1).split(b",") if v}
+        out = []
+        for r in RULES:
+            if r.code.lower() in listed or r.name in listed:
+                continue
+            out.append(Completion(r.code, r.code, f"{r.name} ({r.severity})",
+                                  f"{r.summary(lang)}\n\n{r.doc_url}", "value"))
+        if "all" not in listed:
+            out.append(Completion("all", "all", pick(lang, "every rule", "所有规则"), "", "value"))
+        return out
+    if _PROFILE_CTX.search(before):
+        out = [Completion(name, name, pick(lang, p.title_en, p.title_zh), "", "value")
+               for name, p in G.PROFILES.items()]
+        out.append(Completion("auto", "auto", pick(lang, "from the project's Python training code",
+                                                   "由项目中的 Python 训练代码推断"), "", "value"))
+        return out
+    if _KEYWORD_CTX.search(before):
+        return [Completion(f"{k}=", f"{k}=", pick(lang, en, zh), "", "value") for k, en, zh in (
+            ("disable", "silence rules for the next command (the whole file before the first)",
+             "对下一条命令关闭规则（写在第一条命令之前则对整个文件）"),
+            ("profile", "the training code this file launches", "本文件启动的训练代码"),
+            ("source", "the file a source / . below reads", "下方 source / . 读取的文件"))]
+    return None
+
+
 def completions(analysis, offset: int, lang: str = "both") -> list:
-    """Gate names after `export ` or at the start of an assignment; `'1'`/`'0'` after `GATE=`."""
+    """Gate names after `export ` or at the start of an assignment; `'1'`/`'0'` after `GATE=`;
+    in a `# packgate` comment, its keywords, rules and profiles."""
     src = analysis.source
     line = src.line_of(offset)
     before = src.data[src.line_starts[line]:offset]
+    if b"packgate" in before:
+        directive = _directive_completions(before, lang)
+        if directive is not None:
+            return directive
     m = _VALUE_CTX.search(before)
     if m and m.group(1).decode() in G.GATES:
         quote = m.group(2).decode()

@@ -752,7 +752,8 @@ def inlay_hint(ls: PackgateServer, params: types.InlayHintParams) -> list[types.
 
 @guarded()
 def completion(ls: PackgateServer, params: types.CompletionParams) -> list[types.CompletionItem] | None:
-    """Gate names after `export ` or where an assignment starts; `'1'` / `'0'` after `GATE=`."""
+    """Gate names after `export ` or where an assignment starts; `'1'` / `'0'` after `GATE=`;
+    keywords, rules and profiles in a `# packgate` comment."""
     from packgate.core.navigation import completions
     entry = ls.entry(params.text_document.uri)
     if entry is None:
