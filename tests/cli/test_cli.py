@@ -235,6 +235,13 @@ def test_a_broken_configuration_is_a_usage_error_reported_once(tmp_path, capsys)
     assert "PG001" in out
 
 
+def test_a_configuration_with_a_byte_order_mark_applies(tmp_path, capsys):
+    (tmp_path / ".packgate.toml").write_bytes(b"\xef\xbb\xbfignore = ['PG001']\r\n")
+    (tmp_path / "a.sh").write_text(LEAK)
+    rc, out, err = run(capsys, "check", str(tmp_path / "a.sh"))
+    assert (rc, err) == (0, "")
+
+
 def test_unknown_keys_in_a_configuration_are_reported_once(tmp_path, capsys):
     (tmp_path / ".packgate.toml").write_text('profil = "ov15"\nignore = ["PG008"]\n')
     for name in ("a.sh", "b.sh"):

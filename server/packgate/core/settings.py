@@ -211,9 +211,12 @@ def read_config(path: Path) -> tuple[dict[str, Any] | None, str | None]:
         import tomli as tomllib  # type: ignore[no-redef]
     try:
         with open(path, "rb") as handle:
-            return tomllib.load(handle), None
+            data = handle.read()
     except OSError as exc:
         return None, f"cannot read the configuration: {exc.strerror or exc}"
+    try:
+        # utf-8-sig: a byte-order mark (what some Windows editors write first) is not an error
+        return tomllib.loads(data.decode("utf-8-sig")), None
     except UnicodeDecodeError:
         return None, "the configuration is not valid UTF-8"
     except ValueError as exc:  # tomllib.TOMLDecodeError
