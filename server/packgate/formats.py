@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 from . import __version__
 from .core.settings import LEVEL_RANK
@@ -110,16 +111,12 @@ def _uri(path: str) -> str:
     return quote(os.fsencode(_rel(path)), safe="/")
 
 
-_LONE_SURROGATE = None
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _valid_unicode(text: str) -> str:
     """Machine formats must be UTF-8: a file name that is not (read as lone surrogates by
     Python) shows U+FFFD for each undecodable byte instead of writing the raw byte."""
-    global _LONE_SURROGATE
-    if _LONE_SURROGATE is None:
-        import re
-        _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
     return _LONE_SURROGATE.sub("\ufffd", text)
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 
 from . import gates as G
+from .parse import _DIRECTIVE
 from .rules.base import Context
 from .rules.packing import path_verdict
 
@@ -236,15 +238,11 @@ def _other(name: str, langs, markdown: bool) -> str:
 
 # -- `# packgate disable=...` / `# packgate profile=...` ---------------------------------------
 
-_DIRECTIVE_VALUES = None
+_DIRECTIVE_VALUES = re.compile(_DIRECTIVE.pattern.encode())  # the builder's, on bytes (for offsets)
 
 
 def _directive_values(data: bytes, start: int, end: int):
     """(kind, keyword span, [(value, start, end)]) of the directive comment at data[start:end]."""
-    global _DIRECTIVE_VALUES
-    if _DIRECTIVE_VALUES is None:
-        import re
-        _DIRECTIVE_VALUES = re.compile(rb"#\s*packgate\s+(disable|profile|source)\s*=\s*(\S+)")
     m = _DIRECTIVE_VALUES.search(data, start, end)
     if m is None:
         return None
