@@ -131,11 +131,10 @@ def cmd_rules(args) -> int:
 def cmd_explain(args) -> int:
     """`packgate explain RULE`."""
     from .core.docs import rule_page
-    from .core.rules import RULES, rule_by_key
+    from .core.rules import rule_by_key, rule_list
     rule = rule_by_key(args.rule)
     if rule is None:
-        known = ", ".join(f"{r.code} ({r.name})" for r in RULES)
-        print(f"packgate: unknown rule {args.rule!r}; known rules: {known}", file=sys.stderr)
+        print(f"packgate: unknown rule {args.rule!r}; known rules: {rule_list()}", file=sys.stderr)
         return EXIT_USAGE
     sys.stdout.write(rule_page(rule, args.lang))
     return EXIT_OK
@@ -217,42 +216,33 @@ def read_script(path: str) -> tuple[bytes | None, str | None]:
     return data, None
 
 
-_EXPLICIT: dict = {}  # --config FILE -> (its packgate settings, its problems): read once per run
+def _read_explicit_config(config_path: str) -> tuple[dict, list[str]]:
+    """The packgate settings of a --config FILE (read once per run) and its problems."""
+    from .core.settings import NOT_APPLIED, config_section, read_config
+    problems: list[str] = []
+    data, error = read_config(Path(config_path))
+    if data is None:
+        problems.append(f"{error}; {NOT_APPLIED}")
+        raw: dict | None = {}
+    else:
+        raw = config_section(data, Path(config_path).name == "pyproject.toml", problems)
+        if raw is None:
+            problems.append("no [tool.packgate] table; the defaults apply")
+            raw = {}
+    return raw, [f"{config_path}: {p}" for p in problems]
 
 
-def _explicit_config(config_path: str) -> tuple[dict, list[str]]:
-    cached = _EXPLICIT.get(config_path)
-    if cached is None:
-        from .core.settings import NOT_APPLIED, config_section, read_config
-        problems: list[str] = []
-        data, error = read_config(Path(config_path))
-        if data is None:
-            problems.append(f"{config_path}: {error}; {NOT_APPLIED}")
-            raw: dict | None = {}
-        else:
-            raw = config_section(data, Path(config_path).name == "pyproject.toml", problems, config_path)
-            if raw is None:
-                problems.append(f"{config_path}: no [tool.packgate] table; the defaults apply")
-                raw = {}
-        cached = _EXPLICIT[config_path] = (raw, problems)
-    return cached
-
-
-def _settings_for(path: str | None, args, config_path: str | None, problems: list[str]):
-    from .core.settings import Settings, find_config
+def _settings_for(path: str | None, args, problems: list[str]):
+    """The settings of one file: --config's (args.config_raw, read once) or the nearest
+    configuration's, then the command-line options."""
+    from .core.settings import Settings, settings_for
     base = Settings(lang="en")
-    raw: dict = {}
-    found = None
-    local: list[str] = []
-    if config_path:
-        raw, read_problems = _explicit_config(config_path)
-        problems.extend(read_problems)
-        found = config_path
-    elif path is not None:
-        found, raw = find_config(Path(path), local)
-    settings = base.merged(raw, local, strict=True)
-    for p in local:
-        problems.append(p if p.startswith(f"{found}: ") else f"{found}: {p}")
+    if args.config:
+        local: list[str] = []
+        settings = base.merged(args.config_raw, local, strict=True)
+        problems.extend(f"{args.config}: {p}" for p in local)
+    else:
+        settings = settings_for(path, base, problems)
     overrides = {}
     if args.profile:
         overrides["profile"] = args.profile
@@ -290,7 +280,7 @@ def _analyze_file(path: str, args, problems: list[str]):
     except UnicodeDecodeError:
         valid_utf8 = False
         problems.append(f"{display}: invalid UTF-8; undecodable bytes were replaced for the analysis")
-    settings = _settings_for(cfg_path if cfg_path else None, args, args.config, problems)
+    settings = _settings_for(cfg_path if cfg_path else None, args, problems)
     try:
         analysis = analyze(text, path=display, settings=settings)
     except (RecursionError, MemoryError, ValueError, OSError) as exc:
@@ -389,12 +379,15 @@ def cmd_check(args, parser) -> int:
     for option, value in (("--select", args.select), ("--ignore", args.ignore)):
         unknown = unknown_rules(_split_list(value))
         if unknown:
-            from .core.rules import RULES
+            from .core.rules.table import rule_list
             parser.error(f"argument {option}: unknown rule {', '.join(map(repr, unknown))} "
-                         f"(known: {', '.join(f'{r.code} ({r.name})' for r in RULES)})")
-    _EXPLICIT.clear()  # read --config afresh on every run (main() may be called again in-process)
+                         f"(known: {rule_list()})")
     problems: list[str] = []
     files = discover(args.paths, problems)
+    args.config_raw = {}
+    if args.config and files:  # read once here; every file (and worker) merges it
+        args.config_raw, read_problems = _read_explicit_config(args.config)
+        problems.extend(read_problems)
     report = Report()
     unreadable = len(problems)
     diff_out: list[str] = []

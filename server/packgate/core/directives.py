@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from .gates import PROFILES
+from .settings import PROFILES  # the profile names, auto included
 from .rules.table import rule_by_key
 
 
 def profile_of(directives) -> str | None:
     """The profile a `# packgate profile=NAME` comment selects (the first valid one)."""
     for d in directives:
-        if d.kind == "profile" and d.values and (d.values[0] in PROFILES or d.values[0] == "auto"):
+        if d.kind == "profile" and d.values and d.values[0] in PROFILES:
             return d.values[0]
     return None
 
@@ -51,9 +51,9 @@ def directive_problems(directives) -> list[tuple[int, str]]:
                     out.append((d.start, f"unknown rule {v!r} in a packgate directive; it is ignored"))
         elif d.kind == "profile":
             for v in d.values[:1]:
-                if v not in PROFILES and v != "auto":
+                if v not in PROFILES:
                     out.append((d.start, f"unknown profile {v!r} in a packgate directive; it is ignored "
-                                         f"(profiles: {', '.join(PROFILES)}, auto)"))
+                                         f"(profiles: {', '.join(PROFILES)})"))
     return out
 
 

@@ -296,14 +296,14 @@ def _directive_keyword(kind: str, d, langs, markdown: bool) -> str:
 
 
 def _rule_value(value: str, langs, markdown: bool) -> str:
-    from .rules import RULES, rule_by_key
+    from .rules import RULES, rule_by_key, rule_list
     if value.lower() == "all":
         return _paragraphs(f"### `all`" if markdown else "all", langs,
                            "Every rule: " + ", ".join(r.code for r in RULES) + ".",
                            "所有规则：" + "、".join(r.code for r in RULES) + "。", markdown)
     rule = rule_by_key(value)
     if rule is None:
-        known = ", ".join(f"{r.code} ({r.name})" for r in RULES)
+        known = rule_list()
         return _paragraphs(f"### `{value}`" if markdown else value, langs,
                            f"No rule has this code or name: this value is ignored. Rules: {known}.",
                            f"没有这个编号或名称的规则：该值被忽略。规则：{known}。", markdown)
@@ -320,7 +320,8 @@ def _profile_value(value: str, langs, markdown: bool) -> str:
                            "由项目中 Python 训练代码读取的开关决定（没有这类代码时按 ov2）。", markdown)
     prof = G.PROFILES.get(value)
     if prof is None:
-        names = ", ".join(list(G.PROFILES) + ["auto"])
+        from .settings import PROFILES
+        names = ", ".join(PROFILES)
         return _paragraphs(f"### `{value}`" if markdown else value, langs,
                            f"No such profile: this directive is ignored. Profiles: {names}.",
                            f"没有这个 profile：该指令被忽略。可选：{names}。", markdown)

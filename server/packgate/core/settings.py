@@ -105,7 +105,7 @@ _REFUSED = object()
 
 def unknown_rules(keys) -> list[str]:
     """The keys that name no rule (by code or name)."""
-    from .rules import rule_by_key
+    from .rules.table import rule_by_key
     return [k for k in keys if rule_by_key(k) is None]
 
 
@@ -116,8 +116,8 @@ def _known_rules(key: str, value: Any, problems: list[str]) -> Any:
     unknown = unknown_rules(names)
     if not unknown:
         return value
-    from .rules import RULES
-    known = ", ".join(f"{r.code} ({r.name})" for r in RULES)
+    from .rules.table import rule_list
+    known = rule_list()
     kept = tuple(v for v in value if v not in unknown) if key != "severity" else ()
     refused = key == "select" and not kept
     for k in unknown:
@@ -164,8 +164,8 @@ def find_config(start: Path, problems: list[str] | None = None) -> tuple[Path | 
     """Find the nearest `.packgate.toml` or `pyproject.toml` with `[tool.packgate]` upward from start.
 
     A file there that cannot be read or is not valid TOML ends the search: it is reported in
-    problems and no settings come from it (nor from a file further up, which the user did not
-    mean)."""
+    problems (without the file's name, which the caller gets back) and no settings come from it
+    (nor from a file further up, which the user did not mean)."""
     try:
         here = start if start.is_dir() else start.parent
         here = here.resolve()
@@ -179,17 +179,17 @@ def find_config(start: Path, problems: list[str] | None = None) -> tuple[Path | 
             data, error = read_config(candidate)
             if data is None:
                 if problems is not None:
-                    problems.append(f"{candidate}: {error}; {NOT_APPLIED}")
+                    problems.append(f"{error}; {NOT_APPLIED}")
                 return candidate, {}
-            section = config_section(data, name == "pyproject.toml", problems, candidate)
+            section = config_section(data, name == "pyproject.toml", problems)
             if section is None:
                 continue
             return candidate, section
     return None, {}
 
 
-def config_section(data: dict[str, Any], pyproject: bool, problems: list[str] | None = None,
-                   where: Any = "") -> dict[str, Any] | None:
+def config_section(data: dict[str, Any], pyproject: bool,
+                   problems: list[str] | None = None) -> dict[str, Any] | None:
     """The packgate settings of a parsed file: [tool.packgate], or the whole of a .packgate.toml
     without one; None for a pyproject.toml without the table."""
     tool = data.get("tool")
@@ -198,7 +198,7 @@ def config_section(data: dict[str, Any], pyproject: bool, problems: list[str] | 
         return None if pyproject else data
     if not isinstance(section, dict):
         if problems is not None:
-            problems.append(f"{where}: tool.packgate is not a table; {NOT_APPLIED}")
+            problems.append(f"tool.packgate is not a table; {NOT_APPLIED}")
         return {}
     return section
 
@@ -235,5 +235,5 @@ def settings_for(path: str | os.PathLike[str] | None, base: Settings | None = No
         return base
     result = base.merged(raw, local, strict=True)
     if problems is not None:
-        problems.extend(p if p.startswith(f"{found}: ") else f"{found}: {p}" for p in local)
+        problems.extend(f"{found}: {p}" for p in local)
     return result

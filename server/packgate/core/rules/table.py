@@ -420,6 +420,11 @@ def rule_by_key(key: str):
     return BY_KEY.get(key.strip().lower())
 
 
+def rule_list() -> str:
+    """Every rule as `PG001 (missing-companion), ...`: what messages about an unknown rule offer."""
+    return ", ".join(f"{r.code} ({r.name})" for r in RULES)
+
+
 DISABLE_TEXT = {
     "command": ("Disable {code} for this command", "对此命令禁用 {code}"),
     "file": ("Disable {code} for this file", "对整个文件禁用 {code}"),
