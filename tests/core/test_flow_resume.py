@@ -72,7 +72,7 @@ def texts():
 
 @pytest.mark.parametrize("name,text", list(texts()), ids=[n for n, _ in texts()])
 def test_every_checkpoint_gives_the_walk_from_the_top(name, text, monkeypatch):
-    monkeypatch.setattr(flow, "CHECKPOINTS", 64)  # small scripts get checkpoints too
+    monkeypatch.setattr(flow.incremental, "CHECKPOINTS", 64)  # small scripts get checkpoints too
     first = analyze(text, keep=True)
     want = facts(first)
     resume = first.flow.resume
@@ -196,7 +196,7 @@ def test_taking_the_rest_over_gives_the_walk_from_the_top(name, text, monkeypatc
     from packgate.core.source import Source
     from packgate.lsp.session import Session
 
-    monkeypatch.setattr(flow, "CHECKPOINTS", 64)
+    monkeypatch.setattr(flow.incremental, "CHECKPOINTS", 64)
     rng = random.Random(name)
     session, uri = Session(), "untitled:resync"
     taken = 0
