@@ -199,6 +199,11 @@ def is_python(command: str) -> bool:
     return command.startswith("python")
 
 
+def names_python(lead: str) -> bool:
+    """Whether a word's literal start names a Python interpreter (`python3`, `/usr/bin/python`)."""
+    return "python" in lead and (lead.startswith("python") or lead.endswith("/python"))
+
+
 def python_launch(command: str, words, first: int) -> str:
     """The label of `python ... -m MODULE` / `python ... SCRIPT.py` when it starts training,
     else ''. words: the command's words as text, read one by one from index first (the one

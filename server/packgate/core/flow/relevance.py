@@ -143,8 +143,8 @@ def _summarize(top) -> _Summary:
 
 class RelevanceMemo:
     """relevant_names' memory from one version of a document to the next: the summary of each
-    top-level statement and the launch reads of each word list, by object (kept alive here,
-    so an id is never another object's)."""
+    top-level statement and the launch reads of each word list, by object. Keyed by id() because
+    word lists are not hashable; each entry keeps its object alive, so an id is never another's."""
 
     __slots__ = ("old", "new")
 
@@ -190,7 +190,7 @@ def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[fro
         """_launch_refs, remembered per word list and flag set (python None: an array's
         elements, read as python's arguments when any of them starts with python)."""
         def compute() -> set:
-            return _launch_refs(words, flaggy, _any_lead(words, _is_python) if python is None else python)
+            return _launch_refs(words, flaggy, _any_lead(words, G.names_python) if python is None else python)
         if memo is None:
             return compute()
         hit = memo.get(words, lambda w: {})
@@ -231,10 +231,6 @@ def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[fro
 
 def _is_flag(lead: str) -> bool:
     return lead.startswith("-")
-
-
-def _is_python(lead: str) -> bool:
-    return "python" in lead and (lead.startswith("python") or lead.endswith("/python"))
 
 
 def _any_lead(words, test) -> bool:

@@ -31,7 +31,8 @@ _CHILDREN = {
 
 
 def children(st) -> list:
-    """The statements (and blocks) directly inside st, in source order; () for a leaf."""
+    """The statements (and blocks) directly inside st; () for a leaf. (A loop gives its body
+    before its condition: the passes depend on no order, but keep the one they were written with.)"""
     get = _CHILDREN.get(type(st))
     return get(st) if get is not None else _NONE
 
