@@ -16,7 +16,7 @@ from .rules import CHECKS, RULES, rule_by_key
 from .rules.base import Context
 from .rules.packing import combo_text, path_verdict
 from .rules.table import DISABLE_TEXT, pick
-from .settings import LEVEL_RANK, Settings
+from .settings import Settings
 from .source import Source, apply_edits
 
 # Past these sizes a document is not analysed: time and memory stay bounded (docs/reliability.md).

@@ -29,6 +29,7 @@ class Children:
     """The walk's child shells and containers (a part of flow.analysis.Flow)."""
 
     def inner_script(self, word: Word):
+        """The model of a `bash -c` string (parsed once per place), noted for its directives."""
         key = (word.start, word.end)
         if key in self.child_cache:
             return self.child_cache[key]
@@ -43,6 +44,7 @@ class Children:
         return script
 
     def shell_c(self, words, names, rest, s: State, prefix) -> None:
+        """`bash -c SCRIPT`: SCRIPT runs in a child shell that sees what this one exported."""
         script_word = None
         for idx, j in enumerate(rest):
             t = names[j]
@@ -62,6 +64,7 @@ class Children:
         self.run_child(script_word, child, parent=s)
 
     def run_child(self, word: Word, child: State, parent: Optional[State] = None) -> None:
+        """Walk a child shell's script; its exports are lost when it launches nothing."""
         script = self.inner_script(word)
         self.child_depth += 1
         try:
@@ -80,6 +83,7 @@ class Children:
             self.child_depth -= 1
 
     def docker(self, cmd, words, vals, names, rest, s: State) -> None:
+        """`docker run [options] IMAGE CMD`: CMD runs in a container that sees only its -e options."""
         run_at = next(k for k in rest if names[k] == "run")
         container = State({}, labels=s.labels, container=True, docker_at=words[run_at].end,
                           relevant=self.relevant,
@@ -139,6 +143,7 @@ class Children:
         self.command_in(sub_cmd, container)
 
     def docker_env(self, container: State, host: State, word: Word, spec: str, strip: int = 0) -> None:
+        """One `-e NAME=value` (set in the container) or `-e NAME` (passed from the host if exported)."""
         if "=" in spec:
             if strip and word.parts and isinstance(word.parts[0], Lit):
                 lit = word.parts[0]

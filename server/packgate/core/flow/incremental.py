@@ -320,6 +320,7 @@ class Incremental:
         return tuple(len(getattr(self, n)) for n in NAMES)
 
     def scalars(self) -> Scalars:
+        """The counters now."""
         return Scalars(self.truncated, self.sub_launches, self.made, self.fn_version)
 
     # the logs whose entries fill tables of their own: each entry goes through one of these, in

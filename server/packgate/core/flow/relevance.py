@@ -11,8 +11,8 @@ from ..parse.model import (Assign, AssignMode, Block, Command, Exit, ExportNames
                            Opaque_, Ref, SetOpt, Unset)
 from ..parse.visit import children
 from .commands import ACTIVE, REACHING, UNFOLLOWED, base_name
+from .walk import MAX_CALL_DEPTH
 
-MAX_CALL_DEPTH = 8
 # statements a walk cannot step over: they change exports, options or functions, end the
 # path, or may (an opaque one)
 _CHANGES = (ExportNames, Unset, SetOpt, FuncDef, Exit, Opaque_)
@@ -153,6 +153,7 @@ class RelevanceMemo:
         self.new: dict = {}
 
     def get(self, obj, make):
+        """make(obj), or what it gave for the same object in the last version."""
         hit = self.old.get(id(obj))
         if hit is None or hit[0] is not obj:
             hit = (obj, make(obj))

@@ -46,7 +46,8 @@ class Sourcing:
         real = os.path.realpath(target)
         chain = [p for p in self.file_stack if p]
         if real in {os.path.realpath(p) for p in chain}:
-            self.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.CYCLE, " → ".join(os.path.basename(p) for p in chain + [real]))))
+            cycle = " → ".join(os.path.basename(p) for p in chain + [real])
+            self.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.CYCLE, cycle)))
             return [s]
         if len(self.file_stack) > MAX_SOURCE_DEPTH:
             self.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.DEPTH, written)))

@@ -8,10 +8,12 @@ import re
 
 from .. import gates as G
 from ..parse.model import Assign, AssignMode, Lit, Opaque, Ref, Word
-from .facts import UNSET, GateSite, Val, Var
+from .facts import UNSET, GateSite, Val, ValKind, Var
 from .state import State
 
 _POSITIONAL = re.compile(r"^([0-9]+|[@*#?$!-])$")
+_KNOWN, _DEFAULT, _UNKNOWN = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN
+_GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)
 
 
 class Values:
@@ -27,7 +29,7 @@ class Values:
             if v is None:
                 parts = word.parts
                 lit = (parts[0].start, parts[0].end) if len(parts) == 1 else None
-                v = Val("known", word.text, "", lit, (word.start, word.end), foreign)
+                v = Val(_KNOWN, word.text, "", lit, (word.start, word.end), foreign)
                 self.literal_cache[key] = v
             return v
         vals = [self.part(p, s) for p in word.parts]
@@ -47,72 +49,75 @@ class Values:
                 self.mark_read(var)
                 return list(var.array)
             if ref.op in (":+", "+") and ref.arg is not None:
-                if var is None or var.val.kind == "unset" or (ref.op == ":+" and var.val.text == ""
-                                                              and var.val.kind == "known"):
+                if var is None or var.val.kind == ValKind.UNSET or (ref.op == ":+" and var.val.text == ""
+                                                              and var.val.kind == _KNOWN):
                     return []
-                if var.val.kind == "unknown":
-                    return [Val("unknown", via=ref.name, span=(word.start, word.end))]
+                if var.val.kind == _UNKNOWN:
+                    return [Val(_UNKNOWN, via=ref.name, span=(word.start, word.end))]
                 self.mark_read(var)
                 return self.values(ref.arg, s)
             if not ref.quoted and word.quote == "" and ref.op == "" and var is not None:
                 self.mark_read(var)
-                if var.val.kind == "known" and var.array is None and any(c.isspace() for c in var.val.text):
-                    return [Val("known", t, span=(word.start, word.end)) for t in var.val.text.split()]
+                if var.val.kind == _KNOWN and var.array is None and any(c.isspace() for c in var.val.text):
+                    return [Val(_KNOWN, t, span=(word.start, word.end)) for t in var.val.text.split()]
         v = self.value(word, s)
         return [v]
 
     def mark_read(self, var: Var) -> None:
+        """Note that the assignment var came from was read (it is not an unread overwrite)."""
         origin = var.origin
         if origin is not None:
             self.read[origin] = None
 
     def part(self, p, s: State) -> Val:
+        """The value of one part of a word."""
         if isinstance(p, Lit):
-            return Val("known", p.text, lit=(p.start, p.end), foreign=self.sourced)
+            return Val(_KNOWN, p.text, lit=(p.start, p.end), foreign=self.sourced)
         if isinstance(p, Opaque):
             if p.reason == "script-dir" and self.file_stack[-1]:
-                return Val("known", os.path.dirname(self.file_stack[-1]))
-            return Val("unknown", via=p.reason)
+                return Val(_KNOWN, os.path.dirname(self.file_stack[-1]))
+            return Val(_UNKNOWN, via=p.reason)
         return self.ref(p, s)
 
     def ref(self, r: Ref, s: State) -> Val:
+        """The value of a parameter expansion: $X, ${X:-d}, ${X:=d}, ${X:+w}, $0, $BASH_SOURCE."""
         var = s.vars.get(r.name)
         if var is not None:
             self.mark_read(var)
         positional = bool(_POSITIONAL.match(r.name))
         if var is None and r.name == "0" and self.path:
-            var = Var(Val("known", self.path), False, None)
+            var = Var(Val(_KNOWN, self.path), False, None)
         elif var is None and r.name == "BASH_SOURCE" and self.file_stack[-1]:
-            var = Var(Val("known", self.file_stack[-1]), False, None)
+            var = Var(Val(_KNOWN, self.file_stack[-1]), False, None)
         if var is not None:
             base = var.val
         elif s.container and not positional:
             base = UNSET  # a container starts from an empty environment
         else:  # the caller's environment or argument: the script cannot know it
-            base = Val("unknown", via="$" + r.name if positional else r.name)
+            base = Val(_UNKNOWN, via="$" + r.name if positional else r.name)
             if r.name in G.GATES and r.name not in s.removed:
                 # the script consults the caller's gate: from here on it is the caller's value
-                s.set(r.name, Var(Val("unknown", via=f"the caller's {r.name}"), True, None))
+                s.set(r.name, Var(Val(_UNKNOWN, via=f"the caller's {r.name}"), True, None))
         op = r.op
         if op == "":
             return base
         if op == "other":
-            return Val("unknown", via=r.name)
+            return Val(_UNKNOWN, via=r.name)
         empty_counts = op.startswith(":")
-        is_set = base.kind in ("known", "default") and (base.text != "" or not empty_counts)
+        is_set = base.kind in _GIVEN and (base.text != "" or not empty_counts)
         if op in (":+", "+"):
-            if base.kind == "unknown":
-                return Val("unknown", via=base.via)
-            return self.value(r.arg, s) if is_set and r.arg is not None else Val("known", "")
+            if base.kind == _UNKNOWN:
+                return Val(_UNKNOWN, via=base.via)
+            return self.value(r.arg, s) if is_set and r.arg is not None else Val(_KNOWN, "")
         # :- - := =
-        alt = self.value(r.arg, s) if r.arg is not None else Val("known", "")
+        alt = self.value(r.arg, s) if r.arg is not None else Val(_KNOWN, "")
         if is_set:
             return base
-        if base.kind == "unknown":
-            if alt.kind == "known":
-                result = Val("default", alt.text, via=base.via, lit=alt.lit, foreign=alt.foreign)
-            elif alt.kind == "default":
-                result = Val("default", alt.text, via=base.via + " or " + alt.via, lit=alt.lit,
+        if base.kind == _UNKNOWN:
+            if alt.kind == _KNOWN:
+                result = Val(_DEFAULT, alt.text, via=base.via, lit=alt.lit, foreign=alt.foreign)
+            elif alt.kind == _DEFAULT:
+                result = Val(_DEFAULT, alt.text, via=base.via + " or " + alt.via, lit=alt.lit,
                              foreign=alt.foreign)
             else:
                 result = alt
@@ -172,26 +177,26 @@ class LazyNames:
         if text is not None:
             return text
         v = self.vals[i]
-        return v.text if v.kind != "unknown" else ""
+        return v.text if v.kind != _UNKNOWN else ""
 
 
 def concat(vals: list) -> Val:
     """The value of words joined without a separator."""
     if not vals:
-        return Val("known", "")
+        return Val(_KNOWN, "")
     if len(vals) == 1:
         return vals[0]
     kinds = {v.kind for v in vals}
-    nonempty = [v for v in vals if not (v.kind == "known" and v.text == "")]
+    nonempty = [v for v in vals if not (v.kind == _KNOWN and v.text == "")]
     lit = nonempty[0].lit if len(nonempty) == 1 else None
     foreign = nonempty[0].foreign if len(nonempty) == 1 else False
-    if "unknown" in kinds:
-        reason = next(v.via for v in vals if v.kind == "unknown")
-        return Val("unknown", via=reason)
+    if _UNKNOWN in kinds:
+        reason = next(v.via for v in vals if v.kind == _UNKNOWN)
+        return Val(_UNKNOWN, via=reason)
     text = "".join(v.text for v in vals)
-    if "default" in kinds:
-        via = next(v.via for v in vals if v.kind == "default")
-        return Val("default", text, via=via, lit=lit, foreign=foreign)
-    if kinds == {"unset"}:
+    if _DEFAULT in kinds:
+        via = next(v.via for v in vals if v.kind == _DEFAULT)
+        return Val(_DEFAULT, text, via=via, lit=lit, foreign=foreign)
+    if kinds == {ValKind.UNSET}:
         return UNSET
-    return Val("known", text, lit=lit, foreign=foreign)
+    return Val(_KNOWN, text, lit=lit, foreign=foreign)

@@ -9,11 +9,10 @@ from itertools import islice
 from typing import Optional
 
 from .. import gates as G
-from ..parse.model import (AndOr, Assign, Block, Case, Command, Exit, ExportNames, FuncDef, If, Loop,
+from ..parse.model import (AndOr, Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, If, Loop,
                            SetOpt, Sub, Unset)
 from .facts import UNSET, Label, LabelKind, Lost, Stop, Val, ValKind, Var, and_or_label
 from .incremental import Define, LostEntry
-from .state import State
 
 MAX_PATHS = 16  # distinct paths kept per statement; a launch rarely has more than 3 that differ
 MAX_CALL_DEPTH = 8
@@ -209,7 +208,7 @@ class Walker:
         if self.sub_launches == launched_before:
             # gate exports made inside never reach a launch: remember them as lost
             for a, _ in islice(self.gate_sites.values(), marker, None):
-                if a.exported or a.mode == "export":
+                if a.exported or a.mode == AssignMode.EXPORT:
                     self.lose(a, st)
                     for s in states:
                         s.lost[a.name] = Lost(a, st)

@@ -12,11 +12,12 @@ from .model import (AndOr, Assign, AssignMode, Block, Case, Command, Directive, 
                     Part, Ref, Script, SetOpt, Stmt, Sub, SubKind, TextEnum, Top, Unset, Word)
 from .reuse import comment_interior
 from .visit import children
+from .words import MAX_DEPTH
 
 _DIRECTIVE = DIRECTIVE  # hover reads the directive pattern by this name
 
 __all__ = [
-    "AndOr", "Assign", "AssignMode", "Block", "Builder", "Case", "Command", "DIRECTIVE", "Directive",
+    "MAX_DEPTH", "AndOr", "Assign", "AssignMode", "Block", "Builder", "Case", "Command", "DIRECTIVE", "Directive",
     "DirectiveKind", "Exit", "ExportNames", "FuncDef", "If", "Lit", "Loop", "Occurrence",
     "OccurrenceKind", "Opaque", "Opaque_", "Part", "Ref", "Script", "SetOpt", "Stmt", "Sub", "SubKind",
     "TextEnum", "Top", "Unset", "Word", "children", "comment_interior", "new_parser", "parse_bytes",
