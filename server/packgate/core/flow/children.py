@@ -43,8 +43,10 @@ class Children:
         self.child_log.append(key)
         return script
 
-    def shell_c(self, words, names, rest, s: State, prefix) -> None:
-        """`bash -c SCRIPT`: SCRIPT runs in a child shell that sees what this one exported."""
+    def shell_c(self, c) -> None:
+        """`bash -c SCRIPT`: SCRIPT runs in a child shell that sees what this one exported
+        (c: the commands.Call)."""
+        words, names, rest, s, prefix = c.words, c.names, c.rest, c.s, c.prefix
         script_word = None
         for idx, j in enumerate(rest):
             t = names[j]
@@ -82,8 +84,10 @@ class Children:
         finally:
             self.child_depth -= 1
 
-    def docker(self, cmd, words, vals, names, rest, s: State) -> None:
-        """`docker run [options] IMAGE CMD`: CMD runs in a container that sees only its -e options."""
+    def docker(self, c, rest: list) -> None:
+        """`docker run [options] IMAGE CMD`: CMD runs in a container that sees only its -e options
+        (c: the commands.Call; rest: the indexes of the words after `docker`)."""
+        cmd, words, names, s = c.cmd, c.words, c.names, c.s
         run_at = next(k for k in rest if names[k] == "run")
         container = State({}, labels=s.labels, container=True, docker_at=words[run_at].end,
                           relevant=self.relevant,

@@ -143,7 +143,7 @@ def docker(flow, c: Call):
     rest = c.rest
     if not any(c.names[j] == "run" for j in rest[:2]):
         return None
-    flow.docker(c.cmd, c.words, c.vals, c.names, rest, c.s)
+    flow.docker(c, rest)
     return [c.s]
 
 
@@ -151,7 +151,7 @@ def shell(flow, c: Call):
     """`bash -c '...'`: the string runs in a child shell (children.py)."""
     if c.base == "zsh" and c.prefix:
         return None
-    flow.shell_c(c.words, c.names, c.rest, c.s, c.prefix)
+    flow.shell_c(c)
     return [c.s]
 
 
@@ -215,9 +215,9 @@ class Commands:
             break
         else:
             return [s]  # wrappers of nothing
-        launcher = self.launcher(c.words, c.vals, c.names, c.i, s)
+        launcher = self.launcher(c)
         if launcher:
-            self.launch(cmd, c.words, c.vals, c.names, c.i, s, c.prefix, launcher)
+            self.launch(c, launcher)
             return [s]
         return self.function_call(c)
 

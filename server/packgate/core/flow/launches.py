@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import gates as G
 from ..parse.model import AssignMode, Ref
-from .commands import base_name
+from .commands import Call, base_name
 from .facts import UNSET, Launch, LaunchPath, Seen, Val, ValKind
 from .incremental import LaunchEntry
 from .state import State
@@ -17,9 +17,10 @@ _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)  # the script gives the text (a defaul
 class Launches:
     """The walk's launches (a part of flow.analysis.Flow)."""
 
-    def launcher(self, words, vals, names, i, s: State) -> str:
-        """The label of the launch the command at words[i] is ('' when it is none): a launcher,
-        a variable named like one, or python running a training module or script (gates.py)."""
+    def launcher(self, c: Call) -> str:
+        """The label of the launch the command c is ('' when it is none): a launcher, a
+        variable named like one, or python running a training module or script (gates.py)."""
+        words, names, i = c.words, c.names, c.i
         name = names[i]
         base = base_name(name)
         if base in G.LAUNCHERS:
@@ -34,8 +35,9 @@ class Launches:
             return G.python_launch(base, names, i + 1)
         return ""
 
-    def launch(self, cmd, words, vals, names, i, s: State, prefix, launcher: str) -> None:
-        """Record one path reaching the launch at words[i]: what it sees with its prefix applied."""
+    def launch(self, c: Call, launcher: str) -> None:
+        """Record one path reaching the launch c: what it sees with its prefix applied."""
+        cmd, words, i, s, prefix = c.cmd, c.words, c.i, c.s, c.prefix
         if self.via is not None:  # a launch in a sourced file: shown at the `source` command
             key = self.via
             launch = self.launches.get(key) or Launch(key[0], key[1], key[0], key[1], launcher + " (sourced)")
