@@ -8,7 +8,7 @@ nothing special here (a launch or a function call may still be recognised).
 
 The statements the parser already knows as declarations (`export`, `declare`/`typeset`/
 `local`/`readonly` with values, `unset`) come through the Commands methods below the table:
-assignment(), export_names(), unset_names(), set_option(), stop().
+assignment(), export_names(), unset_names(), set_option(), exit_statement().
 """
 
 from __future__ import annotations
@@ -279,7 +279,7 @@ class Commands:
             s.allexport = st.allexport
         return states
 
-    def stop(self, st, states: list) -> list:
+    def exit_statement(self, st, states: list) -> list:
         """An Exit statement: every path stops."""
         for s in states:
             s.done = Stop(st.kind)

@@ -31,7 +31,7 @@ STATEMENTS = {
     ExportNames: "export_names",
     Unset: "unset_names",
     SetOpt: "set_option",
-    Exit: "stop",
+    Exit: "exit_statement",
     Block: "block",
     If: "if_",
     Case: "case",
