@@ -333,13 +333,10 @@ class Builder(SimpleBuilder):
             result.items.append((pattern, self.block(body, d, self.s(c), self.e(c)), self.s(c)))
         return [result]
 
-    def simple_command(self, node, d: int) -> list:
-        return self.command(node, d)
-
 
 # tree-sitter-bash node type -> the Builder method that models it
 STATEMENTS = {
-    "command": Builder.simple_command,
+    "command": Builder.command,
     "declaration_command": Builder.declaration,
     "variable_assignment": Builder.plain_assignment,
     "variable_assignments": Builder.assignments,
