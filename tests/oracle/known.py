@@ -81,7 +81,19 @@ KNOWN: dict = {
                              "never reached; packgate reaches it",
     "oracle/set_e_and_list_last": _ERREXIT + "the last command of `true && false` fails: the "
                                   "script ends; packgate reaches the launch",
+    "oracle/set_e_pipefail_ends": _ERREXIT + "with pipefail, `false | true` fails and ends the "
+                                  "script; packgate reaches the launch",
+    "oracle/set_e_failing_subshell": "out of reach: set -e and `( exit 1 )` end the script, but "
+                                     "issue 16 keeps a subshell's status unknown; packgate reaches "
+                                     "the launch",
+    "oracle/set_e_function_in_condition": _COND + "`if setup` where setup ends with an export "
+                                          "returns 0 (set -e is suspended inside it, so its false "
+                                          "does not end the script); packgate adds the no-branch "
+                                          "path (PG007)",
     # -- paths that stop
+    "oracle/exit_in_function": _STOP + "after `exit` inside a called function packgate judges the "
+                               "end of the file with no variables set; bash exits with both gates "
+                               "exported",
     "oracle/exit_before_launch": _STOP + "after an unconditional `exit 0` packgate judges the end "
                                  "of the file with no variables set; bash exits with BMR=1 exported "
                                  "(leak, no finding)",

@@ -173,6 +173,7 @@ def _read_calls(calls: Path, inp: Input, scratch: Path) -> list:
             if seen is None:
                 continue
             argv, env = seen
+            launcher = argv[0]  # the launch inside the container
         elif launcher != "<end>" and not _is_training_launch(argv):
             continue
         gates = tuple(env.get(g) for g in GATES)

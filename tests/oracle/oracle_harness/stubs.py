@@ -39,7 +39,7 @@ while [ "$i" -lt 12 ] && [ -n "$p" ] && [ "$p" != 0 ]; do
     i=$((i + 1))
 done
 printf '%s' "$line" > "$f.line"
-/usr/bin/mv "$f.tmp" "$f.argv"
+/bin/mv "$f.tmp" "$f.argv"
 {tail}
 """
 
