@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from known import KNOWN
+from oracle_harness.known import KNOWN
 from oracle_harness.cases import all_cases
 from oracle_harness.runner import Prefetch
 
