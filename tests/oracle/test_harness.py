@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from oracle_harness.bashside import Input, Observed, run_script
+from packgate.core.gates import profile
+
+from oracle_harness.bashside import Input, Observed, Run, run_script
 from oracle_harness.compare import compare
-from oracle_harness.packside import LaunchView, PackView, PathView, Value
+from oracle_harness.packside import FindingView, LaunchView, PackView, PathView, Value
 
 needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 B, P = "OFFLINE_PACKING_BMR", "OFFLINE_PACKED_DATA"
@@ -77,8 +79,7 @@ def test_bad_input_word_is_named():
 
 def _view(*paths: PathView) -> PackView:
     launch = LaunchView(0, 10, 0, 2, 2, False, "torchrun train.py", tuple(paths))
-    return PackView(__import__("packgate.core.gates", fromlist=["profile"]).profile("ov2"),
-                    (launch,), (), "")
+    return PackView(profile("ov2"), (launch,), (), "")
 
 
 def _path(bmr: str | None, packed: str | None) -> PathView:
@@ -90,7 +91,6 @@ def _path(bmr: str | None, packed: str | None) -> PathView:
 def test_comparison_flags_wrong_and_impossible_paths():
     """A launch bash fed BMR only, against a view that states both gates or neither: the bash
     launch is outside the view, both stated paths are untaken, and the missing PG001 is named."""
-    from oracle_harness.bashside import Run
     obs = Observed("torchrun", ("torchrun",), ("1", None, None), "1", False, False, 2)
     kinds = sorted(d.kind for d in compare([Run(Input(), [obs], 0, "")],
                                            _view(_path("1", "1"), _path(None, None)), "", True))
@@ -99,8 +99,6 @@ def test_comparison_flags_wrong_and_impossible_paths():
 
 def test_comparison_accepts_a_matching_view():
     """The same launch against a view stating exactly that path, with its PG001: no disagreement."""
-    from oracle_harness.bashside import Run
-    from oracle_harness.packside import FindingView
     obs = Observed("torchrun", ("torchrun",), ("1", None, None), "1", False, False, 2)
     view = _view(_path("1", None))
     view = PackView(view.profile, view.launches, (FindingView("PG001", 0, (0, 10), ""),), "")

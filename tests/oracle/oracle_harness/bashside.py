@@ -97,19 +97,25 @@ def short_name(name: str) -> str:
     return name.replace("OFFLINE_PACKING_", "").replace("OFFLINE_", "")
 
 
-def run_script(script: Path, extra_files: list, inp: Input, scratch: Path) -> Run:
-    """Run script (with the files it may source) under bash in scratch with the given input."""
-    scratch.mkdir(parents=True, exist_ok=True)
-    target = scratch / script.name
+def copy_case(script: Path, extra_files: list, folder: Path) -> Path:
+    """Copy the script and the files it may source ((source, relative path) pairs) into folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / script.name
     shutil.copyfile(script, target)
-    os.chmod(target, 0o755)
     for src, rel in extra_files:
-        dest = scratch / rel
+        dest = folder / rel
         if src.is_dir():
             shutil.copytree(src, dest, dirs_exist_ok=True)
         else:
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dest)
+    return target
+
+
+def run_script(script: Path, extra_files: list, inp: Input, scratch: Path) -> Run:
+    """Run script (with the files it may source) under bash in scratch with the given input."""
+    target = copy_case(script, extra_files, scratch)
+    os.chmod(target, 0o755)
     for rel in inp.files:
         p = scratch / rel
         if rel.endswith("/"):

@@ -140,12 +140,18 @@ def compare(runs: list, view: PackView, text: str, complete: bool) -> list:
             if not any(admits(path, obs) for obs in seen):
                 out.append(Disagreement(
                     "untaken", launch.first_line,
-                    f"packgate's path {path.describe()} reaches {launch.text.split()[0] if launch.text.split() else 'the end'}; "
+                    f"packgate's path {path.describe()} reaches {_name(launch)}; "
                     f"no input ({inputs}) made bash take it"))
         if not seen or not all(p.known() for p in launch.paths):
             continue
         out.extend(_finding_disagreements(launch, seen, view, codes))
     return out
+
+
+def _name(launch: LaunchView) -> str:
+    """The launch's command word, or "the end of the file" for a file packgate judges at its end."""
+    words = launch.text.split()
+    return "the end of the file" if launch.implicit or not words else words[0]
 
 
 def _finding_disagreements(launch: LaunchView, seen: list, view: PackView, codes: set) -> list:

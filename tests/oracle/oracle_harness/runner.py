@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .bashside import run_script
+from .bashside import copy_case, run_script
 from .cases import Case
 from .compare import compare
 from .packside import pack_view
@@ -18,16 +17,7 @@ def check_case(case: Case, scratch: Path) -> tuple:
     """(runs, disagreements) of a case, each input run in its own folder under scratch."""
     runs = [run_script(case.script, list(case.extra), inp, scratch / f"input{i}")
             for i, inp in enumerate(case.inputs)]
-    analysed = scratch / "packgate"
-    analysed.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(case.script, analysed / case.script.name)
-    for src, rel in case.extra:
-        dest = analysed / rel
-        if src.is_dir():
-            shutil.copytree(src, dest, dirs_exist_ok=True)
-        else:
-            shutil.copyfile(src, dest)
-    view = pack_view(analysed / case.script.name)
+    view = pack_view(copy_case(case.script, list(case.extra), scratch / "packgate"))
     text = case.script.read_text(encoding="utf-8", errors="replace")
     return runs, compare(runs, view, text, complete=not case.partial)
 
