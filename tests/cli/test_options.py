@@ -216,3 +216,17 @@ def test_fish_completion_completes_values():
     out = subprocess.run(["fish", "-c", f"{script}\n{asked}"], capture_output=True, text=True, check=True).stdout
     words = {line.split("\t")[0] for line in out.splitlines()}
     assert {"text", "sarif", "gitlab", "checkstyle", "--stdio"} <= words
+
+
+def test_the_completion_table_is_the_parser():
+    """Every option `--help` shows for a subcommand comes from command_table(), which the
+    completion scripts are generated from, and the other way round."""
+    parser = build_parser()
+    for name, (_, arguments) in command_table().items():
+        argv = [name] + (["x"] if any(a.positional and a.options.get("nargs") is None for a in arguments) else [])
+        if name == "completion":
+            argv = [name, "bash"]
+        sub = parser.parse_args(argv).subparser
+        shown = set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", sub.format_help())) - {"-h", "--help"}
+        table = {flag for a in arguments if not a.positional for flag in a.flags}
+        assert shown == table, name
