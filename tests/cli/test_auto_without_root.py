@@ -97,3 +97,14 @@ def test_the_core_result_carries_the_reason_for_the_editor(tmp_path):
     assert "standard input" in analyze("#!/bin/bash\n", settings=Settings()).profile.assumed_en
     chosen = analyze("#!/bin/bash\n", path=str(script), settings=Settings(profile="ov15")).profile
     assert chosen.assumed_en == "" and chosen.assumed_zh == ""
+
+
+def test_the_editor_line_in_each_language(tmp_path):
+    project.invalidate()
+    (tmp_path / ".git").mkdir()
+    assumed = analyze("#!/bin/bash\n", path=str(tmp_path / "a.sh"), settings=Settings()).profile
+    en, zh, both = (project.assumed_message(assumed, lang) for lang in ("en", "zh", "both"))
+    assert en.startswith("packgate: profile ov2 assumed: no Python code below") and "\n" not in en
+    assert zh.startswith("packgate：假定使用 ov2 配置：") and both == f"{en} / {zh}"
+    chosen = analyze("#!/bin/bash\n", path=str(tmp_path / "a.sh"), settings=Settings(profile="ov2")).profile
+    assert project.assumed_message(chosen, "en") == ""

@@ -230,6 +230,16 @@ def auto_profile(path: str | None, *, revalidate: bool = True) -> G.Profile:
                     f"{index.root} 下没有读取打包开关的 Python 代码（读取了 {index.files_scanned} 个 .py 文件）")
 
 
+def assumed_message(profile: G.Profile, lang: str = "en") -> str:
+    """The one line that says `auto` assumed ov2 and why, in en, zh or both; "" when the
+    profile was chosen or derived (what the editor shows once, like the CLI's summary)."""
+    if not profile.assumed_en:
+        return ""
+    en = f"packgate: profile ov2 assumed: {profile.assumed_en}"
+    zh = f"packgate：假定使用 ov2 配置：{profile.assumed_zh}"
+    return zh if lang == "zh" else f"{en} / {zh}" if lang == "both" else en
+
+
 def _assumed(why_en: str, why_zh: str) -> G.Profile:
     from .records import replace
     return replace(G.profile("ov2"), assumed_en=why_en, assumed_zh=why_zh)
