@@ -16,7 +16,11 @@ def describe(path: str, args, settings_for, problems: list) -> int:
     from .exclusion import excluded, patterns_of
 
     settings = settings_for(path, args, problems)
-    config = args.config or (find_config(Path(path))[0] if os.path.exists(os.path.dirname(path) or ".") else None)
+    if args.config:
+        config, raw = args.config, args.config_raw
+    else:
+        config, raw = find_config(Path(path))
+    in_config = "profile" in raw and settings.profile == raw["profile"]
     directive = None
     if os.path.isfile(path):
         from .cli import read_script
@@ -28,10 +32,8 @@ def describe(path: str, args, settings_for, problems: list) -> int:
         chosen, why = directive, "set by a `# packgate profile=` comment in the file"
     elif args.profile:
         chosen, why = args.profile, "set by --profile"
-    elif config is not None and settings.profile != "auto":
-        chosen, why = settings.profile, f"set in {config}"
     else:
-        chosen, why = settings.profile, "the default" if settings.profile == "auto" else f"set in {config}"
+        chosen, why = settings.profile, f"set in {config}" if in_config else "the default"
     lines = [f"file: {path}",
              f"configuration: {config if config is not None else 'none found (the defaults apply)'}",
              f"profile: {chosen} ({why})"]

@@ -230,3 +230,12 @@ def test_the_completion_table_is_the_parser():
         shown = set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", sub.format_help())) - {"-h", "--help"}
         table = {flag for a in arguments if not a.positional for flag in a.flags}
         assert shown == table, name
+
+
+def test_show_settings_says_where_the_profile_was_set(tree, capsys):
+    (tree / ".packgate.toml").write_text('profile = "ov15"\n')
+    _, out, _ = run(capsys, "check", "--show-settings", "a.sh")
+    assert f"profile: ov15 (set in {tree / '.packgate.toml'})" in out
+    (tree / "b.sh").write_text("#!/bin/bash\n# packgate profile=three-gate\n")
+    _, out, _ = run(capsys, "check", "--show-settings", "b.sh")
+    assert "profile: three-gate (set by a `# packgate profile=` comment in the file)" in out
