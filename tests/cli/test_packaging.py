@@ -50,18 +50,18 @@ def test_license_metadata_is_spdx():
 
 
 def test_import_packgate_exposes_only_its_api():
-    code = ("import packgate; print(sorted(n for n in vars(packgate) if not n.startswith('_'))); "
-            "ns = {}; exec('from packgate import *', ns); "
-            "print(sorted(k for k in ns if k != '__builtins__')); print(dir(packgate)); "
-            "print(sorted(n for n in vars(packgate) if not n.startswith('_')))")
+    code = ("import json, packgate; public = lambda: sorted(n for n in vars(packgate) if not n.startswith('_')); "
+            "print(json.dumps(public())); ns = {}; exec('from packgate import *', ns); "
+            "print(json.dumps(sorted(k for k in ns if k != '__builtins__'))); print(json.dumps(dir(packgate))); "
+            "print(json.dumps(public()))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    before, star, listed, after = out.splitlines()
+    before, star, listed, after = (json.loads(line) for line in out.splitlines())
     import packgate
-    assert eval(before) == []  # no helper names (typing, annotations): the API loads on first use
-    assert eval(star) == sorted(packgate.__all__) and eval(listed) == sorted(packgate.__all__)
+    assert before == []  # no helper names (typing, annotations): the API loads on first use
+    assert star == sorted(packgate.__all__) and listed == sorted(packgate.__all__)
     # loading the API imports packgate.core, which Python binds on its parent: a subpackage
     # attribute, not a name of the API
-    assert set(eval(after)) - set(packgate.__all__) <= {"core"}
+    assert set(after) - set(packgate.__all__) <= {"core"}
     assert {"lint", "analyze", "Finding", "Settings", "__version__"} <= set(packgate.__all__)
     with pytest.raises(AttributeError):
         packgate.cli_internals  # noqa: B018
