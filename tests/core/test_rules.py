@@ -89,7 +89,7 @@ def test_messages_name_the_value_and_the_remedy():
 
 def test_findings_carry_doc_links_and_positions():
     f = analyze(RULES[0].bad, settings=EN).findings[0]
-    assert f.doc_url.startswith("file://") and f.doc_url.endswith("PG001.md")
+    assert f.doc_url.startswith("https://") and f.doc_url.endswith("docs/rules/PG001.md")
     assert (f.line, f.column, f.end_line, f.end_column) == (2, 8, 2, 27)
 
 

@@ -248,10 +248,8 @@ def resolve_profile(settings: Settings, script: Optional[Script], path: str | No
     name = profile_of(script.directives) if script is not None else None
     name = name or settings.profile
     if name == "auto":
-        from .project import index_for
-        index = index_for(path, revalidate=revalidate)
-        derived = index.profile() if index is not None else None
-        return derived if derived is not None else G.profile("ov2")
+        from .project import auto_profile
+        return auto_profile(path, revalidate=revalidate)
     return G.profile(name)
 
 

@@ -5,8 +5,7 @@ Logic lives in the check modules beside this one; this module is data only.
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from ..links import rule_url
 from ..records import record
 
 
@@ -37,17 +36,8 @@ class Rule:
 
     @property
     def doc_url(self) -> str:
-        """A link to the rule's page in docs/rules/."""
-        url = _DOC_URLS.get(self.code)
-        if url is None:  # resolving stats every folder on the way: once per rule, not per finding
-            url = _DOC_URLS[self.code] = DOCS_DIR.joinpath(f"{self.code}.md").resolve().as_uri()
-        return url
-
-
-_DOC_URLS: dict = {}
-
-
-DOCS_DIR = Path(__file__).resolve().parents[4] / "docs" / "rules"
+        """The web address of the rule's page (never a file of the installed package)."""
+        return rule_url(self.code)
 
 
 def pick(lang: str, en: str, zh: str) -> str:
