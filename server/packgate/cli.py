@@ -379,7 +379,7 @@ def cmd_check(args, parser) -> int:
     for option, value in (("--select", args.select), ("--ignore", args.ignore)):
         unknown = unknown_rules(_split_list(value))
         if unknown:
-            from .core.rules.table import rule_list
+            from .core.rules import rule_list
             parser.error(f"argument {option}: unknown rule {', '.join(map(repr, unknown))} "
                          f"(known: {rule_list()})")
     problems: list[str] = []

@@ -15,7 +15,7 @@ from .records import record, replace
 from .rules import CHECKS, RULES, rule_by_key
 from .rules.base import Context
 from .rules.packing import combo_text, path_verdict
-from .rules.table import DISABLE_TEXT, pick
+from .rules.rule import DISABLE_TEXT, pick
 from .settings import LEVEL_RANK, Settings
 from .source import Source, apply_edits
 
