@@ -168,8 +168,9 @@ def _report(ctx: Context, launch, verdict, on, off, on_name, off_name, path=None
     related = [ctx.launch_related(launch)]
     host = _host_export(ctx, off_name, path) if off.val.kind == "unset" else None
     if host is not None:
-        related.append(ctx.site_related(host, f"{off_name} is exported here, on the host: the container does not inherit it",
-                                        f"{off_name} 在这里导出，但只在宿主机上：容器不会继承它"))
+        related.append(ctx.site_related(
+            host, f"{off_name} is exported here, on the host: the container does not inherit it",
+            f"{off_name} 在这里导出，但只在宿主机上：容器不会继承它"))
     if off.origin is not None:
         related.append(ctx.site_related(off.origin, f"{off_name} is set to {off.val.text!r} here",
                                         f"{off_name} 在这里被设为 {off.val.text!r}"))
