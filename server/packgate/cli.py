@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .core.files import decode, is_binary, is_shell_script, read_file, walk
 from .core.records import replace
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -147,6 +146,7 @@ def _split_list(value: str | None) -> tuple:
 
 def discover(paths: list[str], problems: list[str]) -> list[str]:
     """Expand folders into the shell scripts below them, in a stable order."""
+    from .core.files import is_shell_script, walk
     out: list[str] = []
     for raw in paths:
         if raw == "-":
@@ -212,6 +212,7 @@ def _analyze_file(path: str, args, problems: list[str]):
     analysed (the reason is in problems and counts as unreadable).
     """
     from .core.engine import analyze
+    from .core.files import is_binary, read_file
     display = args.stdin_filename or "-" if path == "-" else path
     if path == "-":
         data = sys.stdin.buffer.read()
@@ -223,8 +224,12 @@ def _analyze_file(path: str, args, problems: list[str]):
     if reason is not None:
         problems.append(f"{display}: {reason}")
         return None
-    text, valid_utf8 = decode(data)
-    if not valid_utf8:
+    text = data.decode("utf-8", "replace")
+    valid_utf8 = True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        valid_utf8 = False
         problems.append(f"{display}: invalid UTF-8; undecodable bytes were replaced for the analysis")
     settings = _settings_for(cfg_path if cfg_path else None, args, problems)
     try:
