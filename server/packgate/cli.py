@@ -15,8 +15,6 @@ from . import __version__
 from .core.records import record, replace
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-SKIP_DIRS = {".git", "node_modules", ".venv", "__pycache__", ".hg", ".svn", ".tox"}
-SHELL_SUFFIXES = (".sh", ".bash")
 
 _EPILOG = """exit codes:
   0  nothing at or above the minimum severity (or --exit-zero)
@@ -210,24 +208,9 @@ def _split_list(value: str | None) -> tuple:
     return tuple(v.strip() for v in value.split(",") if v.strip()) if value else ()
 
 
-def _is_shell_file(path: Path) -> bool:
-    if path.suffix in SHELL_SUFFIXES:
-        return True
-    if path.suffix:  # other extensions: not scripts we lint by default
-        return False
-    try:
-        if not stat.S_ISREG(path.stat().st_mode):  # never open a FIFO or device to sniff it
-            return False
-        with open(path, "rb") as handle:
-            head = handle.read(128)
-    except OSError:
-        return False
-    first = head.split(b"\n", 1)[0]
-    return first.startswith(b"#!") and any(s in first for s in (b"bash", b"/sh", b" sh"))
-
-
 def discover(paths: list[str], problems: list[str]) -> list[str]:
     """Expand folders into the shell scripts below them, in a stable order."""
+    from .core.files import is_shell_script, walk
     out: list[str] = []
     for raw in paths:
         if raw == "-":
@@ -240,44 +223,11 @@ def discover(paths: list[str], problems: list[str]) -> list[str]:
             problems.append(f"{raw}: cannot read: {exc.strerror or exc}")
             continue
         if stat.S_ISDIR(st.st_mode):
-            found = []
-            for root, dirs, files in os.walk(p, onerror=lambda e: problems.append(
-                    f"{e.filename}: cannot read: {e.strerror}")):
-                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
-                for name in sorted(files):
-                    candidate = Path(root) / name
-                    if _is_shell_file(candidate):
-                        found.append(str(candidate))
-            out.extend(found)
+            out.extend(path for path in walk(str(p), on_error=lambda e: problems.append(
+                f"{e.filename}: cannot read: {e.strerror}")) if is_shell_script(path))
         else:
             out.append(raw)
     return out
-
-
-def read_script(path: str) -> tuple[bytes | None, str | None]:
-    """(bytes, None) or (None, one-line reason): only regular files within the size limit."""
-    from .core.engine import MAX_BYTES
-    try:
-        st = os.stat(path)
-        real = os.path.realpath(path)
-    except (OSError, ValueError) as exc:
-        return None, f"cannot read: {getattr(exc, 'strerror', None) or exc}"
-    if any(real == t or real.startswith(t + "/") for t in ("/proc", "/sys", "/dev")):
-        return None, "a kernel or device file, not a script (/proc, /sys and /dev are not read)"
-    if not stat.S_ISREG(st.st_mode):
-        return None, "not a regular file (devices, FIFOs and sockets are not read)"
-    if st.st_size > MAX_BYTES:
-        return None, f"too large to analyze ({st.st_size // 1024} KiB; the limit is {MAX_BYTES // (1024 * 1024)} MiB)"
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except OSError as exc:
-        return None, f"cannot read: {exc.strerror or exc}"
-    if len(data) > MAX_BYTES:
-        return None, f"too large to analyze (over {MAX_BYTES // (1024 * 1024)} MiB)"
-    if b"\0" in data:  # bash cannot even hold a NUL: a file with one is not a script
-        return None, "binary file (NUL bytes), not a shell script"
-    return data, None
 
 
 def _config_problem(message: str, config: str | None) -> "Problem":
@@ -351,14 +301,15 @@ def _analyze_file(path: str, args, problems: list) -> "FileResult | None":
     """Read, decode and analyse one file (- is standard input); None when it cannot be
     analysed (the reason is in problems, as an error)."""
     from .core.engine import analyze
+    from .core.files import is_binary, read_file
     from .formats import Problem
     display = args.stdin_filename or "-" if path == "-" else path
     if path == "-":
         data = sys.stdin.buffer.read()
-        reason = "binary input (NUL bytes), not a shell script" if b"\0" in data else None
+        reason = "binary input (NUL bytes), not a shell script" if is_binary(data) else None
         cfg_path = args.stdin_filename
     else:
-        data, reason = read_script(path)
+        data, reason = read_file(path)
         cfg_path = path
     if reason is not None:
         problems.append(Problem(reason, path=display, level="error"))
@@ -468,7 +419,7 @@ def _check_arguments(args, parser) -> None:
     for option, value in (("--select", args.select), ("--ignore", args.ignore)):
         unknown = unknown_rules(_split_list(value))
         if unknown:
-            from .core.rules.table import rule_list
+            from .core.rules import rule_list
             parser.error(f"argument {option}: unknown rule {', '.join(map(repr, unknown))} "
                          f"(known: {rule_list()})")
 

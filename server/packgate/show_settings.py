@@ -23,8 +23,8 @@ def describe(path: str, args, settings_for, problems: list) -> int:
     in_config = "profile" in raw and settings.profile == raw["profile"]
     directive = None
     if os.path.isfile(path):
-        from .cli import read_script
-        data, _ = read_script(path)
+        from .core.files import read_file
+        data, _ = read_file(path)
         if data is not None:
             from .core.parse import parse_bytes
             directive = profile_of(parse_bytes(data).directives)

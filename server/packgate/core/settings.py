@@ -130,7 +130,7 @@ _REFUSED = object()
 
 def unknown_rules(keys) -> list[str]:
     """The keys that name no rule (by code or name)."""
-    from .rules.table import rule_by_key
+    from .rules import rule_by_key
     return [k for k in keys if rule_by_key(k) is None]
 
 
@@ -141,7 +141,7 @@ def _known_rules(key: str, value: Any, problems: list[str]) -> Any:
     unknown = unknown_rules(names)
     if not unknown:
         return value
-    from .rules.table import rule_list
+    from .rules import rule_list
     known = rule_list()
     kept = tuple(v for v in value if v not in unknown) if key != "severity" else ()
     refused = key == "select" and not kept
