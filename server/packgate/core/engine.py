@@ -8,6 +8,7 @@ from typing import Optional
 
 from . import gates as G
 from .directives import file_directive, profile_of, suppressed
+from .files import too_large  # the bounds every text read keeps (MAX_BYTES and the rest)
 from .flow import FlowResult, analyze_flow
 from .model import Edit, Finding, Fix
 from .parse import Script, parse_bytes
@@ -15,45 +16,9 @@ from .records import record, replace
 from .rules import CHECKS, RULES, rule_by_key
 from .rules.base import Context
 from .rules.packing import combo_text, path_verdict
-from .rules.table import DISABLE_TEXT, pick
+from .rules.rule import DISABLE_TEXT, pick
 from .settings import Settings
 from .source import Source, apply_edits
-
-# Past these sizes a document is not analysed: time and memory stay bounded (docs/reliability.md).
-# Bytes alone do not bound the syntax tree (a megabyte of `a|a|...` is half a million nodes
-# deep), so lines and command separators count too.
-MAX_BYTES = 5 * 1024 * 1024
-MAX_UNITS = 120_000
-MAX_WORDS = 1_000_000
-# ... nor do blanks and separators bound it on one dense line: `$a$a...`, `"a""a"...`,
-# `{a,b}...`, `$((1+1+...))` are several nodes every two or three bytes. Expansions, quotes,
-# braces, parentheses, `+`, `,` and redirections count here (a 50,000-line launcher has
-# about 80,000 of them).
-MAX_MARKS = 500_000
-_MARKS = (b"$", b'"', b"'", b"{", b"(", b"+", b",", b"<", b">")
-
-
-def too_large(data: bytes) -> str:
-    """Why a document is too large to analyse, or '' when it is not."""
-    if len(data) > MAX_BYTES:
-        return (f"too large to analyze ({len(data) // 1024} KiB; the limit is "
-                f"{MAX_BYTES // (1024 * 1024)} MiB)")
-    if 2 * len(data) <= MAX_UNITS:  # each count below is at most one per byte (two for `$(`)
-        return ""
-    n = len(data)
-    # one pass per group (bytes.translate deletes them) instead of a count() per character
-    units = n - len(data.translate(None, b"\n;|&`")) + data.count(b"$(")
-    if units > MAX_UNITS:
-        return (f"too large to analyze ({units} lines, command separators and substitutions; "
-                f"the limit is {MAX_UNITS})")
-    words = n - len(data.translate(None, b" \t"))
-    if words > MAX_WORDS:
-        return f"too large to analyze ({words} blanks between words; the limit is {MAX_WORDS})"
-    marks = n - len(data.translate(None, b"".join(_MARKS)))
-    if marks > MAX_MARKS:
-        return (f"too large to analyze ({marks} expansions, quotes, brackets and operators; "
-                f"the limit is {MAX_MARKS})")
-    return ""
 
 
 class _Inside(Exception):
@@ -248,10 +213,8 @@ def resolve_profile(settings: Settings, script: Optional[Script], path: str | No
     name = profile_of(script.directives) if script is not None else None
     name = name or settings.profile
     if name == "auto":
-        from .project import index_for
-        index = index_for(path, revalidate=revalidate)
-        derived = index.profile() if index is not None else None
-        return derived if derived is not None else G.profile("ov2")
+        from .project import auto_profile
+        return auto_profile(path, revalidate=revalidate)
     return G.profile(name)
 
 

@@ -28,6 +28,10 @@ class Profile:
     title_en: str
     title_zh: str
     reads: tuple = ()  # project.Read entries when the profile was derived from the code (auto)
+    # why `auto` fell back to this profile (no training code found), English and Chinese;
+    # empty when the profile was chosen or derived
+    assumed_en: str = ""
+    assumed_zh: str = ""
 
     def parse_of(self, name: str) -> str:
         """How the code parses a gate: "int" (int(v) == 1, the default) or "str" (v == "1")."""
