@@ -17,7 +17,7 @@ from .rules import CHECKS, RULES, rule_by_key
 from .rules.base import Context
 from .rules.packing import combo_text, path_verdict
 from .rules.rule import DISABLE_TEXT, pick
-from .settings import LEVEL_RANK, Settings
+from .settings import Settings
 from .source import Source, apply_edits
 
 
@@ -221,22 +221,32 @@ def resolve_profile(settings: Settings, script: Optional[Script], path: str | No
 _DEFAULT = object()
 
 
+@record
+class Previous:
+    """An editor's document: what the analysis of its last version leaves for this one.
+
+    Passed to analyze() it also makes that analysis keep what the next version reuses (the
+    model's top-level statements, the walk's checkpoints): Previous() for a document's first
+    version (or, with source, only its Source)."""
+
+    tree: object = None  # the last parse tree, edited (Tree.edit) in step with every change since
+    script: Optional[Script] = None  # the model that tree gave
+    resume: object = None  # its flow walk's checkpoints (flow.incremental.Resume)
+    edits: Optional[list] = None  # (start, old end, new end) byte offsets since, as parse_bytes takes them
+    source: Optional[Source] = None  # the Source of this version's text, when the caller has it
+
+
 def analyze(text: str, *, path: str | None = None, settings: Settings | None = None,
-            old_tree=None, loader=_DEFAULT, revalidate: bool = True, previous: Optional[Script] = None,
-            edits: Optional[list] = None, keep: bool = False, resume=None,
-            source: Optional[Source] = None) -> Analysis:
+            previous: Optional[Previous] = None, loader=_DEFAULT, revalidate: bool = True) -> Analysis:
     """Analyse one document and return its findings and facts.
 
-    An editor passes keep=True, and with the next version's edited old tree the model that
-    analysis gave (previous), the edits since (see parse.parse_bytes) and its flow's `resume`
-    (see flow.Resume): what the edits did not touch is then not built or walked again.
-
-    source: the text's Source when the caller has it already (an editor's, edited in step).
-
-    loader reads sourced files (`(path) -> (text, None) | (None, reason)`); by default a
-    SourceLoader rooted at the script's project; None turns source-following off.
+    previous: an editor's document (see Previous): what its edits did not touch is not built or
+    walked again. loader reads sourced files (`(path) -> (text, None) | (None, reason)`); by
+    default a SourceLoader rooted at the script's project; None turns source-following off.
+    revalidate: check the project's Python code again for `profile = auto`.
     """
     settings = settings or Settings()
+    source = previous.source if previous is not None else None
     if source is None or source.text is not text:
         source = Source(text)
     note = too_large(source.data)
@@ -248,19 +258,27 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        script = parse_bytes(source.data, old_tree=old_tree, previous=previous, edits=edits, keep=keep)
-        return _analyze(source, path, settings, script, loader, revalidate, resume, keep, edits)
+        if previous is None:
+            script = parse_bytes(source.data)
+        else:
+            script = parse_bytes(source.data, old_tree=previous.tree, previous=previous.script,
+                                 edits=previous.edits, keep=True)
+        return _analyze(source, path, settings, script, loader, revalidate, previous)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
 def _analyze(source: Source, path, settings: Settings, script: Script, loader,
-             revalidate: bool, resume=None, keep: bool = False, edits: Optional[list] = None) -> Analysis:
+             revalidate: bool, previous: Optional[Previous]) -> Analysis:
     if loader is _DEFAULT:
         from .sources import SourceLoader, default_root
         loader = SourceLoader(default_root(path)).load if path else None
-    flow = analyze_flow(script, source.data, path, loader, resume=resume, record=keep, edits=edits)
+    if previous is None:
+        flow = analyze_flow(script, source.data, path, loader)
+    else:
+        flow = analyze_flow(script, source.data, path, loader, resume=previous.resume, record=True,
+                            edits=previous.edits)
     profile = resolve_profile(settings, script, path, revalidate)
     ctx = Context(source, script, flow, profile, settings.lang, path)
     wanted = _enabled_codes(settings)

@@ -209,10 +209,10 @@ class Session:
             if kept is not None and kept.size != len(source.data):
                 kept = None
             started = time.perf_counter()
-            result = analyze(text, source=source, path=path_of(uri), settings=settings,
-                             old_tree=kept.tree if kept else None, previous=kept.script if kept else None,
-                             edits=kept.edits if kept else None, keep=True,
-                             resume=kept.resume if kept else None,
+            from packgate.core.engine import Previous
+            previous = Previous(kept.tree, kept.script, kept.resume, kept.edits, source) if kept \
+                else Previous(source=source)
+            result = analyze(text, path=path_of(uri), settings=settings, previous=previous,
                              revalidate=revalidate, **self.loader_option(path_of(uri)))
             elapsed = time.perf_counter() - started
             tree = getattr(result.script, "tree", None)
