@@ -5,7 +5,7 @@
 export const SERVER_SETTINGS = ['profile', 'lang', 'select', 'ignore', 'severity'] as const;
 
 /** The `packgate.*` settings only the extension reads. */
-export const CLIENT_ONLY_SETTINGS = ['path', 'trace.server'] as const;
+export const CLIENT_ONLY_SETTINGS = ['path', 'importStrategy', 'interpreter', 'trace.server'] as const;
 
 export type ServerSettingName = (typeof SERVER_SETTINGS)[number];
 
