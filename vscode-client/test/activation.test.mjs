@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, afterEach, beforeEach, describe, test } from 'node:test';
 
 const require = createRequire(import.meta.url);
-const { createVscode, loadExtension, context, MANIFEST, SERVER_DEFAULTS } = require('./helpers/vscode.cjs');
+const { createVscode, loadExtension, context, MANIFEST, SENT_DEFAULTS } = require('./helpers/vscode.cjs');
 const { fakeClients } = require('./helpers/fakeClient.cjs');
 
 const scratch = mkdtempSync(join(tmpdir(), 'packgate-activation-'));
@@ -107,7 +107,7 @@ describe('activation', () => {
     assert.deepEqual(client.server, { command: server, args: ['lsp'], options: { cwd: folder } });
     assert.deepEqual(client.options.documentSelector, EXPECTED_SELECTOR);
     assert.deepEqual(client.options.initializationOptions, {
-      packgate: { ...SERVER_DEFAULTS, profile: 'ov15', ignore: ['PG008'], severity: { 'dead-var': 'error' } },
+      packgate: { ...SENT_DEFAULTS, profile: 'ov15', ignore: ['PG008'], severity: { 'dead-var': 'error' } },
     });
     assert.deepEqual(client.options.synchronize, { configurationSection: 'packgate' });
     assert.equal(client.options.outputChannel, record.channels[0]);
@@ -432,7 +432,7 @@ describe('settings after the start', () => {
     assert.deepEqual(client.notifications, [
       {
         method: 'workspace/didChangeConfiguration',
-        params: { settings: { packgate: { ...SERVER_DEFAULTS, lang: 'zh' } } },
+        params: { settings: { packgate: { ...SENT_DEFAULTS, lang: 'zh' } } },
       },
     ]);
   });
@@ -446,7 +446,7 @@ describe('settings after the start', () => {
       async () => [{ path: '', trace: { server: 'off' }, profile: 'ov2' }, { tabSize: 4 }],
     );
     assert.deepEqual(answers, [
-      { ...SERVER_DEFAULTS, select: ['PG001'] },
+      { ...SENT_DEFAULTS, select: ['PG001'] },
       { tabSize: 4 },
     ]);
   });
