@@ -34,6 +34,23 @@ FIX_LINE = "export OFFLINE_PACKED_DATA='1'"
 FIXED = "\n".join(SCRIPT.splitlines()[: GATE_ROW + 1] + [FIX_LINE] + SCRIPT.splitlines()[GATE_ROW + 1:]) + "\n"
 
 
+def has_truth_table(hover: str) -> bool:
+    """Whether a hover on the gate shows its four (BMR, PACKED_DATA) combinations."""
+    return GATE in hover and all(f"BMR={bmr} PACKED_DATA={data}" in hover for bmr in "01" for data in "01")
+
+
+def table_combinations(rows: list[list[str]]) -> set[tuple[str, str]]:
+    """The (BMR, PACKED_DATA) pairs of a rendered truth table: the first two 0/1 cells in a row."""
+    found = set()
+    for cells in rows:
+        cells = [c.strip() for c in cells]
+        for i in range(len(cells) - 1):
+            if cells[i] in ("0", "1") and cells[i + 1] in ("0", "1"):
+                found.add((cells[i], cells[i + 1]))
+                break
+    return found
+
+
 def utf16_column(line: str, index: int) -> int:
     """The UTF-16 column of the code point at `index` of `line` (what LSP clients count by default)."""
     return len(line[:index].encode("utf-16-le")) // 2

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from editors import FIXED, GATE, GATE_LINE, GATE_ROW, SCRIPT, clean_env, require_program
+from editors import FIXED, GATE, GATE_LINE, GATE_ROW, SCRIPT, clean_env, has_truth_table, require_program
 
 DRIVER = Path(__file__).resolve().parent / "emacs_driver.el"
 
@@ -48,7 +48,7 @@ def test_emacs_eglot_span_hover_quickfix(tmp_path: Path) -> None:
     assert diagnostic["start"] <= start and start + len(GATE) <= diagnostic["end"], why
     assert diagnostic["covered"] == GATE_LINE[diagnostic["start"]:diagnostic["end"]], why
 
-    assert GATE in result["hover"] and "OFFLINE_PACKED_DATA" in result["hover"], why
+    assert has_truth_table(result["hover"]), why
     assert any("OFFLINE_PACKED_DATA" in title for title in result["titles"]), why
     assert launcher.read_text(encoding="utf-8") == FIXED, why
     assert result["remaining"] == 0, why
