@@ -1,5 +1,6 @@
 ;;; emacs_driver.el --- drive Eglot on a launcher as a user would, write what it saw as JSON  -*- lexical-binding: t -*-
-;; Run by tests/e2e/test_emacs.py: emacs --batch -Q -l emacs_driver.el FILE PACKGATE OUT
+;; Run by tests/e2e/test_emacs.py: emacs --batch -Q -l emacs_driver.el FILE OUT, with packgate on PATH
+;; and the README's setup (emacs_eglot.el) loaded as an init file would be.
 ;; Debian's elpa-eglot, from the system's package directory, as `package-initialize' finds it.
 (require 'package)
 (setq package-directory-list '("/usr/share/emacs/site-lisp/elpa"))
@@ -9,8 +10,7 @@
 (require 'sh-script)
 
 (defvar driver-file (nth 0 command-line-args-left))
-(defvar driver-packgate (nth 1 command-line-args-left))
-(defvar driver-out (nth 2 command-line-args-left))
+(defvar driver-out (nth 1 command-line-args-left))
 (setq command-line-args-left nil)
 (defvar driver-result (list (cons 'steps nil)))
 
@@ -36,11 +36,12 @@
 
 (condition-case err
     (progn
-      (add-to-list 'eglot-server-programs `(sh-mode . (,driver-packgate "lsp")))
+      (load (expand-file-name "emacs_eglot.el" (file-name-directory load-file-name)) nil t)
+      (require 'eglot)
+      ;; Opening the file runs sh-mode-hook, so eglot-ensure; it connects after the command,
+      ;; from post-command-hook, which batch mode never runs: run it as the command loop would.
       (switch-to-buffer (find-file-noselect driver-file))
-      (sh-mode)
-      (eglot '(sh-mode) (cons 'transient (file-name-directory driver-file)) 'eglot-lsp-server
-             (list driver-packgate "lsp") "shellscript")
+      (run-hooks 'post-command-hook)
       (driver-wait (lambda () (driver-packgate-diagnostics)) "diagnostics")
       (let ((d (car (driver-packgate-diagnostics))))
         (when d

@@ -1,6 +1,6 @@
 """End to end in a real Emacs with Eglot (Debian emacs-nox 28 and elpa-eglot 1.9), headless.
 
-tests/e2e/emacs_driver.el does what a user does (open the launcher, wait for Flymake, hover
+tests/e2e/emacs_driver.el loads the README's setup (emacs_eglot.el) and does what a user does (open the launcher, wait for Flymake, hover
 through eldoc, M-x eglot-code-actions, save) and writes what it saw; this test judges it.
 Eglot 1.9 offers no position encodings, so the server answers in UTF-16 and Emacs turns that
 into character columns: the span must land on the gate after the CJK text and the emoji.
@@ -33,9 +33,10 @@ def test_emacs_eglot_span_hover_quickfix(tmp_path: Path) -> None:
     launcher.parent.mkdir()
     launcher.write_text(SCRIPT, encoding="utf-8")
     out = tmp_path / "emacs.json"
-    packgate = Path(sys.executable).with_name("packgate")
-    run = subprocess.run([emacs, "--batch", "-Q", "-l", str(DRIVER), str(launcher), str(packgate), str(out)],
-                         env=clean_env(tmp_path), capture_output=True, text=True, timeout=120)
+    bin_dir = Path(sys.executable).parent
+    env = clean_env(tmp_path, f"{bin_dir}:/usr/bin:/bin", packgate_on_path=True)
+    run = subprocess.run([emacs, "--batch", "-Q", "-l", str(DRIVER), str(launcher), str(out)],
+                         env=env, capture_output=True, text=True, timeout=120)
     assert out.is_file(), f"Emacs wrote no result:\n{run.stdout}\n{run.stderr}"
     result = json.loads(out.read_text(encoding="utf-8"))
     why = f"\n{json.dumps(result, ensure_ascii=False, indent=1)}\n{run.stderr[-3000:]}"

@@ -29,15 +29,14 @@ def test_vim_ale_span_hover_quickfix(tmp_path: Path) -> None:
     launcher.parent.mkdir()
     launcher.write_text(SCRIPT, encoding="utf-8")
     out = tmp_path / "vim.json"
-    packgate = Path(sys.executable).with_name("packgate")
-    settings = [f"let g:packgate_executable = {json.dumps(str(packgate))}",
-                f"let g:driver_file = {json.dumps(str(launcher))}",
+    bin_dir = Path(sys.executable).parent
+    settings = [f"let g:driver_file = {json.dumps(str(launcher))}",
                 f"let g:driver_out = {json.dumps(str(out))}"]
     command = [vim, "-N", "-u", "NONE", "-i", "NONE", "-n", "-es"]
     for line in settings:
         command += ["--cmd", line]
     # ALE lists the fixes and asks for a number: the first is the one that exports OFFLINE_PACKED_DATA.
-    run = subprocess.run([*command, "-S", str(DRIVER)], input="1\n", env=clean_env(tmp_path),
+    run = subprocess.run([*command, "-S", str(DRIVER)], input="1\n", env=clean_env(tmp_path, f"{bin_dir}:/usr/bin:/bin", packgate_on_path=True),
                          capture_output=True, text=True, timeout=120)
     assert out.is_file(), f"Vim wrote no result (exit {run.returncode}):\n{run.stdout}\n{run.stderr}"
     result = json.loads(out.read_text(encoding="utf-8"))

@@ -1,7 +1,7 @@
 " Drives Vim + ALE on a launcher as a user would and writes what it saw as JSON.
-" Run by tests/e2e/test_vim.py: vim -N -u NONE -i NONE -n -es -S vim_driver.vim, with
-" g:packgate_executable, g:driver_file and g:driver_out set by --cmd; the quick fix number
-" comes from stdin, as a user types it at ALE's prompt.
+" Run by tests/e2e/test_vim.py: vim -N -u NONE -i NONE -n -es -S vim_driver.vim, with packgate
+" on PATH and g:driver_file, g:driver_out set by --cmd; the quick fix number comes from stdin,
+" as a user types it at ALE's prompt.
 set nocompatible encoding=utf-8
 let &runtimepath = '/usr/share/vim-ale,' . &runtimepath
 filetype plugin on
