@@ -36,6 +36,7 @@ import { PackingStatus } from './statusBar';
 export { findServer, installCommand } from './serverCommand';
 export { CLIENT_ONLY_SETTINGS, SERVER_SETTINGS, didChangeConfigurationParams, initializationOptions } from './settings';
 export { LaunchSummariesRequest, statusView } from './status';
+export { PYTHON_PROBE, bundleMisfit, chooseInterpreter, parseProbe, probeTarget } from './bundle';
 
 /** Set at build time (esbuild.mjs): a git URL packgate installs from, or '' when none was given. */
 declare const PACKGATE_INSTALL_SOURCE: string;
