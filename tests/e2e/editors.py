@@ -35,8 +35,11 @@ FIXED = "\n".join(SCRIPT.splitlines()[: GATE_ROW + 1] + [FIX_LINE] + SCRIPT.spli
 
 
 def has_truth_table(hover: str) -> bool:
-    """Whether a hover on the gate shows its four (BMR, PACKED_DATA) combinations."""
-    return GATE in hover and all(f"BMR={bmr} PACKED_DATA={data}" in hover for bmr in "01" for data in "01")
+    """Whether a hover on the gate shows its four (BMR, PACKED_DATA) combinations: as Markdown
+    table rows, or as the plain text a client that asks for plain text gets."""
+    rows = [line.strip().strip("|").split("|") for line in hover.splitlines() if line.lstrip().startswith("|")]
+    plain = all(f"BMR={bmr} PACKED_DATA={data}" in hover for bmr in "01" for data in "01")
+    return GATE in hover and (plain or len(table_combinations(rows)) == 4)
 
 
 def table_combinations(rows: list[list[str]]) -> set[tuple[str, str]]:

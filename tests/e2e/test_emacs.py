@@ -20,22 +20,24 @@ from editors import FIXED, GATE, GATE_LINE, GATE_ROW, SCRIPT, clean_env, has_tru
 DRIVER = Path(__file__).resolve().parent / "emacs_driver.el"
 
 
-def _eglot_installed() -> None:
-    if not list(Path("/usr/share/emacs/site-lisp/elpa").glob("eglot-*")):
-        pytest.skip("Emacs suite: Eglot is not installed (Debian package elpa-eglot): sudo .ci/install-editors installs it")
+def _client_installed(client: str) -> None:
+    package = {"eglot": "elpa-eglot", "lsp-mode": "elpa-lsp-mode"}[client]
+    if not list(Path("/usr/share/emacs/site-lisp/elpa").glob(f"{client}-*")):
+        pytest.skip(f"Emacs suite: {client} is not installed (Debian package {package}): sudo .ci/install-editors installs it")
 
 
-def test_emacs_eglot_span_hover_quickfix(tmp_path: Path) -> None:
+@pytest.mark.parametrize("client", ["eglot", "lsp-mode"])
+def test_emacs_span_hover_quickfix(tmp_path: Path, client: str) -> None:
     """PG001 spans the gate on a CJK + emoji line; hover, the quick fix applied, the finding gone."""
     emacs = require_program("emacs", "Emacs (emacs-nox)")
-    _eglot_installed()
+    _client_installed(client)
     launcher = tmp_path / "work" / "train.sh"
     launcher.parent.mkdir()
     launcher.write_text(SCRIPT, encoding="utf-8")
     out = tmp_path / "emacs.json"
     bin_dir = Path(sys.executable).parent
     env = clean_env(tmp_path, f"{bin_dir}:/usr/bin:/bin", packgate_on_path=True)
-    run = subprocess.run([emacs, "--batch", "-Q", "-l", str(DRIVER), str(launcher), str(out)],
+    run = subprocess.run([emacs, "--batch", "-Q", "-l", str(DRIVER), str(launcher), str(out), client],
                          env=env, capture_output=True, text=True, timeout=120)
     assert out.is_file(), f"Emacs wrote no result:\n{run.stdout}\n{run.stderr}"
     result = json.loads(out.read_text(encoding="utf-8"))

@@ -31,6 +31,11 @@ def test_emacs_eglot_setup_is_the_tested_one() -> None:
     assert _code(_blocks(_section("Emacs"), "elisp")[0], ";") == tested
 
 
+def test_emacs_lsp_mode_setup_is_the_tested_one() -> None:
+    tested = _code((HERE / "emacs_lsp_mode.el").read_text(encoding="utf-8"), ";")
+    assert _code(_blocks(_section("Emacs"), "elisp")[1], ";") == tested
+
+
 def test_vim_ale_setup_is_the_tested_one() -> None:
     blocks = _blocks(_section("Vim"), "vim")
     tested = _code((HERE / "vim_ale.vim").read_text(encoding="utf-8"), '"')
