@@ -42,6 +42,12 @@ def test_vim_ale_setup_is_the_tested_one() -> None:
     assert _code(blocks[0], '"') + _code(blocks[1], '"') == tested
 
 
+def test_vim_youcompleteme_setup_is_the_tested_one() -> None:
+    blocks = _blocks(_section("Vim"), "vim")
+    tested = _code((HERE / "vim_ycm.vim").read_text(encoding="utf-8"), '"')
+    assert _code(blocks[2], '"') == tested
+
+
 def test_neovim_checkout_setup_is_the_tested_one() -> None:
     section = _section("Neovim")
     assert "vim.opt.runtimepath:prepend('/path/to/packgate/nvim-client')" in section
