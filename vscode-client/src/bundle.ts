@@ -60,25 +60,27 @@ export function bundledServerScript(extensionRoot: string): string {
 }
 
 /**
- * The interpreter for the bundled server: packgate.interpreter, else the Python extension's
- * selected interpreter, else python3 (python on Windows) on PATH.
+ * The interpreters to try for the bundled server, in order: packgate.interpreter alone when set
+ * (an explicit choice is never replaced by another), else the Python extension's selected
+ * interpreter, then python3 (python on Windows) on PATH.
  */
-export function chooseInterpreter(opts: {
+export function interpreterCandidates(opts: {
   configured?: string[];
   pythonExtension?: string;
   onPath?: string;
-}): InterpreterChoice | undefined {
+}): InterpreterChoice[] {
   const configured = (opts.configured ?? []).map((part) => part.trim()).filter((part) => part);
   if (configured.length > 0) {
-    return { command: configured, source: 'setting' };
+    return [{ command: configured, source: 'setting' }];
   }
+  const found: InterpreterChoice[] = [];
   if (opts.pythonExtension) {
-    return { command: [opts.pythonExtension], source: 'python-extension' };
+    found.push({ command: [opts.pythonExtension], source: 'python-extension' });
   }
   if (opts.onPath) {
-    return { command: [opts.onPath], source: 'path' };
+    found.push({ command: [opts.onPath], source: 'path' });
   }
-  return undefined;
+  return found;
 }
 
 /** The probe's JSON line, or undefined when the output is not one. */

@@ -17,7 +17,7 @@ import {
   PythonProbe,
   bundleMisfit,
   bundledServerScript,
-  chooseInterpreter,
+  interpreterCandidates,
   parseProbe,
   readBundle,
 } from './bundle';
@@ -36,7 +36,7 @@ import { PackingStatus } from './statusBar';
 export { findServer, installCommand } from './serverCommand';
 export { CLIENT_ONLY_SETTINGS, SERVER_SETTINGS, didChangeConfigurationParams, initializationOptions } from './settings';
 export { LaunchSummariesRequest, statusView } from './status';
-export { PYTHON_PROBE, bundleMisfit, chooseInterpreter, parseProbe, probeTarget } from './bundle';
+export { PYTHON_PROBE, bundleMisfit, interpreterCandidates, parseProbe, probeTarget } from './bundle';
 
 /** Set at build time (esbuild.mjs): a git URL packgate installs from, or '' when none was given. */
 declare const PACKGATE_INSTALL_SOURCE: string;
@@ -168,11 +168,12 @@ async function environmentServer(folders: string[]): Promise<ServerChoice | unde
  */
 async function bundledServer(bundle: BundleInfo, folders: string[]): Promise<ServerChoice | undefined> {
   const configured = configuredInterpreter();
-  const python = await selectedInterpreter(vscode.workspace.workspaceFolders?.[0]?.uri);
-  const onPath = which(process.platform === 'win32' ? 'python' : 'python3', process.env.PATH);
-  const candidates = configured.length
-    ? [chooseInterpreter({ configured })!]
-    : [chooseInterpreter({ pythonExtension: python }), chooseInterpreter({ onPath })].filter((c) => c !== undefined);
+  const candidates = interpreterCandidates({
+    configured,
+    // Asked only when needed: it activates the Python extension.
+    pythonExtension: configured.length ? undefined : await selectedInterpreter(vscode.workspace.workspaceFolders?.[0]?.uri),
+    onPath: which(process.platform === 'win32' ? 'python' : 'python3', process.env.PATH),
+  });
   const refused: string[] = [];
   for (const candidate of candidates) {
     const shown = candidate.command.join(' ');

@@ -108,14 +108,16 @@ describe('the bundled server and its interpreter', () => {
     ...extra,
   });
 
-  test('packgate.interpreter, else the Python extension, else PATH', () => {
-    assert.deepEqual(extension.chooseInterpreter({ configured: [' /opt/py/bin/python3 ', '-X', ''], pythonExtension: '/e', onPath: '/p' }), {
-      command: ['/opt/py/bin/python3', '-X'],
-      source: 'setting',
-    });
-    assert.deepEqual(extension.chooseInterpreter({ configured: [], pythonExtension: '/e', onPath: '/p' }), { command: ['/e'], source: 'python-extension' });
-    assert.deepEqual(extension.chooseInterpreter({ onPath: '/p' }), { command: ['/p'], source: 'path' });
-    assert.equal(extension.chooseInterpreter({}), undefined);
+  test('packgate.interpreter alone when set, else the Python extension, then PATH', () => {
+    assert.deepEqual(extension.interpreterCandidates({ configured: [' /opt/py/bin/python3 ', '-X', ''], pythonExtension: '/e', onPath: '/p' }), [
+      { command: ['/opt/py/bin/python3', '-X'], source: 'setting' },
+    ]);
+    assert.deepEqual(extension.interpreterCandidates({ configured: [' '], pythonExtension: '/e', onPath: '/p' }), [
+      { command: ['/e'], source: 'python-extension' },
+      { command: ['/p'], source: 'path' },
+    ]);
+    assert.deepEqual(extension.interpreterCandidates({ onPath: '/p' }), [{ command: ['/p'], source: 'path' }]);
+    assert.deepEqual(extension.interpreterCandidates({}), []);
   });
 
   test('a CPython 3.10-3.14 on the platform of the bundle fits', () => {
