@@ -38,8 +38,8 @@ def test_emacs_lsp_mode_setup_is_the_tested_one() -> None:
 
 def test_vim_ale_setup_is_the_tested_one() -> None:
     blocks = _blocks(_section("Vim"), "vim")
-    tested = _code((HERE / "vim_ale.vim").read_text(encoding="utf-8"), '"')
-    assert _code(blocks[0], '"') + _code(blocks[1], '"') == tested
+    assert _code(blocks[0], '"') == _code((HERE / "vim_ale.vim").read_text(encoding="utf-8"), '"')
+    assert _code(blocks[1], '"') == _code((HERE / "vim_ale_utf8.vim").read_text(encoding="utf-8"), '"')
 
 
 def test_vim_youcompleteme_setup_is_the_tested_one() -> None:

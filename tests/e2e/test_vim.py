@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "vim_driver.vim"
 
 
-def _run_vim(tmp_path: Path, driver: Path) -> tuple[dict, str, Path]:
+def _run_vim(tmp_path: Path, driver: Path, *settings: str) -> tuple[dict, str, Path]:
     """Run `driver` on the launcher in a clean headless Vim; what it saw, the context, the file."""
     vim = require_program("vim", "Vim")
     launcher = tmp_path / "work" / "train.sh"
@@ -33,7 +33,10 @@ def _run_vim(tmp_path: Path, driver: Path) -> tuple[dict, str, Path]:
     bin_dir = Path(sys.executable).parent
     command = [vim, "-N", "-u", "NONE", "-i", "NONE", "-n", "-es",
                "--cmd", f"let g:driver_file = {json.dumps(str(launcher))}",
-               "--cmd", f"let g:driver_out = {json.dumps(str(out))}", "-S", str(driver)]
+               "--cmd", f"let g:driver_out = {json.dumps(str(out))}"]
+    for setting in settings:
+        command += ["--cmd", setting]
+    command += ["-S", str(driver)]
     # The client lists the fixes and asks for a number: the first exports OFFLINE_PACKED_DATA.
     run = subprocess.run(command, input="1\n", env=clean_env(tmp_path, f"{bin_dir}:/usr/bin:/bin", packgate_on_path=True),
                          capture_output=True, text=True, timeout=120)
@@ -59,6 +62,18 @@ def test_vim_ale_span_hover_quickfix(tmp_path: Path) -> None:
     assert has_truth_table(result["hover"]), why
     assert launcher.read_text(encoding="utf-8") == FIXED, why
     assert result["remaining"] == 0, why
+
+
+def test_vim_ale_without_utf8_reads_utf16_columns_as_bytes(tmp_path: Path) -> None:
+    """Why the README offers utf-8 for ALE: without it the server counts UTF-16 and ALE takes the
+    number as a byte column, so after CJK text and an emoji the finding starts too far left."""
+    if not Path("/usr/share/vim-ale/plugin/ale.vim").is_file():
+        pytest.skip("Vim suite: ALE is not installed (Debian package vim-ale): sudo .ci/install-editors installs it")
+    result, why, _ = _run_vim(tmp_path, DRIVER, "let g:driver_without_utf8 = 1")
+    assert "diagnostic" in result, why
+    utf16 = len(GATE_LINE[:GATE_LINE.index(GATE)].encode("utf-16-le")) // 2
+    byte_col = len(GATE_LINE[:GATE_LINE.index(GATE)].encode("utf-8")) + 1
+    assert result["diagnostic"]["col"] == utf16 + 1 != byte_col, why
 
 
 def test_vim_youcompleteme_span_hover_fixit(tmp_path: Path) -> None:

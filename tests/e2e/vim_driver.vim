@@ -7,6 +7,9 @@ let &runtimepath = '/usr/share/vim-ale,' . &runtimepath
 filetype plugin on
 runtime plugin/ale.vim
 execute 'source ' . fnameescape(expand('<sfile>:p:h') . '/vim_ale.vim')
+if !get(g:, 'driver_without_utf8', 0)
+    execute 'source ' . fnameescape(expand('<sfile>:p:h') . '/vim_ale_utf8.vim')
+endif
 let g:driver = {}
 
 function! s:Wait(Done, what) abort
