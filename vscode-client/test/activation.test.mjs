@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, afterEach, beforeEach, describe, test } from 'node:test';
 
 const require = createRequire(import.meta.url);
-const { createVscode, loadExtension, context, MANIFEST, SERVER_DEFAULTS } = require('./helpers/vscode.cjs');
+const { createVscode, loadExtension, context, MANIFEST, SENT_DEFAULTS } = require('./helpers/vscode.cjs');
 const { fakeClients } = require('./helpers/fakeClient.cjs');
 
 const scratch = mkdtempSync(join(tmpdir(), 'packgate-activation-'));
@@ -56,14 +56,19 @@ afterEach(async () => {
   activeExtension = undefined;
 });
 
-/** Activate a fresh copy of the bundle; returns the stand-ins and the clients it created. */
+/**
+ * Activate a fresh copy of the bundle; returns the stand-ins and the clients it created.
+ * Unless the test sets it, packgate.importStrategy is fromEnvironment: the search of the
+ * user's environment (the bundled server has its own tests below).
+ */
 async function activate(opts = {}, answer) {
-  const { vscode, record, events } = createVscode(opts);
+  const user = { 'packgate.importStrategy': 'fromEnvironment', ...(opts.user ?? {}) };
+  const { vscode, record, events } = createVscode({ ...opts, user });
   const extension = loadExtension(vscode);
   const clients = fakeClients(answer);
   extension.factory.createClient = clients.createClient;
   activeExtension = extension;
-  const ctx = context();
+  const ctx = opts.extensionPath ? { ...context(), extensionPath: opts.extensionPath } : context();
   await extension.activate(ctx);
   await settle();
   return { extension, vscode, record, events, clients, ctx };
@@ -102,7 +107,7 @@ describe('activation', () => {
     assert.deepEqual(client.server, { command: server, args: ['lsp'], options: { cwd: folder } });
     assert.deepEqual(client.options.documentSelector, EXPECTED_SELECTOR);
     assert.deepEqual(client.options.initializationOptions, {
-      packgate: { ...SERVER_DEFAULTS, profile: 'ov15', ignore: ['PG008'], severity: { 'dead-var': 'error' } },
+      packgate: { ...SENT_DEFAULTS, profile: 'ov15', ignore: ['PG008'], severity: { 'dead-var': 'error' } },
     });
     assert.deepEqual(client.options.synchronize, { configurationSection: 'packgate' });
     assert.equal(client.options.outputChannel, record.channels[0]);
@@ -223,25 +228,28 @@ describe('server search order', () => {
 });
 
 describe('when packgate is not found', () => {
-  test('a notification gives the one install command and its button copies it', async () => {
+  test('the notification says what to do, and names no folder of the machine that built the extension', async () => {
     const folder = dir('ws');
     const { clients, record } = await activate({
       folders: [folder],
       choose: (message, items) => items[0],
     });
-    await until(() => record.clipboard.length > 0, 'the copied command');
+    await until(() => record.executed.length > 0, 'the settings opened');
     assert.equal(clients.created.length, 0, 'no client without a server');
     assert.equal(record.messages.length, 1);
     const [shown] = record.messages;
     assert.equal(shown.level, 'warning');
-    assert.deepEqual(shown.items, ['Copy Command', 'Open Settings']);
-    const command = shown.message.replace(/^packgate was not found\. Install it with: /, '');
-    assert.notEqual(command, shown.message, shown.message);
-    assert.deepEqual(record.clipboard, [command]);
-    // Built from this checkout, the command installs this checkout.
+    assert.deepEqual(shown.items, ['Open Settings']);
+    assert.match(shown.message, /^packgate was not found in your environment .*set packgate\.importStrategy to useBundled/);
     const checkout = join(import.meta.dirname, '..', '..');
-    assert.match(command, /^(python3 -m pip install|pipx install) /);
-    assert.ok(command.endsWith(checkout) || command.endsWith(`"${checkout}"`), command);
+    assert.ok(!shown.message.includes(checkout), shown.message);
+    assert.deepEqual(record.executed, [['workbench.action.openSettings', 'packgate.importStrategy']]);
+  });
+
+  test('the bundle holds no path of the machine that built it', () => {
+    const bundle = readFileSync(join(import.meta.dirname, '..', 'dist', 'extension.js'), 'utf8');
+    const checkout = join(import.meta.dirname, '..', '..');
+    assert.ok(!bundle.includes(checkout), `dist/extension.js names ${checkout}`);
   });
 
   test('activation does not wait for the user to answer the notification', async () => {
@@ -251,14 +259,6 @@ describe('when packgate is not found', () => {
     await extension.activate(context());
     await settle();
     assert.equal(record.messages.length, 1);
-  });
-
-  test('with a workspace .venv, the command installs into it (where the search looks next time)', async () => {
-    const folder = dir('ws');
-    const python = executable(join(folder, '.venv', 'bin', 'python'));
-    const { record } = await activate({ folders: [folder] });
-    await until(() => record.messages.length > 0, 'the notification');
-    assert.match(record.messages[0].message, new RegExp(`Install it with: ${python} -m pip install `));
   });
 
   test('a packgate.path that names no executable is an error, and nothing else is started', async () => {
@@ -274,6 +274,145 @@ describe('when packgate is not found', () => {
     assert.equal(record.messages[0].level, 'error');
     assert.match(record.messages[0].message, /packgate\.path is set to "\/nonexistent\/packgate"/);
     assert.deepEqual(record.executed, [['workbench.action.openSettings', 'packgate.path']]);
+  });
+});
+
+describe('the bundled server (packgate.importStrategy useBundled, the default)', () => {
+  /** An extension folder with bundled/bundle.json, as scripts/bundle_server.py writes it. */
+  function extensionFolder() {
+    const root = dir('extension');
+    mkdirSync(join(root, 'bundled'), { recursive: true });
+    writeFileSync(
+      join(root, 'bundled', 'bundle.json'),
+      JSON.stringify({ packgate: MANIFEST.version, target: `${process.platform}-x64`, pythons: ['3.10', '3.11', '3.12', '3.13', '3.14'] }),
+    );
+    return root;
+  }
+
+  /** A stand-in interpreter that answers the extension's probe as `version` on this machine. */
+  function python(version, implementation = 'cpython') {
+    const probe = JSON.stringify({
+      version: [...version.split('.').map(Number), 0].slice(0, 3),
+      implementation,
+      platform: process.platform,
+      machine: 'x86_64',
+      libc: 'glibc',
+    });
+    return executable(join(dir(`python${version}`), 'python3'), `echo '${probe}'`);
+  }
+
+  const strategy = { 'packgate.importStrategy': 'useBundled' };
+
+  test('starts `python3 -I bundled/tool/packgate_server.py lsp` with python3 from PATH', async () => {
+    const root = extensionFolder();
+    const python3 = python('3.12');
+    process.env.PATH = join(python3, '..');
+    const folder = dir('ws');
+    executable(join(folder, '.venv', 'bin', 'packgate'));
+    const { clients, record } = await activate({ folders: [folder], user: strategy, extensionPath: root });
+    assert.deepEqual(clients.created[0].server, {
+      command: python3,
+      args: ['-I', join(root, 'bundled', 'tool', 'packgate_server.py'), 'lsp'],
+      options: { cwd: folder },
+    });
+    assert.deepEqual(record.messages, []);
+    assert.ok(record.channels[0].lines.some((l) => /the bundled packgate .* on Python 3\.12\.0, from path/.test(l)));
+  });
+
+  test('packgate.interpreter comes first, then the Python extension\'s interpreter', async () => {
+    const root = extensionFolder();
+    process.env.PATH = join(python('3.11'), '..');
+    const selected = python('3.13');
+    const configured = python('3.10');
+    let { clients } = await activate({ user: { ...strategy, 'packgate.interpreter': [configured] }, extensions: pythonExtension(selected), extensionPath: root });
+    assert.equal(clients.created[0].server.command, configured);
+    await activeExtension.deactivate();
+    ({ clients } = await activate({ user: strategy, extensions: pythonExtension(selected), extensionPath: root }));
+    assert.equal(clients.created[0].server.command, selected);
+  });
+
+  test('packgate.path still wins', async () => {
+    const root = extensionFolder();
+    process.env.PATH = join(python('3.12'), '..');
+    const configured = executable(join(dir('configured'), 'packgate'));
+    const { clients } = await activate({ user: { ...strategy, 'packgate.path': configured }, extensionPath: root });
+    assert.deepEqual(clients.created[0].server.command, configured);
+  });
+
+  test('an interpreter the bundle does not fit is passed over for the next one, and the log says why', async () => {
+    const root = extensionFolder();
+    const onPath = python('3.12');
+    process.env.PATH = join(onPath, '..');
+    const { clients, record } = await activate({ user: strategy, extensions: pythonExtension(python('3.9')), extensionPath: root });
+    assert.equal(clients.created[0].server.command, onPath);
+    assert.ok(record.channels[0].lines.some((l) => /it is Python 3\.9, and the bundled server needs CPython 3\.10–3\.14/.test(l)));
+  });
+
+  test('none fits: one message with what was tried and what to do', async () => {
+    const root = extensionFolder();
+    process.env.PATH = join(python('3.9'), '..');
+    const pypy = python('3.11', 'pypy');
+    const { clients, record } = await activate({
+      user: strategy,
+      extensions: pythonExtension(pypy),
+      extensionPath: root,
+      choose: (message, items) => items[0],
+    });
+    await until(() => record.executed.length > 0, 'the settings opened');
+    assert.equal(clients.created.length, 0);
+    assert.equal(record.messages.length, 1);
+    const { message } = record.messages[0];
+    assert.match(message, /^packgate cannot run its bundled server \(/);
+    assert.match(message, /it is pypy 3\.11, and the bundled server needs CPython 3\.10–3\.14/);
+    assert.match(message, /it is Python 3\.9/);
+    assert.match(message, /Set packgate\.interpreter to a CPython 3\.10–3\.14, or install packgate in your environment and set packgate\.importStrategy to fromEnvironment\.$/);
+    assert.deepEqual(record.executed, [['workbench.action.openSettings', 'packgate.interpreter']]);
+  });
+
+  test('no Python at all: the message says to install one or set packgate.interpreter', async () => {
+    const root = extensionFolder();
+    const { clients, record } = await activate({ user: strategy, extensionPath: root });
+    await until(() => record.messages.length > 0, 'the notification');
+    assert.equal(clients.created.length, 0);
+    assert.match(record.messages[0].message, /^packgate needs Python \(CPython 3\.10–3\.14\) to run its bundled server, and found none/);
+  });
+
+  test('a server of another version than the extension: a warning says what to do', async () => {
+    const folder = dir('ws');
+    executable(join(folder, '.venv', 'bin', 'packgate'));
+    const { vscode, record } = createVscode({ folders: [folder], user: { 'packgate.importStrategy': 'fromEnvironment' } });
+    const extension = loadExtension(vscode);
+    const clients = fakeClients();
+    extension.factory.createClient = (...args) => {
+      const created = clients.createClient(...args);
+      created.initializeResult = { serverInfo: { name: 'packgate', version: '0.0.9' } };
+      return created;
+    };
+    activeExtension = extension;
+    await extension.activate(context());
+    await until(() => record.messages.length > 0, 'the warning');
+    assert.equal(record.messages[0].level, 'warning');
+    assert.match(
+      record.messages[0].message,
+      new RegExp(`^packgate 0\\.0\\.9 is running \\(.*\\.venv/bin/packgate\\), but this extension is ${MANIFEST.version.replace(/\./g, '\\.')}\\. Install packgate ${MANIFEST.version.replace(/\./g, '\\.')} there, or clear packgate\\.path and set packgate\\.importStrategy to useBundled`),
+    );
+  });
+
+  test('the same version: no warning', async () => {
+    const folder = dir('ws');
+    executable(join(folder, '.venv', 'bin', 'packgate'));
+    const { vscode, record } = createVscode({ folders: [folder], user: { 'packgate.importStrategy': 'fromEnvironment' } });
+    const extension = loadExtension(vscode);
+    const clients = fakeClients();
+    extension.factory.createClient = (...args) => {
+      const created = clients.createClient(...args);
+      created.initializeResult = { serverInfo: { name: 'packgate', version: MANIFEST.version } };
+      return created;
+    };
+    activeExtension = extension;
+    await extension.activate(context());
+    await until(() => record.channels[0].lines.some((l) => l.startsWith('Server version')), 'the log line');
+    assert.deepEqual(record.messages, []);
   });
 });
 
@@ -293,7 +432,7 @@ describe('settings after the start', () => {
     assert.deepEqual(client.notifications, [
       {
         method: 'workspace/didChangeConfiguration',
-        params: { settings: { packgate: { ...SERVER_DEFAULTS, lang: 'zh' } } },
+        params: { settings: { packgate: { ...SENT_DEFAULTS, lang: 'zh' } } },
       },
     ]);
   });
@@ -307,7 +446,7 @@ describe('settings after the start', () => {
       async () => [{ path: '', trace: { server: 'off' }, profile: 'ov2' }, { tabSize: 4 }],
     );
     assert.deepEqual(answers, [
-      { ...SERVER_DEFAULTS, select: ['PG001'] },
+      { ...SENT_DEFAULTS, select: ['PG001'] },
       { tabSize: 4 },
     ]);
   });
@@ -358,7 +497,7 @@ describe('status bar', () => {
     const folder = dir('ws');
     executable(join(folder, '.venv', 'bin', 'packgate'));
     const { vscode, record, events, clients } = await (async () => {
-      const { vscode, record, events } = createVscode({ folders: [folder] });
+      const { vscode, record, events } = createVscode({ folders: [folder], user: { 'packgate.importStrategy': 'fromEnvironment' } });
       const document = { uri: vscode.Uri.file(join(folder, 'train.sh')), languageId: 'shellscript' };
       vscode.window.activeTextEditor = { document };
       const extension = loadExtension(vscode);
@@ -390,7 +529,7 @@ describe('status bar', () => {
   test('a server without packgate/launchSummaries: the item stays hidden and it stops asking', async () => {
     const folder = dir('ws');
     executable(join(folder, '.venv', 'bin', 'packgate'));
-    const { vscode, record, events } = createVscode({ folders: [folder] });
+    const { vscode, record, events } = createVscode({ folders: [folder], user: { 'packgate.importStrategy': 'fromEnvironment' } });
     vscode.window.activeTextEditor = {
       document: { uri: vscode.Uri.file(join(folder, 'train.sh')), languageId: 'shellscript' },
     };

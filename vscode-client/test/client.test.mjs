@@ -28,7 +28,11 @@ const workspace = mkdtempSync(join(tmpdir(), 'packgate-client-'));
 mkdirSync(join(workspace, '.venv', 'bin'), { recursive: true });
 symlinkSync(packgatePath(), join(workspace, '.venv', 'bin', 'packgate'));
 
-const { vscode, record, openDocument } = createVscode({ folders: [workspace] });
+// The environment's packgate (the bundled one runs in tests/e2e/test_vscode.py, in code-server).
+const { vscode, record, openDocument } = createVscode({
+  folders: [workspace],
+  user: { 'packgate.importStrategy': 'fromEnvironment' },
+});
 const extension = loadExtension(vscode);
 let document;
 

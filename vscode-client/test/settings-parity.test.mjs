@@ -1,5 +1,5 @@
 // Test 1 of issue 4: the settings in package.json are the server's settings (same names,
-// types, enums and defaults, and the server's English and Chinese descriptions), plus the two
+// types, enums and defaults, and the server's English and Chinese descriptions), plus the four
 // that only the extension reads.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -50,7 +50,7 @@ describe('settings parity with the server', () => {
       clientOnly.sort(),
       extension.CLIENT_ONLY_SETTINGS.map((s) => `packgate.${s}`).sort(),
     );
-    assert.deepEqual([...extension.CLIENT_ONLY_SETTINGS].sort(), ['path', 'trace.server']);
+    assert.deepEqual([...extension.CLIENT_ONLY_SETTINGS].sort(), ['importStrategy', 'interpreter', 'path', 'trace.server']);
   });
 
   test('the extension sends exactly the server\'s settings', () => {
@@ -72,6 +72,16 @@ describe('settings parity with the server', () => {
       default: 'off',
     });
     assert.equal(pick(properties['packgate.path']).type, 'string');
+  });
+
+  test('packgate.importStrategy and packgate.interpreter follow the Python tools extensions', () => {
+    assert.deepEqual(pick(properties['packgate.importStrategy']), {
+      type: 'string',
+      enum: ['useBundled', 'fromEnvironment'],
+      default: 'useBundled',
+    });
+    assert.deepEqual(pick(properties['packgate.interpreter']), { type: 'array', items: { type: 'string' }, default: [] });
+    assert.deepEqual(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations, ['packgate.path', 'packgate.interpreter']);
   });
 });
 

@@ -96,3 +96,72 @@ describe('findServer', () => {
     assert.ok(seen.some((f) => f.endsWith('packgate.exe') && f.includes('Scripts')), seen.join(' '));
   });
 });
+
+describe('the bundled server and its interpreter', () => {
+  const bundle = { packgate: '0.1.0', target: 'linux-x64', pythons: ['3.10', '3.11', '3.12', '3.13', '3.14'] };
+  const probe = (version, extra = {}) => ({
+    version,
+    implementation: 'cpython',
+    platform: 'linux',
+    machine: 'x86_64',
+    libc: 'glibc',
+    ...extra,
+  });
+
+  test('packgate.interpreter alone when set, else the Python extension, then PATH', () => {
+    assert.deepEqual(extension.interpreterCandidates({ configured: [' /opt/py/bin/python3 ', '-X', ''], pythonExtension: '/e', onPath: '/p' }), [
+      { command: ['/opt/py/bin/python3', '-X'], source: 'setting' },
+    ]);
+    assert.deepEqual(extension.interpreterCandidates({ configured: [' '], pythonExtension: '/e', onPath: '/p' }), [
+      { command: ['/e'], source: 'python-extension' },
+      { command: ['/p'], source: 'path' },
+    ]);
+    assert.deepEqual(extension.interpreterCandidates({ onPath: '/p' }), [{ command: ['/p'], source: 'path' }]);
+    assert.deepEqual(extension.interpreterCandidates({}), []);
+  });
+
+  test('a CPython 3.10-3.14 on the platform of the bundle fits', () => {
+    for (const minor of [10, 11, 12, 13, 14]) {
+      assert.equal(extension.bundleMisfit(probe([3, minor, 1]), bundle, t), undefined);
+    }
+  });
+
+  test('any other says why', () => {
+    assert.equal(extension.bundleMisfit(probe([3, 9, 18]), bundle, t), 'it is Python 3.9, and the bundled server needs CPython 3.10–3.14');
+    assert.equal(extension.bundleMisfit(probe([3, 15, 0]), bundle, t), 'it is Python 3.15, and the bundled server needs CPython 3.10–3.14');
+    assert.equal(
+      extension.bundleMisfit(probe([3, 11, 0], { implementation: 'pypy' }), bundle, t),
+      'it is pypy 3.11, and the bundled server needs CPython 3.10–3.14',
+    );
+    assert.equal(
+      extension.bundleMisfit(probe([3, 12, 0], { platform: 'darwin', machine: 'arm64', libc: '' }), bundle, t),
+      'this extension was built for linux-x64, and this Python runs on darwin-arm64',
+    );
+    assert.equal(
+      extension.bundleMisfit(probe([3, 12, 0], { libc: '' }), bundle, t),
+      'this extension was built for linux-x64, and this Python runs on alpine-x64',
+    );
+  });
+
+  test('the platform names are those of vsce --target', () => {
+    assert.equal(extension.probeTarget(probe([3, 12, 0], { platform: 'win32', machine: 'AMD64', libc: '' })), 'win32-x64');
+    assert.equal(extension.probeTarget(probe([3, 12, 0], { machine: 'aarch64' })), 'linux-arm64');
+  });
+
+  test('the probe prints one JSON line that parseProbe reads, and nothing else is taken for one', () => {
+    assert.match(extension.PYTHON_PROBE, /json\.dumps/);
+    const line = JSON.stringify(probe([3, 11, 7]));
+    assert.deepEqual(extension.parseProbe(`noise\n${line}\n`), probe([3, 11, 7]));
+    assert.equal(extension.parseProbe('Python 2.7.18'), undefined);
+    assert.equal(extension.parseProbe(''), undefined);
+  });
+
+  test('the probe runs on this machine\'s python3 and says what it is', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const out = execFileSync('python3', ['-I', '-c', extension.PYTHON_PROBE], { encoding: 'utf8' });
+    const parsed = extension.parseProbe(out);
+    assert.ok(parsed, out);
+    assert.equal(parsed.version.length, 3);
+    assert.equal(parsed.platform, process.platform);
+  });
+});

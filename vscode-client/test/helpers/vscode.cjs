@@ -18,6 +18,12 @@ const SERVER_DEFAULTS = Object.fromEntries(
   ['profile', 'lang', 'select', 'ignore', 'severity'].map((key) => [key, DEFAULTS[`packgate.${key}`]]),
 );
 
+/**
+ * What the extension sends when the user set nothing: the server's defaults but `lang`, which
+ * the server then takes from the client's locale (issue 17).
+ */
+const SENT_DEFAULTS = Object.fromEntries(Object.entries(SERVER_DEFAULTS).filter(([key]) => key !== 'lang'));
+
 class Disposable {
   constructor(fn) {
     this.fn = fn;
@@ -475,4 +481,4 @@ function context() {
   return { subscriptions: [], extensionPath: ROOT, extensionUri: Uri.file(ROOT) };
 }
 
-module.exports = { createVscode, loadExtension, context, ROOT, BUNDLE, MANIFEST, DEFAULTS, SERVER_DEFAULTS };
+module.exports = { createVscode, loadExtension, context, ROOT, BUNDLE, MANIFEST, DEFAULTS, SERVER_DEFAULTS, SENT_DEFAULTS };
