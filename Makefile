@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NPM_STAMP := vscode-client/node_modules/.installed
 
-.PHONY: demo test test-python test-vscode test-nvim venv npm bench fuzz docs initialize-result clean
+.PHONY: demo test test-python test-vscode test-nvim venv npm bench fuzz docs clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,11 +48,6 @@ fuzz: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python -m packgate.gen_docs docs/rules
-
-# the early `initialize` answer of `packgate lsp`, from pygls itself (after a change of the
-# registered features or of pygls/lsprotocol; tests/lsp/test_lsp_fast_initialize.py says when)
-initialize-result: $(STAMP)
-	$(BIN)/python -m packgate.lsp.gen_initialize
 
 clean:
 	rm -rf $(VENV) vscode-client/node_modules vscode-client/dist vscode-client/*.vsix

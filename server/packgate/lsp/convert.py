@@ -38,7 +38,7 @@ _TAGS = {"unnecessary": types.DiagnosticTag.Unnecessary, "deprecated": types.Dia
 def pulls(caps: types.ClientCapabilities | None) -> bool:
     """Whether the server offers this client pull diagnostics: it must declare them and
     `workspace/diagnostic/refresh`, since a script's findings also change when a file it sources
-    or the settings change. Other clients are pushed to (fastinit.negotiate mirrors this)."""
+    or the settings change. Other clients are pushed to."""
     caps = caps or types.ClientCapabilities()
     return get_capability(caps, "text_document.diagnostic", None) is not None and \
         bool(get_capability(caps, "workspace.diagnostics.refresh_support", False))

@@ -17,6 +17,7 @@ import itertools
 import json
 import logging
 import os
+import stat
 import sys
 import time
 import traceback
@@ -34,7 +35,6 @@ from pygls.workspace import TextDocument
 
 from packgate.lsp import convert, workspace
 from packgate.lsp.convert import ClientFeatures
-from packgate.lsp.fastinit import DISABLE, Early, stdin_is_pipe
 from packgate.lsp.session import Entry, Session, analyze, path_of, warm_up
 
 logger = logging.getLogger("packgate.lsp")
@@ -116,28 +116,6 @@ class PackgateProtocol(LanguageServerProtocol):
 
     exit_code: int | None = None  # set by `exit`: 0 after shutdown, 1 without (LSP)
     _initialize_seen = False
-    _early: tuple[Any, Any] | None = None  # (id, result) of the initialize fastinit answered
-
-    def expect_early_answer(self, request_id: Any, result: Any) -> None:
-        """The client already has the answer to initialize request_id (packgate.lsp.fastinit):
-        pygls' own answer to it is compared with that one and not sent."""
-        self._early = (request_id, result)
-
-    def _send_data(self, data: Any):
-        """Send, except pygls' answer to an initialize answered early (exactly that one message)."""
-        if self._early is not None and _answers(data, self._early[0]):
-            request_id, sent = self._early
-            self._early = None
-            text = json.dumps(data, default=self._serialize_message)
-            mine = json.loads(text)
-            if mine.get("result") != sent or "error" in mine:
-                # The stored answer is stale (pygls, lsprotocol or the features changed without
-                # `make initialize-result`), or fastinit let through params pygls refuses.
-                logger.error("the early initialize answer differs from pygls' answer %s", text[:2000])
-                self._server.log(f"packgate: the initialize answer sent at start-up differs from pygls' answer "
-                                 f"{text[:2000]}; set {DISABLE}=0 to turn it off and report this", "error")
-            return
-        super()._send_data(data)
 
     def structure_message(self, data: Any):
         """Answer a request whose params do not parse with an error instead of silence."""
@@ -200,12 +178,6 @@ class PackgateProtocol(LanguageServerProtocol):
         """Remember the exit code (1 when no shutdown came first) before pygls stops the loop."""
         self.exit_code = 0 if self._shutdown else 1
         yield from super().lsp_exit(*args)
-
-
-def _answers(data: Any, request_id: Any) -> bool:
-    """Whether data (an outgoing message) is a response, result or error, to request_id."""
-    sent_id = getattr(data, "id", None)
-    return not hasattr(data, "method") and type(sent_id) is type(request_id) and sent_id == request_id
 
 
 class PackgateServer(LanguageServer):
@@ -926,11 +898,20 @@ class _PipeReader:
             return exc.partial
 
 
-def _serve_pipe(server: "PackgateServer", prefix: bytes = b"") -> bool:
-    """Serve stdin/stdout with _PipeReader, the bytes fastinit already read (prefix) first.
+def _stdin_is_pipe(fd: int) -> bool:
+    """Whether fd is a pipe or a socket (what the event loop's reader can watch)."""
+    try:
+        mode = os.fstat(fd).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def _serve_pipe(server: "PackgateServer") -> bool:
+    """Serve stdin/stdout with _PipeReader.
 
     False (nothing done) when stdin is not a pipe or a socket: the event loop cannot watch a file
-    or /dev/null, and a terminal is left to pygls (fastinit reads nothing from those)."""
+    or /dev/null, and a terminal is left to pygls."""
     import threading
 
     from pygls.io_ import StdoutWriter, run_async
@@ -938,13 +919,11 @@ def _serve_pipe(server: "PackgateServer", prefix: bytes = b"") -> bool:
         fd = sys.stdin.fileno()
     except (OSError, ValueError, AttributeError):
         return False
-    if not prefix and not stdin_is_pipe(fd):
+    if not _stdin_is_pipe(fd):
         return False
 
     async def serve() -> None:
         stream = asyncio.StreamReader(limit=1 << 20)
-        if prefix:
-            stream.feed_data(prefix)
         loop = asyncio.get_running_loop()
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), sys.stdin.buffer)
         await run_async(stop_event=server._stop_event, reader=_PipeReader(stream), protocol=server.protocol,
@@ -963,18 +942,11 @@ def _serve_pipe(server: "PackgateServer", prefix: bytes = b"") -> bool:
     return True
 
 
-def start_io(early: Early | None = None) -> int:
-    """Serve one client on stdin/stdout (what `packgate lsp` runs); the LSP exit code.
-
-    early: what packgate.lsp.fastinit read and answered before this module was imported."""
+def start_io() -> int:
+    """Serve one client on stdin/stdout (what `packgate lsp` runs); the LSP exit code."""
     _configure_logging()
     server = create_server()
-    prefix = b""
-    if early is not None:
-        prefix = bytes(early.data)
-        if early.answered:
-            server.protocol.expect_early_answer(early.request_id, early.result)
-    if not _serve_pipe(server, prefix):
+    if not _serve_pipe(server):
         server.start_io()
     code = server.protocol.exit_code
     if code is None:  # the input ended without `exit`: fine only after a shutdown
