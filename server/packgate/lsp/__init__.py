@@ -14,9 +14,3 @@ def serve_stdio() -> int:
     from packgate.lsp.server import start_io
     return start_io()
 
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m packgate.lsp [--tcp --host H --port P]`: `packgate lsp` without the console
-    script (the CLI's own subcommand, so the options are defined once)."""
-    from packgate.cli import main as cli
-    return cli(["lsp", *(argv or [])])

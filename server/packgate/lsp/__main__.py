@@ -1,7 +1,8 @@
-"""`python -m packgate.lsp`: the language server without going through the CLI."""
+"""`python -m packgate.lsp [--tcp --host H --port P]`: `packgate lsp` without the console script
+(the CLI's own subcommand, so the options are defined once)."""
 
 import sys
 
-from packgate.lsp import main
+from packgate.cli import main
 
-sys.exit(main(sys.argv[1:]))
+sys.exit(main(["lsp", *sys.argv[1:]]))
