@@ -42,6 +42,8 @@ class Context:
         # a field given as an (english, chinese) pair is picked per language
         en_fields = {k: v[0] if isinstance(v, tuple) else v for k, v in fields.items()}
         zh_fields = {k: v[1] if isinstance(v, tuple) else v for k, v in fields.items()}
+        if self.lang == "both" and table == "messages":  # both languages: one line each, not " / " mid-sentence
+            return f"{en.format(**en_fields)}\n{zh.format(**zh_fields)}"
         return pick(self.lang, en.format(**en_fields), zh.format(**zh_fields))
 
     def fix(self, code: str, key: str, edits, *, safe: bool = True, preferred: bool = False,
