@@ -26,7 +26,7 @@ import itertools
 import os
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 from urllib.parse import urlparse
 
@@ -178,7 +178,7 @@ class Session:
         if self.locale is None or any(s.get("lang") in LANGS for s in (self.init_section, self.editor_section)):
             return settings.lang
         path = path_of(uri)
-        return settings_for(path, replace(self.editor, lang="both")).lang if path else "both"
+        return settings_for(path, self.editor.merged({"lang": "both"})).lang if path else "both"
 
     def unseen(self, problems: list[str]) -> list[str]:
         """The problems not yet shown to the user (each is shown once per session)."""

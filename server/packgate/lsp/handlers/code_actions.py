@@ -28,7 +28,7 @@ def code_action(ls: PackgateServer, params: types.CodeActionParams) -> list[type
     if convert.wants_kind(only, convert.FIX_ALL_KIND) and not (automatic and not only):
         # fixAll re-analyses until it converges: only when asked (a source action, or on save)
         fix_all = convert.fix_all_action([ls.session.fix_all(uri, entry)], entry.analysis.source,
-                                         uri, doc.version, ls.client)
+                                         uri, doc.version, ls.client, entry.settings.lang)
         actions += [fix_all] if fix_all else []
     return actions
 
