@@ -16,13 +16,20 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# `make demo` needs the package alone, not the test extras (Neovim, hypothesis, pytest-lsp)
+DEMO_STAMP := $(VENV)/.installed-package
+$(DEMO_STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $(DEMO_STAMP)
+
 $(NPM_STAMP): vscode-client/package.json vscode-client/package-lock.json
 	cd vscode-client && npm ci --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
 npm: $(NPM_STAMP)
 
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	@echo "== packgate check examples/ (exit code 1 means findings, as in CI)"
 	@$(BIN)/packgate check examples/; status=$$?; echo "== exit code $$status"; test $$status -le 1
 	@echo "== the same findings in Chinese, for one launcher (--lang zh)"

@@ -1,12 +1,10 @@
 """packgate: lint the sample-packing gates of LLaVA-OneVision training launchers.
 
 The public names are loaded on first use, so `packgate lsp` and `packgate check` start without
-importing more than they need.
+importing more than they need. `__all__` is the whole API; everything else is internal.
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
+import typing as _typing
 
 __version__ = "0.1.0"
 
@@ -23,13 +21,13 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from .core.engine import Analysis, analyze, lint
     from .core.model import Edit, Finding, Fix, Related
     from .core.settings import Settings
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'packgate' has no attribute {name!r}")
@@ -37,3 +35,7 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list:
+    return list(__all__)

@@ -12,14 +12,12 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .core.records import replace
+from .core.records import record, replace
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-SKIP_DIRS = {".git", "node_modules", ".venv", "__pycache__", ".hg", ".svn", ".tox"}
-SHELL_SUFFIXES = (".sh", ".bash")
 
 _EPILOG = """exit codes:
-  0  nothing at or above the minimum severity
+  0  nothing at or above the minimum severity (or --exit-zero)
   1  findings
   2  usage error (a configuration file that cannot be read or parsed included), or a file
      that could not be read (the other files are still checked)
@@ -29,75 +27,139 @@ _EPILOG = """exit codes:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # usage errors exit 2 with one line, like the contract says
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"packgate: error: {message}\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+@record(frozen=True)
+class Arg:
+    """One argument of a subcommand: its flags (or positional name) and argparse's keywords.
+
+    The table of these is the one source of the parser and of the shell completions."""
+
+    flags: tuple
+    options: dict
+
+    @property
+    def positional(self) -> bool:
+        """True for an argument without a leading dash."""
+        return not self.flags[0].startswith("-")
+
+    @property
+    def takes_value(self) -> bool:
+        """False for a flag that stands alone (--fix)."""
+        return self.options.get("action") not in ("store_true", "store_false", "version", "help")
+
+    @property
+    def wants_path(self) -> bool:
+        """True when the value is a file or folder name (completed from the file system)."""
+        return self.options.get("metavar") in ("PATH", "FILE")
+
+
+def _arg(*flags: str, **options) -> Arg:
+    return Arg(flags, options)
+
+
+def command_table() -> dict:
+    """name -> (help, arguments) of every subcommand: what build_parser and completion read."""
+    from .core.settings import LANGS, LEVELS, PROFILES
+    from .formats import FORMATS
+    check = (
+        _arg("paths", nargs="*", metavar="PATH",
+             help="files or folders (folders: *.sh, *.bash and files with a bash/sh shebang below "
+                  "them); - for standard input"),
+        _arg("--stdin-filename", metavar="NAME", help="the name to report for standard input"),
+        _arg("--format", choices=FORMATS, default="text", help="output format (default: text)"),
+        _arg("--profile", choices=PROFILES,
+             help="training code the scripts launch (default: from config, else auto)"),
+        _arg("--lang", choices=LANGS, help="language of messages (default: from config, else en)"),
+        _arg("--select", metavar="RULE,...", help="only these rules (codes or names)"),
+        _arg("--ignore", metavar="RULE,...", help="never these rules (codes or names)"),
+        _arg("--severity", choices=LEVELS, default="hint",
+             help="minimum severity reported and counted for the exit code (default: hint)"),
+        _arg("--fix", action="store_true", help="apply every safe fix in place, then report what is left"),
+        _arg("--diff", action="store_true", help="print the safe fixes as a unified diff, change nothing"),
+        _arg("--exit-zero", action="store_true", help="exit 0 even when there are findings"),
+        _arg("--exclude", metavar="GLOB,...",
+             help="skip files and folders matching these patterns (replaces the configuration's exclude)"),
+        _arg("--extend-exclude", metavar="GLOB,...", help="skip these patterns as well"),
+        _arg("--show-source", action="store_true", help="show the line of each finding with a caret under it"),
+        _arg("--show-settings", metavar="FILE",
+             help="print the settings that apply to FILE (and why auto picks its profile), then exit"),
+        _arg("--statistics", action="store_true", help="print the number of findings per rule instead of each finding"),
+        _arg("--quiet", "-q", action="store_true", help="print the findings only, no summary"),
+        _arg("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of standard output"),
+        _arg("--color", choices=("auto", "always", "never"), default="auto",
+             help="colour in text output (default: auto, on a terminal without NO_COLOR)"),
+        _arg("--config", metavar="FILE",
+             help="use this .packgate.toml / pyproject.toml instead of searching upward"),
+    )
+    lsp = (
+        _arg("--stdio", action="store_true", help="talk over standard input and output (the default)"),
+        _arg("--tcp", action="store_true", help="listen on TCP instead of stdio"),
+        _arg("--host", default="127.0.0.1", help="TCP host (default: 127.0.0.1)"),
+        _arg("--port", type=int, default=2087, help="TCP port (default: 2087)"),
+    )
+    rules = (_arg("--lang", choices=LANGS, default="en", help="language of the summaries (default: en)"),
+             _arg("--format", choices=("text", "json"), default="text", help="output format (default: text)"))
+    explain = (_arg("rule", metavar="RULE", help="code (PG001) or name (missing-companion)"),
+               _arg("--lang", choices=LANGS, default="both", help="language of the page (default: both)"))
+    completion = (_arg("shell", choices=SHELLS, help="the shell to complete in"),)
+    return {
+        "check": ("lint files and folders (- reads standard input)", check),
+        "lsp": ("run the language server (stdio by default)", lsp),
+        "rules": ("list every rule: code, name, default severity, summary", rules),
+        "explain": ("print a rule's documentation page", explain),
+        "settings-schema": ("print the settings schema (JSON) shared with the editor clients", ()),
+        "completion": ("print a shell completion script (bash, zsh or fish), generated from this parser",
+                       completion),
+    }
+
+
+SHELLS = ("bash", "zsh", "fish")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (also the source of `--help`)."""
-    from .core.settings import LANGS, LEVELS, PROFILES
-    from .formats import FORMATS
-
     parser = _Parser(prog="packgate",
                      description="Lint the sample-packing gates of LLaVA-OneVision training launchers.",
                      epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"packgate {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
-    check = sub.add_parser("check", help="lint files and folders (- reads standard input)",
-                           epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    check.add_argument("paths", nargs="*", metavar="PATH",
-                       help="files or folders (folders: *.sh, *.bash and files with a bash/sh "
-                            "shebang below them); - for standard input")
-    check.add_argument("--stdin-filename", metavar="NAME", help="the name to report for standard input")
-    check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
-    check.add_argument("--profile", choices=PROFILES,
-                       help="training code the scripts launch (default: from config, else ov2)")
-    check.add_argument("--lang", choices=LANGS, help="language of messages (default: from config, else en)")
-    check.add_argument("--select", metavar="RULE,...", help="only these rules (codes or names)")
-    check.add_argument("--ignore", metavar="RULE,...", help="never these rules (codes or names)")
-    check.add_argument("--severity", choices=LEVELS, default="hint",
-                       help="minimum severity reported and counted for the exit code (default: hint)")
-    check.add_argument("--fix", action="store_true", help="apply every safe fix in place, then report what is left")
-    check.add_argument("--diff", action="store_true", help="print the safe fixes as a unified diff, change nothing")
-    check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                       help="colour in text output (default: auto, on a terminal)")
-    check.add_argument("--config", metavar="FILE", help="use this .packgate.toml / pyproject.toml "
-                                                         "instead of searching upward")
-
-    lsp = sub.add_parser("lsp", help="run the language server (stdio by default)")
-    lsp.add_argument("--tcp", action="store_true", help="listen on TCP instead of stdio")
-    lsp.add_argument("--host", default="127.0.0.1", help="TCP host (default: 127.0.0.1)")
-    lsp.add_argument("--port", type=int, default=2087, help="TCP port (default: 2087)")
-
-    rules = sub.add_parser("rules", help="list every rule: code, name, default severity, summary")
-    rules.add_argument("--lang", choices=LANGS, default="en")
-    rules.add_argument("--format", choices=("text", "json"), default="text")
-
-    explain = sub.add_parser("explain", help="print a rule's documentation page")
-    explain.add_argument("rule", metavar="RULE", help="code (PG001) or name (missing-companion)")
-    explain.add_argument("--lang", choices=LANGS, default="both")
-
-    sub.add_parser("settings-schema", help="print the settings schema (JSON) shared with the editor clients")
+    for name, (help_text, arguments) in command_table().items():
+        extra = {"epilog": _EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter} \
+            if name == "check" else {}
+        command = sub.add_parser(name, help=help_text, description=help_text, **extra)
+        command.set_defaults(subparser=command)
+        for a in arguments:
+            command.add_argument(*a.flags, **a.options)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `packgate` console script."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # the subcommand's usage, not the top level's, says what it accepts
+        getattr(args, "subparser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         if args.command == "check":
-            return cmd_check(args, parser)
+            return cmd_check(args, args.subparser)
         if args.command == "rules":
             return cmd_rules(args)
         if args.command == "explain":
             return cmd_explain(args)
+        if args.command == "completion":
+            from .completion import script_for
+            sys.stdout.write(script_for(args.shell, command_table()))
+            return EXIT_OK
         if args.command == "settings-schema":
             from .core.settings import schema_for_clients
             import json
             print(json.dumps(schema_for_clients(), ensure_ascii=False, indent=2))
             return EXIT_OK
         if args.command == "lsp":
+            if args.tcp and args.stdio:
+                args.subparser.error("--stdio and --tcp cannot be combined")
             if args.tcp:
                 from .lsp.server import start_tcp
                 start_tcp(args.host, args.port)
@@ -146,24 +208,9 @@ def _split_list(value: str | None) -> tuple:
     return tuple(v.strip() for v in value.split(",") if v.strip()) if value else ()
 
 
-def _is_shell_file(path: Path) -> bool:
-    if path.suffix in SHELL_SUFFIXES:
-        return True
-    if path.suffix:  # other extensions: not scripts we lint by default
-        return False
-    try:
-        if not stat.S_ISREG(path.stat().st_mode):  # never open a FIFO or device to sniff it
-            return False
-        with open(path, "rb") as handle:
-            head = handle.read(128)
-    except OSError:
-        return False
-    first = head.split(b"\n", 1)[0]
-    return first.startswith(b"#!") and any(s in first for s in (b"bash", b"/sh", b" sh"))
-
-
 def discover(paths: list[str], problems: list[str]) -> list[str]:
     """Expand folders into the shell scripts below them, in a stable order."""
+    from .core.files import is_shell_script, walk
     out: list[str] = []
     for raw in paths:
         if raw == "-":
@@ -176,47 +223,21 @@ def discover(paths: list[str], problems: list[str]) -> list[str]:
             problems.append(f"{raw}: cannot read: {exc.strerror or exc}")
             continue
         if stat.S_ISDIR(st.st_mode):
-            found = []
-            for root, dirs, files in os.walk(p, onerror=lambda e: problems.append(
-                    f"{e.filename}: cannot read: {e.strerror}")):
-                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
-                for name in sorted(files):
-                    candidate = Path(root) / name
-                    if _is_shell_file(candidate):
-                        found.append(str(candidate))
-            out.extend(found)
+            out.extend(path for path in walk(str(p), on_error=lambda e: problems.append(
+                f"{e.filename}: cannot read: {e.strerror}")) if is_shell_script(path))
         else:
             out.append(raw)
     return out
 
 
-def read_script(path: str) -> tuple[bytes | None, str | None]:
-    """(bytes, None) or (None, one-line reason): only regular files within the size limit."""
-    from .core.engine import MAX_BYTES
-    try:
-        st = os.stat(path)
-        real = os.path.realpath(path)
-    except (OSError, ValueError) as exc:
-        return None, f"cannot read: {getattr(exc, 'strerror', None) or exc}"
-    if any(real == t or real.startswith(t + "/") for t in ("/proc", "/sys", "/dev")):
-        return None, "a kernel or device file, not a script (/proc, /sys and /dev are not read)"
-    if not stat.S_ISREG(st.st_mode):
-        return None, "not a regular file (devices, FIFOs and sockets are not read)"
-    if st.st_size > MAX_BYTES:
-        return None, f"too large to analyze ({st.st_size // 1024} KiB; the limit is {MAX_BYTES // (1024 * 1024)} MiB)"
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except OSError as exc:
-        return None, f"cannot read: {exc.strerror or exc}"
-    if len(data) > MAX_BYTES:
-        return None, f"too large to analyze (over {MAX_BYTES // (1024 * 1024)} MiB)"
-    if b"\0" in data:  # bash cannot even hold a NUL: a file with one is not a script
-        return None, "binary file (NUL bytes), not a shell script"
-    return data, None
+def _config_problem(message: str, config: str | None) -> "Problem":
+    """A configuration problem: an error (exit 2) when none of the file applies."""
+    from .core.settings import NOT_APPLIED
+    from .formats import Problem
+    return Problem(message, path=config, level="error" if message.endswith(NOT_APPLIED) else "warning")
 
 
-def _read_explicit_config(config_path: str) -> tuple[dict, list[str]]:
+def _read_explicit_config(config_path: str) -> tuple[dict, list]:
     """The packgate settings of a --config FILE (read once per run) and its problems."""
     from .core.settings import NOT_APPLIED, config_section, read_config
     problems: list[str] = []
@@ -229,20 +250,25 @@ def _read_explicit_config(config_path: str) -> tuple[dict, list[str]]:
         if raw is None:
             problems.append("no [tool.packgate] table; the defaults apply")
             raw = {}
-    return raw, [f"{config_path}: {p}" for p in problems]
+    return raw, [_config_problem(p, config_path) for p in problems]
 
 
-def _settings_for(path: str | None, args, problems: list[str]):
+def _settings_for(path: str | None, args, problems: list):
     """The settings of one file: --config's (args.config_raw, read once) or the nearest
     configuration's, then the command-line options."""
-    from .core.settings import Settings, settings_for
+    from .core.settings import Settings, find_config
     base = Settings(lang="en")
+    local: list[str] = []
     if args.config:
-        local: list[str] = []
         settings = base.merged(args.config_raw, local, strict=True)
-        problems.extend(f"{args.config}: {p}" for p in local)
+        config = args.config
+    elif path is not None:
+        found, raw = find_config(Path(path), local)
+        config = str(found) if found is not None else None
+        settings = base.merged(raw, local, strict=True) if found is not None else base
     else:
-        settings = settings_for(path, base, problems)
+        settings, config = base, None
+    problems.extend(_config_problem(p, config) for p in local)
     overrides = {}
     if args.profile:
         overrides["profile"] = args.profile
@@ -252,26 +278,41 @@ def _settings_for(path: str | None, args, problems: list[str]):
         overrides["select"] = _split_list(args.select)
     if args.ignore:
         overrides["ignore"] = _split_list(args.ignore)
+    if args.exclude is not None:
+        overrides["exclude"] = _split_list(args.exclude)
+    if args.extend_exclude:
+        overrides["extend_exclude"] = tuple(settings.extend_exclude) + _split_list(args.extend_exclude)
     return replace(settings, **overrides) if overrides else settings
 
 
-def _analyze_file(path: str, args, problems: list[str]):
-    """Read, decode and analyse one file (- is standard input).
+@record
+class FileResult:
+    """One file read and analysed: what --fix, the report and --show-settings need."""
 
-    Returns (display, text, valid_utf8, settings, analysis), or None when the file cannot be
-    analysed (the reason is in problems and counts as unreadable).
-    """
+    display: str
+    data: bytes
+    text: str
+    valid_utf8: bool
+    settings: object
+    analysis: object
+
+
+def _analyze_file(path: str, args, problems: list) -> "FileResult | None":
+    """Read, decode and analyse one file (- is standard input); None when it cannot be
+    analysed (the reason is in problems, as an error)."""
     from .core.engine import analyze
+    from .core.files import is_binary, read_file
+    from .formats import Problem
     display = args.stdin_filename or "-" if path == "-" else path
     if path == "-":
         data = sys.stdin.buffer.read()
-        reason = "binary input (NUL bytes), not a shell script" if b"\0" in data else None
+        reason = "binary input (NUL bytes), not a shell script" if is_binary(data) else None
         cfg_path = args.stdin_filename
     else:
-        data, reason = read_script(path)
+        data, reason = read_file(path)
         cfg_path = path
     if reason is not None:
-        problems.append(f"{display}: {reason}")
+        problems.append(Problem(reason, path=display, level="error"))
         return None
     text = data.decode("utf-8", "replace")
     valid_utf8 = True
@@ -279,24 +320,24 @@ def _analyze_file(path: str, args, problems: list[str]):
         data.decode("utf-8")
     except UnicodeDecodeError:
         valid_utf8 = False
-        problems.append(f"{display}: invalid UTF-8; undecodable bytes were replaced for the analysis")
+        problems.append(Problem("invalid UTF-8; undecodable bytes were replaced for the analysis", path=display))
     settings = _settings_for(cfg_path if cfg_path else None, args, problems)
     try:
         analysis = analyze(text, path=display, settings=settings)
     except (RecursionError, MemoryError, ValueError, OSError) as exc:
         # a bug of ours must cost one file a clear line, never the run a traceback
-        problems.append(f"{display}: internal error while analysing ({type(exc).__name__}: {exc}); "
-                        "please report it with this file")
+        problems.append(Problem(f"internal error while analysing ({type(exc).__name__}: {exc}); "
+                                "please report it with this file", path=display, level="error"))
         return None
     if analysis.note:
-        problems.append(f"{display}: {analysis.note}")
+        problems.append(Problem(analysis.note, path=display, level="error"))
         return None
     if analysis.script is not None and analysis.script.directives:
         from .core.directives import directive_problems
         for offset, message in directive_problems(analysis.script.directives):
             line, column = analysis.source.user_position(offset)
-            problems.append(f"{display}:{line}:{column}: {message}")
-    return display, text, valid_utf8, settings, analysis
+            problems.append(Problem(message, path=display, line=line, column=column))
+    return FileResult(display, data, text, valid_utf8, settings, analysis)
 
 
 # Many files are checked in worker processes, one per core (the analysis is CPU-bound Python).
@@ -320,10 +361,12 @@ def _pool_size(files: list[str], args) -> int:
 
 
 class _Checked:
-    """What the renderers read from an analysis made in a worker: findings and sources."""
+    """What the renderers read from an analysis made in a worker: findings, profile and sources."""
 
-    def __init__(self, text: str, findings: list, foreign: dict):
+    def __init__(self, text: str, findings: list, foreign: dict, profile, path: str):
         self.findings = findings
+        self.profile = profile
+        self.path = path
         self._text = text
         self._foreign = foreign
         self._sources: dict = {}
@@ -344,14 +387,14 @@ class _Checked:
 def _check_worker(job):
     from .formats import at_least
     path, args = job
-    problems: list[str] = []
+    problems: list = []
     got = _analyze_file(path, args, problems)
     if got is None:
-        return path, problems, 1, None
-    display, text, _, _, analysis = got
+        return path, problems, None
+    analysis = got.analysis
     findings = [f for f in analysis.findings if at_least(f.severity, args.severity)]
     foreign = dict(analysis.flow.foreign) if analysis.flow is not None else {}
-    return display, problems, 0, _Checked(text, findings, foreign)
+    return got.display, problems, _Checked(got.text, findings, foreign, analysis.profile, got.display)
 
 
 def _check_in_pool(files: list[str], args) -> list:
@@ -366,12 +409,9 @@ def _check_in_pool(files: list[str], args) -> list:
         return list(pool.map(_check_worker, [(p, args) for p in files], chunksize=chunk))
 
 
-def cmd_check(args, parser) -> int:
-    """`packgate check`: exit 0 clean, 1 findings, 2 usage or unreadable input."""
-    from .core.engine import analyze, fix_all
-    from .formats import Report, at_least, render
-
-    if not args.paths:
+def _check_arguments(args, parser) -> None:
+    """Usage errors that argparse cannot see (they exit 2 with check's usage)."""
+    if not args.paths and not args.show_settings:
         parser.error("check needs at least one PATH (or - for standard input)")
     if args.fix and args.diff:
         parser.error("--fix and --diff cannot be combined")
@@ -379,35 +419,80 @@ def cmd_check(args, parser) -> int:
     for option, value in (("--select", args.select), ("--ignore", args.ignore)):
         unknown = unknown_rules(_split_list(value))
         if unknown:
-            from .core.rules.table import rule_list
+            from .core.rules import rule_list
             parser.error(f"argument {option}: unknown rule {', '.join(map(repr, unknown))} "
                          f"(known: {rule_list()})")
-    problems: list[str] = []
-    files = discover(args.paths, problems)
+
+
+def _existing(paths: list[str], problems: list) -> list[str]:
+    """The paths given that exist (- included); each missing one is a problem of its own."""
+    from .formats import Problem
+    out = []
+    for raw in paths:
+        if raw != "-" and not os.path.lexists(raw):
+            problems.append(Problem("cannot read: No such file or directory", path=raw, level="error"))
+        else:
+            out.append(raw)
+    return out
+
+
+def _fix_file(path: str, got: FileResult, new_text: str, problems: list) -> bool:
+    """Write the fixed text over path (atomically); False, with a problem, when it was not."""
+    from .formats import Problem
+    from .writing import ChangedOnDisk, replace_file
+    if not got.valid_utf8:
+        problems.append(Problem("not fixed: the file is not valid UTF-8", path=got.display))
+        return False
+    try:
+        replace_file(path, new_text.encode("utf-8"), expected=got.data)
+    except ChangedOnDisk:
+        problems.append(Problem("not fixed: the file changed on disk since packgate read it; "
+                                "run packgate again", path=got.display, level="error"))
+        return False
+    except OSError as exc:
+        problems.append(Problem(f"cannot write the fixes: {exc.strerror or exc}; the file is unchanged",
+                                path=got.display, level="error"))
+        return False
+    return True
+
+
+def cmd_check(args, parser) -> int:
+    """`packgate check`: exit 0 clean, 1 findings, 2 usage or unreadable input."""
+    from .core.engine import analyze, fix_all
+    from .exclusion import excluded
+    from .formats import Problem, Report, TextOptions, at_least, render
+
+    vars(args).pop("subparser", None)  # the pool pickles args; a parser is not data
+    _check_arguments(args, parser)
     args.config_raw = {}
-    if args.config and files:  # read once here; every file (and worker) merges it
+    problems: list = []
+    if args.config:  # read once here; every file (and worker) merges it
         args.config_raw, read_problems = _read_explicit_config(args.config)
         problems.extend(read_problems)
+    if args.show_settings:
+        from .show_settings import describe
+        return describe(args.show_settings, args, _settings_for, problems)
+    walk_problems: list[str] = []
+    found = discover(_existing(args.paths, problems), walk_problems)
+    problems.extend(Problem(p, level="error") for p in walk_problems)
+    files = [f for f in found if f == "-" or not excluded(f, _settings_for(f, args, []))]
     report = Report()
-    unreadable = len(problems)
     diff_out: list[str] = []
     fixed_stdin = None
     pooled = _check_in_pool(files, args) if _pool_size(files, args) > 1 else None
     for i, path in enumerate(files):
         if pooled is not None:  # analysed in a worker: same order, same problems, same counts
-            display, file_problems, bad, checked = pooled[i]
+            display, file_problems, checked = pooled[i]
             problems.extend(file_problems)
-            unreadable += bad
             if checked is not None:
                 report.add(display, checked)
             continue
         got = _analyze_file(path, args, problems)
         if got is None:
-            unreadable += 1
             continue
-        display, text, valid_utf8, settings, analysis = got
+        display, text, analysis = got.display, got.text, got.analysis
         if args.fix or args.diff:
-            new_text = fix_all(text, path=display, settings=settings)
+            new_text = fix_all(text, path=display, settings=got.settings)
             if new_text != text:
                 if args.diff:
                     import difflib
@@ -416,38 +501,42 @@ def cmd_check(args, parser) -> int:
                         fromfile=f"a/{display}", tofile=f"b/{display}"))
                 elif path == "-":
                     fixed_stdin = new_text
-                elif not valid_utf8:
-                    problems.append(f"{display}: not fixed: the file is not valid UTF-8")
-                else:
-                    try:
-                        with open(path, "w", encoding="utf-8", newline="") as handle:
-                            handle.write(new_text)
-                    except OSError as exc:
-                        problems.append(f"{display}: cannot write the fixes: {exc.strerror or exc}")
-                        unreadable += 1
-                    else:
-                        before = len(analysis.findings)
-                        analysis = analyze(new_text, path=display, settings=settings)
-                        report.fixed += max(0, before - len(analysis.findings))
-                        report.fixed_files += 1
+                elif _fix_file(path, got, new_text, problems):
+                    before = len(analysis.findings)
+                    analysis = analyze(new_text, path=display, settings=got.settings)
+                    report.fixed += max(0, before - len(analysis.findings))
+                    report.fixed_files += 1
             if path == "-" and args.fix:
                 fixed_stdin = new_text
         analysis.findings = [f for f in analysis.findings if at_least(f.severity, args.severity)]
         report.add(display, analysis)
 
-    for p in dict.fromkeys(problems):  # a configuration's problems once, not once per file
+    report.problems = list(dict.fromkeys(problems))  # a configuration's problems once, not per file
+    for p in report.problems:
         print(f"packgate: {p}", file=sys.stderr)
     if args.diff:
-        sys.stdout.write("".join(diff_out))
+        output = "".join(diff_out)
     elif fixed_stdin is not None:
-        sys.stdout.write(fixed_stdin)
+        output = fixed_stdin
     else:
-        color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
-                                           and "NO_COLOR" not in os.environ)
-        sys.stdout.write(render(report, args.format, color))
-    from .core.settings import NOT_APPLIED
-    if unreadable or any(p.endswith(NOT_APPLIED) for p in problems):
+        to_terminal = args.output_file is None and sys.stdout.isatty()
+        color = args.color == "always" or (args.color == "auto" and to_terminal and "NO_COLOR" not in os.environ)
+        output = render(report, args.format, TextOptions(color=color, show_source=args.show_source,
+                                                         statistics=args.statistics, quiet=args.quiet))
+    if args.output_file is not None:
+        try:
+            with open(args.output_file, "w", encoding="utf-8", newline="") as handle:
+                handle.write(output)
+        except OSError as exc:
+            print(f"packgate: {args.output_file}: cannot write the report: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return EXIT_USAGE
+    else:
+        sys.stdout.write(output)
+    if any(p.level == "error" for p in report.problems):
         return EXIT_USAGE
+    if args.exit_zero:
+        return EXIT_OK
     return EXIT_FINDINGS if any(True for _ in report.findings()) else EXIT_OK
 
 

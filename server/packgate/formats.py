@@ -1,27 +1,59 @@
-"""Renderers of findings: text, json, sarif and github annotations. Pure functions over data."""
+"""Renderers of findings: text, json, sarif, github, gitlab and checkstyle. Pure functions over data."""
 
 from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 from . import __version__
+from .core.records import record
 from .core.settings import LEVEL_RANK
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "json", "sarif", "github", "gitlab", "checkstyle")
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "information": "\033[36m", "hint": "\033[2m"}
 _BOLD, _RESET, _DIM = "\033[1m", "\033[0m", "\033[2m"
 
 
+@record(frozen=True)
+class Problem:
+    """Something that is not a finding but keeps a file (or a setting) from being checked as
+    asked: an unreadable or missing file, invalid UTF-8, an unknown rule in a directive, a
+    configuration error. level "error" makes the run exit 2."""
+
+    message: str
+    path: str | None = None
+    line: int = 0  # 1-based; 0 when the problem has no position
+    column: int = 0
+    level: str = "warning"
+
+    def __str__(self) -> str:
+        where = self.path or ""
+        if where and self.line:
+            where += f":{self.line}:{self.column or 1}"
+        return f"{where}: {self.message}" if where else self.message
+
+
+@record(frozen=True)
+class TextOptions:
+    """What the text format shows besides the findings."""
+
+    color: bool = False
+    show_source: bool = False
+    statistics: bool = False
+    quiet: bool = False
+
+
 class Report:
     """The findings of one run: per file, the analysis (for positions and fixes)."""
 
-    def __init__(self):
+    def __init__(self, root: str | None = None):
         self.files: list = []  # [(display path, Analysis)]
-        self.errors: list = []  # one-line problems (unreadable files, ...)
+        self.problems: list = []  # [Problem]
         self.fixed = 0  # findings that --fix removed
         self.fixed_files = 0  # files --fix rewrote
+        self.root = root  # the repository root machine formats make paths relative to
 
     def add(self, path: str, analysis) -> None:
         """Record the analysis of one file."""
@@ -34,11 +66,27 @@ class Report:
                 yield path, analysis, f
 
     def summary(self) -> dict:
-        """Counts per severity, and the number of files."""
+        """Counts per severity, and the number of files checked."""
         out = {"files": len(self.files), "error": 0, "warning": 0, "information": 0, "hint": 0}
         for _, _, f in self.findings():
             out[f.severity] += 1
         return out
+
+    def files_with_findings(self) -> int:
+        """How many of the checked files have at least one finding."""
+        return sum(1 for _, analysis in self.files if analysis.findings)
+
+    def statistics(self) -> list:
+        """(count, code, rule) per rule that fired, most frequent first."""
+        counts: dict = {}
+        for _, _, f in self.findings():
+            counts[(f.code, f.rule)] = counts.get((f.code, f.rule), 0) + 1
+        return sorted(((n, code, rule) for (code, rule), n in counts.items()),
+                      key=lambda t: (-t[0], t[1]))
+
+    def assumed(self) -> int:
+        """How many files `auto` judged with a profile it assumed (no training code found)."""
+        return sum(1 for _, a in self.files if getattr(a.profile, "assumed_en", ""))
 
 
 def _edit_json(analysis, edit) -> dict:
@@ -47,33 +95,85 @@ def _edit_json(analysis, edit) -> dict:
     return {"line": line, "column": col, "end_line": end_line, "end_column": end_col, "text": edit.text}
 
 
-def render_text(report: Report, color: bool) -> str:
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 or word == 'information' else 's'}"
+
+
+def _source_excerpt(analysis, f) -> list:
+    """The finding's line and a caret under its range, as ShellCheck's tty format and ruff show."""
+    source = analysis.source_for(f.path) if f.path and f.path != analysis.path else analysis.source
+    if f.line < 1 or f.line > source.line_count:
+        return []
+    text = source.line_bytes(f.line - 1).decode("utf-8", "replace")
+    width = len(str(f.line))
+    start = max(0, f.column - 1)
+    end = f.end_column - 1 if f.end_line == f.line else len(text)
+    end = max(end, start + 1)
+    # keep tabs under tabs so the caret lines up however wide the terminal draws them
+    pad = "".join("\t" if ch == "\t" else " " for ch in text[:start])
+    return [f" {f.line} | {text}", f" {' ' * width} | {pad}{'^' * (end - start)}"]
+
+
+def render_text(report: Report, options: TextOptions = TextOptions()) -> str:
     """path:line:col: severity: message [PG001 missing-companion], then a summary line."""
+    color = options.color
     lines = []
-    for path, _, f in report.findings():
-        sev = f.severity
-        if color:
-            lines.append(f"{_BOLD}{path}:{f.line}:{f.column}:{_RESET} {_COLORS[sev]}{sev}{_RESET}: "
-                         f"{f.message} {_DIM}[{f.code} {f.rule}]{_RESET}")
-        else:
-            lines.append(f"{path}:{f.line}:{f.column}: {sev}: {f.message} [{f.code} {f.rule}]")
-    s = report.summary()
-    if report.fixed_files:
-        lines.append(f"Fixed {report.fixed} problem{'s' if report.fixed != 1 else ''} in "
-                     f"{report.fixed_files} file{'s' if report.fixed_files != 1 else ''}.")
-    total = s["error"] + s["warning"] + s["information"] + s["hint"]
-    if total:
-        parts = [f"{s[k]} {k}{'s' if s[k] != 1 and k != 'information' else ''}"
-                 for k in ("error", "warning", "information", "hint") if s[k]]
-        lines.append(f"Found {total} problem{'s' if total != 1 else ''} ({', '.join(parts)}) "
-                     f"in {s['files']} file{'s' if s['files'] != 1 else ''}.")
+    if options.statistics:
+        stats = report.statistics()
+        width = max((len(str(n)) for n, _, _ in stats), default=1)
+        for n, code, rule in stats:
+            lines.append(f"{n:>{width}}  {code}  {rule}")
     else:
-        lines.append(f"No problems in {s['files']} file{'s' if s['files'] != 1 else ''}.")
+        for path, analysis, f in report.findings():
+            sev = f.severity
+            if color:
+                lines.append(f"{_BOLD}{path}:{f.line}:{f.column}:{_RESET} {_COLORS[sev]}{sev}{_RESET}: "
+                             f"{f.message} {_DIM}[{f.code} {f.rule}]{_RESET}")
+            else:
+                lines.append(f"{path}:{f.line}:{f.column}: {sev}: {f.message} [{f.code} {f.rule}]")
+            if options.show_source:
+                lines.extend(_source_excerpt(analysis, f))
+    if options.quiet:
+        return "\n".join(lines) + ("\n" if lines else "")
+    lines.extend(summary_lines(report))
     return "\n".join(lines) + "\n"
 
 
+def summary_lines(report: Report) -> list:
+    """What --fix changed, the counts, and once per run the profile `auto` assumed."""
+    lines = []
+    s = report.summary()
+    if report.fixed_files:
+        lines.append(f"Fixed {_plural(report.fixed, 'problem')} in {_plural(report.fixed_files, 'file')}.")
+    total = s["error"] + s["warning"] + s["information"] + s["hint"]
+    checked = s["files"]
+    unread = sum(1 for p in report.problems if p.level == "error")
+    if total:
+        parts = [_plural(s[k], k) for k in ("error", "warning", "information", "hint") if s[k]]
+        having = report.files_with_findings()
+        also = f" ({_plural(checked, 'file')} checked)" if having != checked else ""
+        lines.append(f"Found {_plural(total, 'problem')} ({', '.join(parts)}) in "
+                     f"{_plural(having, 'file')}{also}.")
+    elif checked:
+        lines.append(f"No problems in {_plural(checked, 'file')}.")
+    else:
+        lines.append("No file was checked" + (f" ({unread} could not be read)." if unread else "."))
+    assumed = report.assumed()
+    if assumed:
+        which = "" if assumed == checked else f" for {_plural(assumed, 'file')}"
+        lines.append(f"Profile ov2 assumed{which}: `auto` found no training code that reads the "
+                     "gates (see --show-settings FILE).")
+    return lines
+
+
+def _problem_json(p: Problem) -> dict:
+    return {"path": p.path, "line": p.line or None, "column": p.column or None,
+            "level": p.level, "message": p.message}
+
+
 def render_json(report: Report) -> str:
-    """The JSON document of CONTRACT.md."""
+    """The JSON document of CONTRACT.md, with the problems that are not findings."""
+    import json
     diags = []
     for path, analysis, f in report.findings():
         diags.append({
@@ -83,12 +183,20 @@ def render_json(report: Report) -> str:
             "fixes": [{"description": x.description, "safe": x.safe, "kind": x.kind,
                        "edits": [_edit_json(analysis, e) for e in x.edits]} for x in f.fixes],
         })
-    import json
-    return json.dumps({"version": __version__, "diagnostics": diags, "summary": report.summary()},
+    return json.dumps({"version": __version__, "diagnostics": diags, "summary": report.summary(),
+                       "problems": [_problem_json(p) for p in report.problems]},
                       ensure_ascii=False, indent=2) + "\n"
 
 
-_SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "note"}
+# ---------------------------------------------------------------- paths for machine formats
+
+def repository_root(start: Path | None = None) -> str:
+    """The root machine formats make paths relative to: the project holding the working
+    folder (.git, pyproject.toml, ...), else the working folder itself."""
+    from .core.project import find_root
+    here = (start or Path.cwd()).resolve()
+    found = find_root(here)
+    return str(found if found is not None else here)
 
 
 def _rel(path: str) -> str:
@@ -104,12 +212,58 @@ def _rel(path: str) -> str:
     return p
 
 
-def _uri(path: str) -> str:
-    """A SARIF artifact URI reference: the path's bytes percent-encoded (RFC 3986), so spaces,
-    non-ASCII names and bytes that are not UTF-8 all give a valid URI."""
-    from urllib.parse import quote
-    return quote(os.fsencode(_rel(path)), safe="/")
+def _inside(path: str, root: str) -> str | None:
+    """path relative to root (/ separators) when it lies inside root, else None."""
+    absolute = os.path.abspath(path)
+    try:
+        rel = os.path.relpath(absolute, root)
+    except ValueError:
+        return None
+    if rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel):
+        return None
+    return rel.replace(os.sep, "/")
 
+
+def _quote(path: str) -> str:
+    """A URI reference: the path's bytes percent-encoded (RFC 3986), so spaces, non-ASCII
+    names and bytes that are not UTF-8 all give a valid URI."""
+    from urllib.parse import quote
+    return quote(os.fsencode(path), safe="/")
+
+
+def _artifact(path: str, root: str) -> dict:
+    """A SARIF artifactLocation: relative to %SRCROOT% inside the repository, else an absolute
+    file URI without a base."""
+    rel = _inside(path, root)
+    if rel is not None:
+        return {"uri": _quote(rel), "uriBaseId": "%SRCROOT%"}
+    return {"uri": "file://" + _quote(os.path.abspath(path).replace(os.sep, "/"))}
+
+
+def _report_path(path: str, root: str) -> str:
+    """The path GitLab and fingerprints use: relative to the repository root when inside it."""
+    rel = _inside(path, root)
+    return rel if rel is not None else os.path.abspath(path).replace(os.sep, "/")
+
+
+def fingerprints(report: Report, root: str) -> list:
+    """A stable id per finding, in report order: rule, path and the text of the flagged line
+    (so it survives lines added above it), numbered when the same key repeats."""
+    import hashlib
+    seen: dict = {}
+    out = []
+    for path, analysis, f in report.findings():
+        try:
+            line = analysis.source.line_bytes(f.line - 1).decode("utf-8", "replace").strip()
+        except IndexError:
+            line = ""
+        key = f"{f.code}\0{_report_path(path, root)}\0{line}"
+        seen[key] = seen.get(key, 0) + 1
+        out.append(hashlib.sha256(f"{key}\0{seen[key]}".encode("utf-8", "replace")).hexdigest())
+    return out
+
+
+# ---------------------------------------------------------------- sarif
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -120,28 +274,44 @@ def _valid_unicode(text: str) -> str:
     return _LONE_SURROGATE.sub("\ufffd", text)
 
 
-def render_sarif(report: Report) -> str:
-    """SARIF 2.1.0 with rule metadata, fixes and relative paths."""
+_SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "note"}
+
+
+def _sarif_rules() -> list:
+    from .core.docs import rule_page
     from .core.rules import RULES  # the rule table: only SARIF needs it here
-    index = {r.code: i for i, r in enumerate(RULES)}
-    rules = [{
+    return [{
         "id": r.code, "name": r.name,
         "shortDescription": {"text": r.summary_en},
         "fullDescription": {"text": r.problem_en},
         "helpUri": r.doc_url,
+        "help": {"text": rule_page(r, "en"), "markdown": rule_page(r, "both")},
         "defaultConfiguration": {"level": _SARIF_LEVEL[r.severity]},
         "properties": {"tags": ["packing"] + list(r.tags)},
     } for r in RULES]
+
+
+def _region(line: int, col: int, end_line: int, end_col: int) -> dict:
+    return {"startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col}
+
+
+def render_sarif(report: Report) -> str:
+    """SARIF 2.1.0: rule metadata with help, fixes, fingerprints, repository-relative paths,
+    and the problems that are not findings as tool execution notifications."""
+    import json
+    from .core.rules import RULES
+    root = report.root or repository_root()
+    index = {r.code: i for i, r in enumerate(RULES)}
     results = []
-    for path, analysis, f in report.findings():
-        uri = _uri(path)
-        region = {"startLine": f.line, "startColumn": f.column, "endLine": f.end_line,
-                  "endColumn": f.end_column}
+    for (path, analysis, f), print_ in zip(report.findings(), fingerprints(report, root)):
+        where = _artifact(path, root)
         result = {
             "ruleId": f.code, "ruleIndex": index[f.code], "level": _SARIF_LEVEL[f.severity],
             "message": {"text": f.message},
             "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}, "region": region}}],
+                "artifactLocation": where,
+                "region": _region(f.line, f.column, f.end_line, f.end_column)}}],
+            "partialFingerprints": {"packgate/v1": print_},
         }
         fixes = []
         for x in f.fixes:
@@ -150,12 +320,10 @@ def render_sarif(report: Report) -> str:
             reps = []
             for e in x.edits:
                 j = _edit_json(analysis, e)
-                reps.append({"deletedRegion": {"startLine": j["line"], "startColumn": j["column"],
-                                               "endLine": j["end_line"], "endColumn": j["end_column"]},
+                reps.append({"deletedRegion": _region(j["line"], j["column"], j["end_line"], j["end_column"]),
                              "insertedContent": {"text": e.text}})
             fixes.append({"description": {"text": x.description},
-                          "artifactChanges": [{"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
-                                               "replacements": reps}]})
+                          "artifactChanges": [{"artifactLocation": where, "replacements": reps}]})
         if fixes:
             result["fixes"] = fixes
         related = []
@@ -164,30 +332,43 @@ def render_sarif(report: Report) -> str:
             line, col = src.user_position(r.start)
             end_line, end_col = src.user_position(r.end)
             related.append({"id": i, "message": {"text": r.message}, "physicalLocation": {
-                "artifactLocation": {"uri": _uri(r.path) if r.path else uri, "uriBaseId": "%SRCROOT%"},
-                "region": {"startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col}}})
+                "artifactLocation": _artifact(r.path, root) if r.path else where,
+                "region": _region(line, col, end_line, end_col)}})
         if related:
             result["relatedLocations"] = related
         results.append(result)
+    notifications = []
+    for p in report.problems:
+        note = {"level": "error" if p.level == "error" else "warning", "message": {"text": str(p)}}
+        if p.path and p.path != "-":
+            location = {"artifactLocation": _artifact(p.path, root)}
+            if p.line:
+                location["region"] = {"startLine": p.line, "startColumn": p.column or 1}
+            note["locations"] = [{"physicalLocation": location}]
+        notifications.append(note)
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {"name": "packgate", "version": __version__,
-                                "semanticVersion": __version__, "rules": rules}},
+                                "semanticVersion": __version__, "informationUri": _home(),
+                                "rules": _sarif_rules()}},
+            "invocations": [{"executionSuccessful": not any(p.level == "error" for p in report.problems),
+                             "toolExecutionNotifications": notifications}],
             "columnKind": "unicodeCodePoints",
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": _cwd_uri()}},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(root).as_uri().rstrip("/") + "/"}},
             "results": results,
         }],
     }
-    import json
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
 
-def _cwd_uri() -> str:
-    from pathlib import Path
-    return Path.cwd().resolve().as_uri() + "/"
+def _home() -> str:
+    from .core.links import REPOSITORY_URL
+    return REPOSITORY_URL
 
+
+# ---------------------------------------------------------------- github, gitlab, checkstyle
 
 def _gh_escape(text: str, prop: bool = False) -> str:
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
@@ -200,25 +381,78 @@ _GH_LEVEL = {"error": "error", "warning": "warning", "information": "notice", "h
 
 
 def render_github(report: Report) -> str:
-    """GitHub Actions workflow commands (::error file=...::message)."""
+    """GitHub Actions workflow commands (::error file=...::message); problems as ::warning."""
     lines = []
     for path, _, f in report.findings():
         props = (f"file={_gh_escape(_rel(path), True)},line={f.line},col={f.column},"
                  f"endLine={f.end_line},endColumn={f.end_column},"
                  f"title={_gh_escape(f'{f.code} {f.rule}', True)}")
         lines.append(f"::{_GH_LEVEL[f.severity]} {props}::{_gh_escape(f.message)}")
+    for p in report.problems:
+        props = []
+        if p.path and p.path != "-":
+            props.append(f"file={_gh_escape(_rel(p.path), True)}")
+            if p.line:
+                props.append(f"line={p.line},col={p.column or 1}")
+        props.append("title=packgate")
+        lines.append(f"::warning {','.join(props)}::{_gh_escape(p.message)}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def render(report: Report, fmt: str, color: bool = False) -> str:
+# GitLab Code Quality severities: info, minor, major, critical, blocker
+_GITLAB_SEVERITY = {"error": "major", "warning": "minor", "information": "info", "hint": "info"}
+
+
+def render_gitlab(report: Report) -> str:
+    """A GitLab Code Quality report (a JSON array of issues)."""
+    import json
+    root = report.root or repository_root()
+    issues = []
+    for (path, _, f), print_ in zip(report.findings(), fingerprints(report, root)):
+        issues.append({
+            "type": "issue",
+            "description": f"{f.code} {f.rule}: {f.message}",
+            "check_name": f.code,
+            "fingerprint": print_,
+            "severity": _GITLAB_SEVERITY[f.severity],
+            "categories": ["Bug Risk"],
+            "location": {"path": _report_path(path, root),
+                         "lines": {"begin": f.line, "end": f.end_line}},
+        })
+    return json.dumps(issues, ensure_ascii=False, indent=2) + "\n"
+
+
+_CHECKSTYLE_SEVERITY = {"error": "error", "warning": "warning", "information": "info", "hint": "info"}
+# characters XML 1.0 cannot hold, even escaped
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def render_checkstyle(report: Report) -> str:
+    """Checkstyle XML: one <file> per checked file, one <error> per finding."""
+    from xml.sax.saxutils import quoteattr
+
+    def attr(text) -> str:
+        return quoteattr(_NOT_XML.sub("\ufffd", str(text)))
+
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', '<checkstyle version="4.3">']
+    for path, analysis in report.files:
+        out.append(f"  <file name={attr(path)}>")
+        for f in analysis.findings:
+            out.append(f"    <error line={attr(f.line)} column={attr(f.column)} "
+                       f"severity={attr(_CHECKSTYLE_SEVERITY[f.severity])} "
+                       f"message={attr(f.message)} source={attr(f'packgate.{f.code}.{f.rule}')}/>")
+        out.append("  </file>")
+    out.append("</checkstyle>")
+    return "\n".join(out) + "\n"
+
+
+def render(report: Report, fmt: str, options: TextOptions = TextOptions()) -> str:
     """Render a report in one of FORMATS."""
-    if fmt == "json":
-        return _valid_unicode(render_json(report))
-    if fmt == "sarif":
-        return _valid_unicode(render_sarif(report))
-    if fmt == "github":
-        return _valid_unicode(render_github(report))
-    return render_text(report, color)  # a terminal gets the file name's own bytes, as ls prints them
+    machine = {"json": render_json, "sarif": render_sarif, "github": render_github,
+               "gitlab": render_gitlab, "checkstyle": render_checkstyle}
+    if fmt in machine:
+        return _valid_unicode(machine[fmt](report))
+    return render_text(report, options)  # a terminal gets the file name's own bytes, as ls prints them
 
 
 def at_least(severity: str, minimum: str) -> bool:

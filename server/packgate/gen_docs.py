@@ -1,4 +1,4 @@
-"""Write docs/rules/ from the rule table: `python -m packgate.gen_docs docs/rules`."""
+"""Write docs/rules/ from the rule modules: `python -m packgate.gen_docs docs/rules`."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 import time
 
 from packgate import Settings, analyze
-from packgate.core.engine import MAX_UNITS
+from packgate.core.files import MAX_UNITS
 
 EN = Settings(lang="en")
 LAUNCH = "torchrun train.py --micro-batch-size 1\n"

@@ -106,3 +106,17 @@ def test_launch_summaries():
     a = analyze(BODY, settings=EN)
     [s] = a.launch_summaries
     assert s.verdict == "leak" and "BMR=1" in s.label and "✗" in s.label
+
+
+def test_gate_hover_names_the_companion_in_full():
+    """The truth table's header names OFFLINE_PACKED_DATA as the user has to type it."""
+    text = "export OFFLINE_PACKING_BMR=1\ntorchrun train.py\n"
+    a = analyze(text, settings=EN)
+    off = a.source.data.index(b"PACKING_BMR")
+    for lang in ("en", "zh", "both"):
+        body, _, _ = a.hover(off, lang)
+        assert "| | OFFLINE_PACKING_BMR | OFFLINE_PACKED_DATA |" in body, body
+        assert "| ▶ | 1 | 0 |" in body
+    plain, _, _ = a.hover(off, "en", markdown=False)
+    assert "▶ OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=0: " in plain
+    assert " PACKED_DATA=" not in plain.replace("OFFLINE_PACKED_DATA", "")

@@ -43,3 +43,24 @@ def test_readme_rule_index_lists_every_rule():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     for rule in RULES:
         assert f"{rule.code}" in readme and f"`{rule.name}`" in readme
+
+
+def test_rule_pages_show_concrete_fixes_not_templates(capsys):
+    """Was a bug: the fixes section printed templates with their braces stripped."""
+    from packgate.cli import main
+    from packgate.core.rules.rule import placeholders
+    assert main(["explain", "PG001", "--lang", "both"]) == 0
+    out = capsys.readouterr().out
+    for stale in ("Export off=value after on", "Set off to value", "在 on 之后导出 off=value"):
+        assert stale not in out
+    assert "`export OFFLINE_PACKED_DATA='1'` after `export OFFLINE_PACKING_BMR='1'`" in out
+    for rule in RULES:
+        page = all_pages()[f"{rule.code}.md"]
+        for fix in rule.fixes.values():
+            assert fix.doc_en in page and fix.doc_zh in page
+            for template in (fix.en, fix.zh):
+                bare = template.replace("{", "").replace("}", "")
+                assert not placeholders(template) or bare not in page, (rule.code, bare)
+    for code, stale in (("PG002", "Remove the name assignment"), ("PG004", "Export name"),
+                        ("PG005", "Set name to value")):
+        assert stale not in all_pages()[f"{code}.md"]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from packgate.core import flow
-from packgate.core.engine import analyze
+from packgate.core.engine import Previous, analyze
 from packgate.core.flow import Resume
 from packgate.core.records import replace
 
@@ -72,8 +72,8 @@ def texts():
 
 @pytest.mark.parametrize("name,text", list(texts()), ids=[n for n, _ in texts()])
 def test_every_checkpoint_gives_the_walk_from_the_top(name, text, monkeypatch):
-    monkeypatch.setattr(flow, "CHECKPOINTS", 64)  # small scripts get checkpoints too
-    first = analyze(text, keep=True)
+    monkeypatch.setattr(flow.incremental, "CHECKPOINTS", 64)  # small scripts get checkpoints too
+    first = analyze(text, previous=Previous())
     want = facts(first)
     resume = first.flow.resume
     script = first.script
@@ -82,7 +82,7 @@ def test_every_checkpoint_gives_the_walk_from_the_top(name, text, monkeypatch):
     for point in resume.points:
         # the same model (no edit): its statements are the same objects up to the checkpoint
         partial = replace(resume, body=resume.body[:point.index])
-        again = analyze(text, old_tree=script.tree, previous=script, edits=[], keep=True, resume=partial)
+        again = analyze(text, previous=Previous(script.tree, script, partial, []))
         assert again.flow.resumed_at == point.index
         assert facts(again) == want, (name, point.index)
     if len(script.body.body) >= 8:
@@ -91,19 +91,20 @@ def test_every_checkpoint_gives_the_walk_from_the_top(name, text, monkeypatch):
 
 def test_a_checkpoint_is_not_used_when_it_does_not_apply():
     text = FEATURES
-    first = analyze(text, keep=True)
+    first = analyze(text, previous=Previous())
     resume, script = first.flow.resume, first.script
     assert resume.points
-    same = dict(old_tree=script.tree, previous=script, edits=[], keep=True)
-    assert analyze(text, resume=resume, **same).flow.resumed_at > 0
+    def same(resume):
+        return Previous(script.tree, script, resume, [])
+    assert analyze(text, previous=same(resume)).flow.resumed_at > 0
     # other relevant names (the set is compared, not the text)
     other = replace(resume, relevant=frozenset({"X"}))
-    assert analyze(text, resume=other, **same).flow.resumed_at == 0
+    assert analyze(text, previous=same(other)).flow.resumed_at == 0
     # another file
     moved = replace(resume, path="/elsewhere.sh")
-    assert analyze(text, resume=moved, **same).flow.resumed_at == 0
+    assert analyze(text, previous=same(moved)).flow.resumed_at == 0
     # statements built again (a fresh model) are other objects: nothing is taken over
-    assert analyze(text, keep=True, resume=resume).flow.resumed_at == 0
+    assert analyze(text, previous=Previous(resume=resume)).flow.resumed_at == 0
 
 
 def test_no_checkpoint_after_a_sourced_file_is_read(tmp_path):
@@ -116,7 +117,7 @@ def test_no_checkpoint_after_a_sourced_file_is_read(tmp_path):
     script_path = tmp_path / "train.sh"
     text = "\n".join(lines) + "\n"
     script_path.write_text(text)
-    result = analyze(text, path=str(script_path), keep=True)
+    result = analyze(text, path=str(script_path), previous=Previous())
     source_index = next(i for i, st in enumerate(result.script.body.body)
                         if getattr(st, "words", None) and st.words[0].text == "source")
     assert result.flow.dependencies
@@ -196,7 +197,7 @@ def test_taking_the_rest_over_gives_the_walk_from_the_top(name, text, monkeypatc
     from packgate.core.source import Source
     from packgate.lsp.session import Session
 
-    monkeypatch.setattr(flow, "CHECKPOINTS", 64)
+    monkeypatch.setattr(flow.incremental, "CHECKPOINTS", 64)
     rng = random.Random(name)
     session, uri = Session(), "untitled:resync"
     taken = 0

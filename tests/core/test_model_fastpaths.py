@@ -1,7 +1,7 @@
 """The model builder's shortcuts give exactly the model of its general walk.
 
-parse._Builder.word builds literal words, plain quoted strings and words that are one plain
-expansion ("${X}", "$X", "${A[@]}", ${X}) directly; the general walk (_Builder._word) must give
+parse.build.Builder.word builds literal words, plain quoted strings and words that are one plain
+expansion ("${X}", "$X", "${A[@]}", ${X}) directly; the general walk (words.WordBuilder._word) must give
 the same parts, spans, text and occurrences for every word.
 """
 
@@ -64,7 +64,7 @@ def _inputs():
 @pytest.mark.parametrize("name,data", _inputs(), ids=lambda v: v if isinstance(v, str) else "")
 def test_shortcut_words_equal_the_general_walk(name, data, monkeypatch):
     fast = _dump(P.parse_bytes(data))
-    monkeypatch.setattr(P._Builder, "word", lambda self, node, d: self._word(node, d, node.type))
+    monkeypatch.setattr(P.build.Builder, "word", lambda self, node, d: self._word(node, d, node.type))
     slow = _dump(P.parse_bytes(data))
     assert fast == slow
 

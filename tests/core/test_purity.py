@@ -67,7 +67,7 @@ def test_bash_grammar_falls_back_to_the_package(monkeypatch):
         raise ImportError("another layout")
 
     monkeypatch.setattr(importlib.machinery, "ExtensionFileLoader", refuse)
-    grammar = parse._bash_grammar()  # the fast way fails: through tree_sitter_bash's own __init__
+    grammar = parse.grammar._bash_grammar()  # the fast way fails: through tree_sitter_bash's own __init__
     import tree_sitter
     tree = tree_sitter.Parser(tree_sitter.Language(grammar)).parse(b"export A=1\n")
     assert tree.root_node.type == "program" and not tree.root_node.has_error

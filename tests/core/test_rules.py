@@ -1,12 +1,17 @@
 """Every rule: its bad example fires, its good example is clean, its fix cleans the bad example."""
 
+import ast
+import inspect
+import os
+import re
 import shutil
 import subprocess
 
 import pytest
 
 from packgate import Settings, analyze
-from packgate.core.rules import CHECKS, RULES
+from packgate.core.rules import CHECKS, MODULES, RULES, rule_by_key
+from packgate.core.rules.rule import FixText, Text
 from packgate.core.source import apply_edits
 
 EN = Settings(lang="en")
@@ -89,7 +94,7 @@ def test_messages_name_the_value_and_the_remedy():
 
 def test_findings_carry_doc_links_and_positions():
     f = analyze(RULES[0].bad, settings=EN).findings[0]
-    assert f.doc_url.startswith("file://") and f.doc_url.endswith("PG001.md")
+    assert f.doc_url.startswith("https://") and f.doc_url.endswith("docs/rules/PG001.md")
     assert (f.line, f.column, f.end_line, f.end_column) == (2, 8, 2, 27)
 
 
@@ -125,3 +130,210 @@ def test_every_launch_form_the_readme_names_is_a_launch(line):
 def test_a_command_that_only_names_a_launcher_is_not_a_launch():
     analysis = analyze("export OFFLINE_PACKED_DATA=1\necho torchrun train.py\n", settings=EN)
     assert [(s.start, s.end) for s in analysis.launch_summaries] == [(len("export OFFLINE_PACKED_DATA=1\necho torchrun train.py"),) * 2]
+
+
+# -- every message and fix key a check names exists, and every one a rule declares is used ------
+
+def _keys_named(func: ast.AST, arg: ast.AST):
+    """The literal keys an argument can be: a string, or a name every assignment in the function
+    gives a string (directly or through `a if c else b`); None when it is computed."""
+    def literals(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return {node.value}
+        if isinstance(node, ast.IfExp):
+            body, other = literals(node.body), literals(node.orelse)
+            return body | other if body is not None and other is not None else None
+        return None
+    if isinstance(arg, ast.Name):
+        found: set = set()
+        for node in ast.walk(func):
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == arg.id
+                                                    for t in node.targets):
+                got = literals(node.value)
+                if got is None:
+                    return None
+                found |= got
+        return found or None
+    return literals(arg)
+
+
+# keys a check computes from a fact; test_every_declared_text_is_produced shows each of them
+COMPUTED_KEYS = {
+    ("PG001", "message"): "the verdict of the path, and `-container` when the launch runs in one",
+    ("PG005", "message"): "what _judge returns for the variable",
+    ("PG006", "message"): "the kind of child process the export ran in",
+    ("PG009", "message"): "why the flow did not follow the source",
+}
+
+
+@pytest.mark.parametrize("code", list(MODULES))
+def test_every_key_a_check_names_exists(code):
+    module = MODULES[code]
+    tree = ast.parse(inspect.getsource(module))
+    calls = 0
+    for func in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        for call in ast.walk(func):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                    and call.func.attr in ("message", "fix") and len(call.args) >= 2
+                    and isinstance(call.args[0], ast.Name) and call.args[0].id == "RULE"):
+                continue
+            calls += 1
+            table = module.RULE.messages if call.func.attr == "message" else module.RULE.fixes
+            keys = _keys_named(func, call.args[1])
+            if keys is None:
+                assert (code, call.func.attr) in COMPUTED_KEYS, \
+                    f"{code} line {call.lineno}: a computed key needs an entry in COMPUTED_KEYS"
+                continue
+            missing = keys - set(table)
+            assert not missing, f"{code} line {call.lineno}: no {call.func.attr} {sorted(missing)}"
+    assert calls, f"{code}: no ctx.message(RULE, ...) found; the check names its texts that way"
+
+
+def _template_pattern(template: str) -> re.Pattern:
+    """A regex that a text rendered from template matches, whatever the fields hold."""
+    parts = re.split(r"\{[a-z_]+\}", template)
+    return re.compile(".+?".join(re.escape(p) for p in parts), re.S)
+
+
+def _which(texts: dict, rendered: str) -> set:
+    return {k for k, t in texts.items() if _template_pattern(t.en).fullmatch(rendered)}
+
+
+LAUNCH = "torchrun train.py --micro-batch-size 1\n"
+BOTH = "export OFFLINE_PACKING_BMR=1\nexport OFFLINE_PACKED_DATA=1\n"
+# (script, the code, the message key, the fix keys it offers): one row for each text of each rule
+PRODUCING = [
+    ("export OFFLINE_PACKING_BMR=1\n" + LAUNCH, "PG001", "leak", {"insert", "turn-off"}),
+    ("export OFFLINE_PACKED_DATA=1\n" + LAUNCH, "PG001", "corrupt", {"insert", "turn-off"}),
+    ("export OFFLINE_PACKING_BMR=1\nexport OFFLINE_PACKED_DATA=0\n" + LAUNCH, "PG001", "leak",
+     {"set", "turn-off"}),
+    ("export OFFLINE_PACKED_DATA=1\ndocker run -e OFFLINE_PACKING_BMR=1 img " + LAUNCH, "PG001",
+     "leak-container", {"pass", "turn-off"}),
+    ("docker run -e OFFLINE_PACKED_DATA=1 img " + LAUNCH, "PG001", "corrupt-container",
+     {"pass", "turn-off"}),
+    ("export OFFLINE_PACKING_VQA=1\n" + BOTH + LAUNCH, "PG002", "dead", {"remove"}),
+    (BOTH + "torchrun train.py --micro-batch-size 4\n", "PG003", "value", {"one"}),
+    (BOTH + 'MBS="${4:-4}"\ntorchrun train.py --micro-batch-size "$MBS"\n', "PG003", "default", {"one"}),
+    (BOTH + 'torchrun train.py --micro-batch-size "$MBS"\n', "PG003", "unknown", set()),
+    ("export OFFLINE_PACKING_BMR=1\nOFFLINE_PACKED_DATA=1\n" + LAUNCH, "PG004", "plain", {"export"}),
+    ("export OFFLINE_PACKING_BMR=true\nexport OFFLINE_PACKED_DATA=1\n" + LAUNCH, "PG005", "value", {"value"}),
+    ("export MEGATRON_LOGGING_LEVEL=INFO\n" + LAUNCH, "PG005", "level", {"value"}),
+    ("export SCATTER_BEFORE_PATCH_EMBED=true\n" + LAUNCH, "PG005", "string", {"value"}),
+    ("export OFFLINE_PACKING_BMR=1 & export OFFLINE_PACKED_DATA=1\n" + LAUNCH, "PG006", "background",
+     {"split"}),
+    ("export OFFLINE_PACKING_BMR=1\n(export OFFLINE_PACKED_DATA=1)\n" + LAUNCH, "PG006", "subshell",
+     {"split"}),
+    ("export OFFLINE_PACKING_BMR=1\nexport OFFLINE_PACKED_DATA=1 | cat\n" + LAUNCH, "PG006", "pipeline",
+     set()),
+    ("export OFFLINE_PACKING_BMR=1\nX=$(export OFFLINE_PACKED_DATA=1)\n" + LAUNCH, "PG006", "cmdsubst",
+     set()),
+    ("export OFFLINE_PACKING_BMR=1\nbash -c 'export OFFLINE_PACKED_DATA=1'\n" + LAUNCH, "PG006", "child",
+     set()),
+    ('if [ "$S" = 2 ]; then\n' + BOTH + "fi\nexport OFFLINE_PACKING_BMR=1\n" + LAUNCH, "PG007", "paths",
+     set()),
+    ("export OFFLINE_PACKING_BMR=0\n" + BOTH + LAUNCH, "PG008", "overwritten", {"remove"}),
+    ("export OFFLINE_PACKING_BMR=0\nunset OFFLINE_PACKING_BMR\n" + LAUNCH, "PG008", "unset", {"remove"}),
+    ('source "$ENV"\n' + LAUNCH, "PG009", "dynamic", set()),
+]
+
+
+def _produced(text: str, code: str, path=None, loader=None):
+    kw = {} if loader is None else {"loader": loader}
+    found = [f for f in analyze(text, settings=EN, path=path, **kw).findings if f.code == code]
+    assert found, (code, text)
+    return found
+
+
+@pytest.mark.parametrize("text,code,key,fixes", PRODUCING, ids=lambda v: v if isinstance(v, str) and
+                         len(v) < 20 else None)
+def test_each_text_is_produced(text, code, key, fixes):
+    rule = rule_by_key(code)
+    found = _produced(text, code)
+    keys = set().union(*(_which(rule.messages, f.message) for f in found))
+    assert key in keys, [f.message for f in found]
+    made = {k for f in found for x in f.fixes if x.kind == "fix" for k in _which(rule.fixes, x.description)}
+    assert made == fixes, [x.description for f in found for x in f.fixes]
+
+
+def _sourcing_rows(tmp_path) -> list:
+    """The PG009 keys that need files: (script text, path, key)."""
+    (tmp_path / "self.sh").write_text("source ./self.sh\n")
+    chain = tmp_path / "deep"
+    chain.mkdir()
+    for i in range(12):
+        (chain / f"s{i}.sh").write_text(f"source ./s{i + 1}.sh\n")
+    (tmp_path / "fifo").mkdir()
+    os.mkfifo(tmp_path / "fifo" / "pipe.sh")
+    return [
+        ("source ./self.sh\n" + LAUNCH, str(tmp_path / "self.sh"), "cycle"),
+        ("source ./s0.sh\n" + LAUNCH, str(chain / "main.sh"), "depth"),
+        ("source ./pipe.sh\n" + LAUNCH, str(tmp_path / "fifo" / "main.sh"), "refused"),
+    ]
+
+
+def test_sourcing_texts_are_produced(tmp_path):
+    rule = rule_by_key("PG009")
+    for text, path, key in _sourcing_rows(tmp_path):
+        found = _produced(text, "PG009", path=path)
+        assert key in set().union(*(_which(rule.messages, f.message) for f in found)), \
+            (key, [f.message for f in found])
+    # a loader but no file name: a relative path has nothing to be relative to
+    found = _produced("source ./env.sh\n" + LAUNCH, "PG009", loader=lambda p: (None, "unused"))
+    assert "relative" in set().union(*(_which(rule.messages, f.message) for f in found))
+
+
+def test_every_declared_text_is_produced():
+    """No rule declares a message or fix that no script produces (the rows above show each)."""
+    made = {(code, "message", key) for _, code, key, _ in PRODUCING}
+    made |= {(code, "fix", k) for _, code, _, fixes in PRODUCING for k in fixes}
+    made |= {("PG009", "message", k) for k in ("cycle", "depth", "refused", "relative")}
+    declared = {(r.code, "message", k) for r in RULES for k in r.messages}
+    declared |= {(r.code, "fix", k) for r in RULES for k in r.fixes}
+    assert declared == made
+
+
+def test_english_and_chinese_texts_fill_the_same_fields():
+    with pytest.raises(ValueError, match="different fields"):
+        Text("{name} is set", "已设置")
+    with pytest.raises(ValueError, match="concrete description"):
+        FixText("Export {name}", "导出 {name}", doc_en="Export {name}", doc_zh="导出它")
+
+
+def test_container_launch_names_the_missing_docker_e():
+    """examples/docker_launch.sh exports the batch gate on the host; the container never sees it."""
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "examples" / "docker_launch.sh"
+    analysis = analyze(path.read_text(encoding="utf-8"), settings=EN)
+    [f] = analysis.findings
+    assert f.code == "PG001" and "not set at" not in f.message
+    assert "OFFLINE_PACKED_DATA is only exported on the host, and docker run does not pass it (no -e)" in f.message
+    assert f.message.endswith("Add -e OFFLINE_PACKED_DATA to docker run, or turn OFFLINE_PACKING_BMR off")
+    host = [r for r in f.related if "on the host" in r.message]
+    assert [analysis.source.line_of(r.start) + 1 for r in host] == [4]
+    fix = next(x for x in f.fixes if x.preferred)
+    assert fix.description == "Add -e OFFLINE_PACKED_DATA to docker run"
+    fixed = apply_edits(analysis.source.data, fix.edits).decode()
+    assert codes(fixed) == []
+    zh = analyze(path.read_text(encoding="utf-8"), settings=Settings(lang="zh")).findings[0]
+    assert "只在宿主机上导出" in zh.message and "-e OFFLINE_PACKED_DATA" in zh.message
+
+
+def test_container_launch_without_the_gate_anywhere():
+    text = "docker run -e OFFLINE_PACKING_BMR=1 img torchrun train.py --micro-batch-size 1\n"
+    [f] = analyze(text, settings=EN).findings
+    assert "OFFLINE_PACKED_DATA is not set there" in f.message and "Add -e OFFLINE_PACKED_DATA='1'" in f.message
+    assert next(x for x in f.fixes if x.preferred).description == "Add -e OFFLINE_PACKED_DATA=1 to docker run"
+
+
+@pytest.mark.parametrize("value", ["$'tr\\nue'", "\"tr\nue\"", "$'1\\r'", "$'o\\tn'", "\"'1\n'\""])
+def test_values_with_control_characters_stay_on_one_line(value, tmp_path, capsys):
+    """Was a bug: PG005 printed the raw value, so a newline broke the `file:line:col:` line."""
+    from packgate.cli import main
+    script = tmp_path / "gate.sh"
+    script.write_text(f"export OFFLINE_PACKING_BMR={value}\nexport OFFLINE_PACKED_DATA=1\n"
+                      f"OFFLINE_PACKED_DATA=$'x\\ny'\nexport OFFLINE_PACKED_DATA\n"
+                      "torchrun train.py --micro-batch-size 1\n")
+    assert main(["check", "--lang", "en", "--color", "never", "--profile", "ov2", str(script)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln for ln in lines if "PG005" in ln], lines
+    assert all(ln.startswith(f"{script}:") or ln.startswith("Found ") for ln in lines), lines

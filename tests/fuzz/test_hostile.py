@@ -25,7 +25,7 @@ import pytest
 from fuzz_corpus import LONG
 from rawlsp import RawServer, capabilities, server_env
 
-from packgate.core.engine import MAX_BYTES, MAX_MARKS, MAX_UNITS
+from packgate.core.files import MAX_BYTES, MAX_MARKS, MAX_UNITS
 
 GB = 1 << 30
 TIME_LIMIT = 120  # seconds: "answers", on any machine
@@ -366,14 +366,14 @@ DENSE = {  # one line, no blank, no separator: several syntax nodes every two or
 
 
 def _marks(data: bytes) -> int:
-    from packgate.core.engine import _MARKS
+    from packgate.core.files import MARKS as _MARKS
     return sum(data.count(m) for m in _MARKS)
 
 
 @pytest.mark.skipif(not LONG, reason="long run only (ten seconds each)")
 @pytest.mark.parametrize("name", list(DENSE))
 def test_dense_line_at_the_cap_stays_under_1_gb(tmp_path, name):
-    """Just under engine.MAX_MARKS the line is analysed within the bounds; just over, refused."""
+    """Just under files.MAX_MARKS the line is analysed within the bounds; just over, refused."""
     unit = DENSE[name]
     per_unit = _marks(unit)
     head, tail = (b"echo $((", b"1))") if unit == b"1+" else (b"echo ", b"")

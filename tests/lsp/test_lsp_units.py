@@ -51,7 +51,7 @@ def test_reused_trees_give_the_findings_of_a_fresh_parse(monkeypatch):
     reused = []
 
     def recording(text, **options):
-        reused.append(options.get("old_tree") is not None)
+        reused.append(options["previous"].tree is not None)
         return analyze(text, **options)
 
     monkeypatch.setattr(session_module, "analyze", recording)

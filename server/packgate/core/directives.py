@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .settings import PROFILES  # the profile names, auto included
-from .rules.table import rule_by_key
+from .rules import rule_by_key
 
 
 def profile_of(directives) -> str | None:

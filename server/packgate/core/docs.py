@@ -1,13 +1,19 @@
-"""Rule documentation pages, generated from the rule table (docs/rules/ is their checked-in copy)."""
+"""Rule documentation pages, generated from the rule modules (docs/rules/ is their checked-in copy)."""
 
 from __future__ import annotations
 
-from .rules.table import RULES, Rule
+from .rules import RULES, Rule
 
 _H = {
     "en": ("Problem", "Example that is reported", "Correct code", "Rationale", "Exceptions",
            "Default severity", "Fixes", "Disable with"),
     "zh": ("问题", "会被报告的写法", "正确写法", "原因", "例外", "默认级别", "自动修复", "禁用方式"),
+}
+
+# whether `--fix` applies a fix (safe) or only the editor offers it
+_SAFETY = {
+    "en": {True: "`--fix` applies it", False: "offered in the editor; `--fix` leaves it"},
+    "zh": {True: "`--fix` 会自动应用", False: "只在编辑器中提供，`--fix` 不会应用"},
 }
 
 
@@ -52,8 +58,9 @@ def rule_page(rule: Rule, lang: str = "both") -> str:
         if rule.fixes:
             out.append(f"### {h[6]}")
             out.append("")
-            for en, zh_text in rule.fixes.values():
-                out.append(f"- {(zh_text if zh else en).replace('{', '').replace('}', '')}")
+            for fix in rule.fixes.values():
+                safety = _SAFETY[lg][fix.safe]
+                out.append(f"- {fix.doc_zh}（{safety}）" if zh else f"- {fix.doc_en} ({safety})")
             out.append("")
         out.append(f"### {h[7]}")
         out.append("")
@@ -65,7 +72,7 @@ def rule_page(rule: Rule, lang: str = "both") -> str:
 def index_page() -> str:
     """docs/rules/README.md: the rule index."""
     out = ["# packgate rules / 规则", "",
-           "Generated from `server/packgate/core/rules/table.py` by `make docs`; a test keeps it current.",
+           "Generated from the rule modules in `server/packgate/core/rules/` by `make docs`; a test keeps it current.",
            "", "| code | name | severity | summary | 说明 |", "|---|---|---|---|---|"]
     for r in RULES:
         out.append(f"| [{r.code}]({r.code}.md) | `{r.name}` | {r.severity} | {r.summary_en} | {r.summary_zh} |")

@@ -8,6 +8,7 @@ from typing import Optional
 
 from . import gates as G
 from .directives import file_directive, profile_of, suppressed
+from .files import too_large  # the bounds every text read keeps (MAX_BYTES and the rest)
 from .flow import FlowResult, analyze_flow
 from .model import Edit, Finding, Fix
 from .parse import Script, parse_bytes
@@ -15,45 +16,9 @@ from .records import record, replace
 from .rules import CHECKS, RULES, rule_by_key
 from .rules.base import Context
 from .rules.packing import combo_text, path_verdict
-from .rules.table import DISABLE_TEXT, pick
-from .settings import LEVEL_RANK, Settings
+from .rules.rule import DISABLE_TEXT, pick
+from .settings import Settings
 from .source import Source, apply_edits
-
-# Past these sizes a document is not analysed: time and memory stay bounded (docs/reliability.md).
-# Bytes alone do not bound the syntax tree (a megabyte of `a|a|...` is half a million nodes
-# deep), so lines and command separators count too.
-MAX_BYTES = 5 * 1024 * 1024
-MAX_UNITS = 120_000
-MAX_WORDS = 1_000_000
-# ... nor do blanks and separators bound it on one dense line: `$a$a...`, `"a""a"...`,
-# `{a,b}...`, `$((1+1+...))` are several nodes every two or three bytes. Expansions, quotes,
-# braces, parentheses, `+`, `,` and redirections count here (a 50,000-line launcher has
-# about 80,000 of them).
-MAX_MARKS = 500_000
-_MARKS = (b"$", b'"', b"'", b"{", b"(", b"+", b",", b"<", b">")
-
-
-def too_large(data: bytes) -> str:
-    """Why a document is too large to analyse, or '' when it is not."""
-    if len(data) > MAX_BYTES:
-        return (f"too large to analyze ({len(data) // 1024} KiB; the limit is "
-                f"{MAX_BYTES // (1024 * 1024)} MiB)")
-    if 2 * len(data) <= MAX_UNITS:  # each count below is at most one per byte (two for `$(`)
-        return ""
-    n = len(data)
-    # one pass per group (bytes.translate deletes them) instead of a count() per character
-    units = n - len(data.translate(None, b"\n;|&`")) + data.count(b"$(")
-    if units > MAX_UNITS:
-        return (f"too large to analyze ({units} lines, command separators and substitutions; "
-                f"the limit is {MAX_UNITS})")
-    words = n - len(data.translate(None, b" \t"))
-    if words > MAX_WORDS:
-        return f"too large to analyze ({words} blanks between words; the limit is {MAX_WORDS})"
-    marks = n - len(data.translate(None, b"".join(_MARKS)))
-    if marks > MAX_MARKS:
-        return (f"too large to analyze ({marks} expansions, quotes, brackets and operators; "
-                f"the limit is {MAX_MARKS})")
-    return ""
 
 
 class _Inside(Exception):
@@ -248,32 +213,40 @@ def resolve_profile(settings: Settings, script: Optional[Script], path: str | No
     name = profile_of(script.directives) if script is not None else None
     name = name or settings.profile
     if name == "auto":
-        from .project import index_for
-        index = index_for(path, revalidate=revalidate)
-        derived = index.profile() if index is not None else None
-        return derived if derived is not None else G.profile("ov2")
+        from .project import auto_profile
+        return auto_profile(path, revalidate=revalidate)
     return G.profile(name)
 
 
 _DEFAULT = object()
 
 
+@record
+class Previous:
+    """An editor's document: what the analysis of its last version leaves for this one.
+
+    Passed to analyze() it also makes that analysis keep what the next version reuses (the
+    model's top-level statements, the walk's checkpoints): Previous() for a document's first
+    version (or, with source, only its Source)."""
+
+    tree: object = None  # the last parse tree, edited (Tree.edit) in step with every change since
+    script: Optional[Script] = None  # the model that tree gave
+    resume: object = None  # its flow walk's checkpoints (flow.incremental.Resume)
+    edits: Optional[list] = None  # (start, old end, new end) byte offsets since, as parse_bytes takes them
+    source: Optional[Source] = None  # the Source of this version's text, when the caller has it
+
+
 def analyze(text: str, *, path: str | None = None, settings: Settings | None = None,
-            old_tree=None, loader=_DEFAULT, revalidate: bool = True, previous: Optional[Script] = None,
-            edits: Optional[list] = None, keep: bool = False, resume=None,
-            source: Optional[Source] = None) -> Analysis:
+            previous: Optional[Previous] = None, loader=_DEFAULT, revalidate: bool = True) -> Analysis:
     """Analyse one document and return its findings and facts.
 
-    An editor passes keep=True, and with the next version's edited old tree the model that
-    analysis gave (previous), the edits since (see parse.parse_bytes) and its flow's `resume`
-    (see flow.Resume): what the edits did not touch is then not built or walked again.
-
-    source: the text's Source when the caller has it already (an editor's, edited in step).
-
-    loader reads sourced files (`(path) -> (text, None) | (None, reason)`); by default a
-    SourceLoader rooted at the script's project; None turns source-following off.
+    previous: an editor's document (see Previous): what its edits did not touch is not built or
+    walked again. loader reads sourced files (`(path) -> (text, None) | (None, reason)`); by
+    default a SourceLoader rooted at the script's project; None turns source-following off.
+    revalidate: check the project's Python code again for `profile = auto`.
     """
     settings = settings or Settings()
+    source = previous.source if previous is not None else None
     if source is None or source.text is not text:
         source = Source(text)
     note = too_large(source.data)
@@ -285,19 +258,27 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        script = parse_bytes(source.data, old_tree=old_tree, previous=previous, edits=edits, keep=keep)
-        return _analyze(source, path, settings, script, loader, revalidate, resume, keep, edits)
+        if previous is None:
+            script = parse_bytes(source.data)
+        else:
+            script = parse_bytes(source.data, old_tree=previous.tree, previous=previous.script,
+                                 edits=previous.edits, keep=True)
+        return _analyze(source, path, settings, script, loader, revalidate, previous)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
 def _analyze(source: Source, path, settings: Settings, script: Script, loader,
-             revalidate: bool, resume=None, keep: bool = False, edits: Optional[list] = None) -> Analysis:
+             revalidate: bool, previous: Optional[Previous]) -> Analysis:
     if loader is _DEFAULT:
         from .sources import SourceLoader, default_root
         loader = SourceLoader(default_root(path)).load if path else None
-    flow = analyze_flow(script, source.data, path, loader, resume=resume, record=keep, edits=edits)
+    if previous is None:
+        flow = analyze_flow(script, source.data, path, loader)
+    else:
+        flow = analyze_flow(script, source.data, path, loader, resume=previous.resume, record=True,
+                            edits=previous.edits)
     profile = resolve_profile(settings, script, path, revalidate)
     ctx = Context(source, script, flow, profile, settings.lang, path)
     wanted = _enabled_codes(settings)

@@ -5,6 +5,9 @@ Sources: LLaVA-OneVision-2 `aiak_training_llm/` on main (see ../shared/FACTS.md 
 
 from __future__ import annotations
 
+import os
+import re
+
 from .records import record
 
 
@@ -25,6 +28,10 @@ class Profile:
     title_en: str
     title_zh: str
     reads: tuple = ()  # project.Read entries when the profile was derived from the code (auto)
+    # why `auto` fell back to this profile (no training code found), English and Chinese;
+    # empty when the profile was chosen or derived
+    assumed_en: str = ""
+    assumed_zh: str = ""
 
     def parse_of(self, name: str) -> str:
         """How the code parses a gate: "int" (int(v) == 1, the default) or "str" (v == "1")."""
@@ -180,6 +187,48 @@ VERDICT_LABEL = {
 # Commands that start the trainer (FACTS §6).
 LAUNCHERS = frozenset({"torchrun", "deepspeed", "srun", "mpirun"})
 PYTHONS = ("python", "python3")
+# launchers named by two words: `accelerate launch ...`
+LAUNCHER_SUBCOMMANDS = {"accelerate": "launch"}
+LAUNCH_COMMANDS = LAUNCHERS | frozenset(LAUNCHER_SUBCOMMANDS)  # what a launch's first word can be
+# `$TORCHRUN ...`, `${DISTRIBUTED_LAUNCHER} ...`: a variable holding the launcher, by its name
+LAUNCHER_VARIABLE = re.compile(r"TORCHRUN|LAUNCHER|DISTRIBUTED")
+# `python -m MODULE`: modules that start training; `python SCRIPT.py`: the trainer's package
+TRAINING_MODULES = ("torch.distributed.run", "torch.distributed.launch", "aiak_training_llm")
+TRAINING_PACKAGE = "aiak_training_llm"
+TRAINING_MARK = "train"  # in a module's last part or a script's file name: a training entry point
+
+
+def is_python(command: str) -> bool:
+    """Whether a command's base name is a Python interpreter (python, python3, python3.10...)."""
+    return command.startswith("python")
+
+
+def names_python(lead: str) -> bool:
+    """Whether a word's literal start names a Python interpreter (`python3`, `/usr/bin/python`)."""
+    return "python" in lead and (lead.startswith("python") or lead.endswith("/python"))
+
+
+def python_launch(command: str, words, first: int) -> str:
+    """The label of `python ... -m MODULE` / `python ... SCRIPT.py` when it starts training,
+    else ''. words: the command's words as text, read one by one from index first (the one
+    after the interpreter) only as far as needed: the walk evaluates them lazily."""
+    for j in range(first, len(words)):
+        t = words[j]
+        if t == "-m" and j + 1 < len(words):
+            mod = words[j + 1]
+            if mod.startswith(TRAINING_MODULES) or TRAINING_MARK in mod.split(".")[-1]:
+                return command + " -m " + mod
+            return ""
+        if t.endswith(".py"):
+            stem = os.path.basename(t)
+            if TRAINING_MARK in stem or TRAINING_PACKAGE in t:
+                return command + " " + stem
+            return ""
+        if not t.startswith("-"):
+            return ""
+    return ""
+
+
 # Commands that run another command (`numactl --cpunodebind=0 torchrun ...`): the launch is the
 # command they wrap. Per wrapper: the options that take the next word as their value, and the
 # operands that come before the command (taskset's CPU mask or list, timeout's duration).

@@ -115,8 +115,9 @@ def _verdicts_here(analysis) -> set:
 
 def _combos(analysis, langs, markdown: bool) -> str:
     here = _verdicts_here(analysis)
-    enc = "/".join(G.short(n) for n in analysis.profile.encoding)
-    batch = G.short(analysis.profile.batch)
+    # the full names: what the user has to type (the inlay hints keep the short ones)
+    enc = "/".join(analysis.profile.encoding)
+    batch = analysis.profile.batch
     out = []
     for lang in langs:
         zh = lang == "zh"

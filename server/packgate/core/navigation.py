@@ -7,7 +7,7 @@ import re
 from . import gates as G
 from .hover import gate_doc
 from .records import record
-from .rules.table import pick
+from .rules.rule import pick
 
 
 @record(frozen=True)

@@ -16,6 +16,9 @@ from . import gates as G
 from .records import factory, record
 
 ROOT_MARKERS = (".git", "pyproject.toml", ".packgate.toml")
+# Without a repository root (a release archive, code copied into a container) the training
+# code itself marks the root: a setup script, or the package the launchers run.
+CODE_MARKERS = ("setup.py", "setup.cfg", "aiak_training_llm", "llava")
 # Reads in tests and fixtures do not say what the trainer reads.
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", "site-packages", ".tox",
              ".mypy_cache", ".pytest_cache", "build", "dist", "tests", "test", "testing", "fixtures"}
@@ -69,16 +72,20 @@ class ProjectIndex:
 
 
 def find_root(start: Path) -> Path | None:
-    """The nearest folder upward holding .git, pyproject.toml or .packgate.toml."""
+    """The nearest folder upward holding .git, pyproject.toml or .packgate.toml; without one,
+    the nearest holding the training code (setup.py, setup.cfg, an aiak_training_llm/ or
+    llava/ package)."""
     try:
         here = start.resolve()
     except OSError:
         return None
     if not here.is_dir():
         here = here.parent
-    for folder in (here, *here.parents):
-        if any((folder / m).exists() for m in ROOT_MARKERS):
-            return folder
+    folders = (here, *here.parents)
+    for markers in (ROOT_MARKERS, CODE_MARKERS):
+        for folder in folders:
+            if any((folder / m).exists() for m in markers):
+                return folder
     return None
 
 
@@ -200,6 +207,42 @@ def index_for(path: str | None, *, revalidate: bool = True) -> ProjectIndex | No
     index = scan(root)
     _CACHE[str(root)] = index
     return index
+
+
+def auto_profile(path: str | None, *, revalidate: bool = True) -> G.Profile:
+    """The profile `auto` means for a script: derived from the project's training code, else
+    ov2 with the reason in `assumed_en` / `assumed_zh` (shown once by the CLI and the editor)."""
+    if not path:
+        return _assumed("standard input has no path, so no project code can be read",
+                        "标准输入没有路径，无法读取项目代码")
+    index = index_for(path, revalidate=revalidate)
+    if index is None:
+        return _assumed(
+            "no project root above the script (.git, pyproject.toml, .packgate.toml, setup.py, "
+            "setup.cfg or an aiak_training_llm/ package)",
+            "脚本上方没有项目根目录（.git、pyproject.toml、.packgate.toml、setup.py、setup.cfg "
+            "或 aiak_training_llm/ 包）")
+    derived = index.profile()
+    if derived is not None:
+        return derived
+    return _assumed(f"no Python code below {index.root} reads a packing gate "
+                    f"({index.files_scanned} .py files read)",
+                    f"{index.root} 下没有读取打包开关的 Python 代码（读取了 {index.files_scanned} 个 .py 文件）")
+
+
+def assumed_message(profile: G.Profile, lang: str = "en") -> str:
+    """The one line that says `auto` assumed ov2 and why, in en, zh or both; "" when the
+    profile was chosen or derived (what the editor shows once, like the CLI's summary)."""
+    if not profile.assumed_en:
+        return ""
+    en = f"packgate: profile ov2 assumed: {profile.assumed_en}"
+    zh = f"packgate：假定使用 ov2 配置：{profile.assumed_zh}"
+    return zh if lang == "zh" else f"{en} / {zh}" if lang == "both" else en
+
+
+def _assumed(why_en: str, why_zh: str) -> G.Profile:
+    from .records import replace
+    return replace(G.profile("ov2"), assumed_en=why_en, assumed_zh=why_zh)
 
 
 def _changed(index: ProjectIndex) -> bool:

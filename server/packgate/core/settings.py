@@ -60,6 +60,21 @@ SCHEMA: dict[str, dict[str, Any]] = {
 }
 
 
+# Keys read from configuration files only (the editor's workspace has no folders to walk the
+# way `packgate check` does, so the client schema does not carry them).
+FILE_ONLY_KEYS: dict[str, dict[str, Any]] = {
+    "exclude": {
+        "type": "array", "items": {"type": "string"}, "default": [],
+        "description": "Glob patterns of files and folders `packgate check` skips; replaces the "
+        "patterns of the command line's --exclude when given there.",
+    },
+    "extend-exclude": {
+        "type": "array", "items": {"type": "string"}, "default": [],
+        "description": "Glob patterns skipped in addition to `exclude`.",
+    },
+}
+
+
 @record(frozen=True)
 class Settings:
     """Resolved settings; every field has a default, so a partial source is fine."""
@@ -69,6 +84,8 @@ class Settings:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     severity: Mapping[str, str] = factory(dict)
+    exclude: tuple[str, ...] = ()
+    extend_exclude: tuple[str, ...] = ()
 
     def merged(self, raw: Mapping[str, Any] | None, problems: list[str] | None = None,
                strict: bool = False) -> "Settings":
@@ -83,9 +100,17 @@ class Settings:
         problems = problems if problems is not None else []
         updates: dict[str, Any] = {}
         for key, value in raw.items():
+            if key in FILE_ONLY_KEYS and strict:
+                checked = _patterns(value)
+                if checked is _INVALID:
+                    problems.append(f"invalid packgate.{key} {value!r}; it must be a list of glob patterns")
+                else:
+                    updates[key.replace("-", "_")] = checked
+                continue
             if key not in SCHEMA:
                 if strict:
-                    problems.append(f"unknown key {key!r} (packgate reads {', '.join(SCHEMA)})")
+                    known = ", ".join([*SCHEMA, *FILE_ONLY_KEYS])
+                    problems.append(f"unknown key {key!r} (packgate reads {known})")
                 continue
             checked = _check(key, value)
             if checked is not _INVALID and key in ("select", "ignore", "severity"):
@@ -105,7 +130,7 @@ _REFUSED = object()
 
 def unknown_rules(keys) -> list[str]:
     """The keys that name no rule (by code or name)."""
-    from .rules.table import rule_by_key
+    from .rules import rule_by_key
     return [k for k in keys if rule_by_key(k) is None]
 
 
@@ -116,7 +141,7 @@ def _known_rules(key: str, value: Any, problems: list[str]) -> Any:
     unknown = unknown_rules(names)
     if not unknown:
         return value
-    from .rules.table import rule_list
+    from .rules import rule_list
     known = rule_list()
     kept = tuple(v for v in value if v not in unknown) if key != "severity" else ()
     refused = key == "select" and not kept
@@ -126,6 +151,15 @@ def _known_rules(key: str, value: Any, problems: list[str]) -> Any:
     if key == "severity":
         return {k: v for k, v in value.items() if k not in unknown}
     return _REFUSED if refused else kept
+
+
+def _patterns(value: Any) -> Any:
+    """A tuple of glob patterns from a list of strings (or one string), else _INVALID."""
+    if isinstance(value, str):
+        value = [value]
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) and v for v in value):
+        return tuple(value)
+    return _INVALID
 
 
 def _check(key: str, value: Any) -> Any:

@@ -1,19 +1,19 @@
-"""Reading sourced files safely: regular files inside an allowed root, bounded in size.
+"""Reading sourced files safely: regular files inside an allowed root, within the bounds.
 
-The loader is the only way the flow reads another script. It refuses devices, FIFOs, sockets,
-anything outside the root once symlinks are resolved, and files over MAX_SOURCE_BYTES. Editors
-pass the text of open documents as an overlay so unsaved edits count.
+The loader is the only way the flow reads another script. It reads through `files.read_file`
+(the reader `packgate check` uses: no devices, FIFOs, sockets, /proc, /sys or /dev, one size
+cap, no NUL bytes), refuses anything outside the root once symlinks are resolved, and a text
+past the analysis bounds. Editors pass the text of open documents as an overlay so unsaved
+edits count.
 """
 
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 from typing import Callable, Mapping, Optional
 
-MAX_SOURCE_BYTES = 1024 * 1024
-_REFUSED_TREES = ("/dev", "/proc", "/sys")
+from .files import KERNEL_FILE, decode, in_kernel_tree, read_file, too_large
 
 
 class SourceLoader:
@@ -27,33 +27,24 @@ class SourceLoader:
 
     def load(self, path: str) -> tuple[Optional[str], Optional[str]]:
         """The text of a sourced file, or why it is not read."""
-        if any(path == t or path.startswith(t + "/") for t in _REFUSED_TREES):
-            return None, "a device or kernel file, not a script"
+        if in_kernel_tree(path):
+            return None, KERNEL_FILE
         real = os.path.realpath(path)
-        if any(real == t or real.startswith(t + "/") for t in _REFUSED_TREES):
-            return None, "a device or kernel file, not a script"
         if self.root is not None and not (real == self.root or real.startswith(self.root + os.sep)):
             return None, "outside the project (symlinks included)"
         if self.on_read is not None:
             self.on_read(real)
         if real in self.overlay:
-            return self.overlay[real], None
-        try:
-            st = os.stat(real)
-        except OSError as exc:
-            return None, f"not found ({exc.strerror or exc})"
-        if not stat.S_ISREG(st.st_mode):
-            return None, "not a regular file (devices, FIFOs and sockets are not read)"
-        if st.st_size > MAX_SOURCE_BYTES:
-            return None, f"too large to follow ({st.st_size // 1024} KiB; the limit is 1 MiB)"
-        try:
-            with open(real, "rb") as handle:
-                data = handle.read(MAX_SOURCE_BYTES + 1)
-        except OSError as exc:
-            return None, f"cannot read ({exc.strerror or exc})"
-        if b"\0" in data[:8192]:
-            return None, "a binary file, not a script"
-        return data.decode("utf-8", "replace"), None
+            text = self.overlay[real]
+            note = too_large(text.encode("utf-8", "surrogatepass"))
+            return (None, note) if note else (text, None)
+        data, reason = read_file(real)
+        if data is None:
+            return None, reason
+        note = too_large(data)  # a sourced file is parsed too: the document's bounds apply
+        if note:
+            return None, note
+        return decode(data)[0], None
 
 
 def default_root(script_path: Optional[str]) -> Optional[str]:

@@ -286,11 +286,11 @@ class Session:
                  follow_sources: bool = True) -> "Analysis":
         """The one call into the core. An open document's (source given) keeps what the next
         version's analysis takes over, and starts from its last parse (kept) when there is one."""
+        from packgate.core.engine import Previous
         options: dict[str, Any] = {"loader": None} if not follow_sources else self.loader_option(path)
         if source is not None:
-            options.update(source=source, keep=True, old_tree=kept.tree if kept else None,
-                           previous=kept.script if kept else None, edits=kept.edits if kept else None,
-                           resume=kept.resume if kept else None)
+            options["previous"] = Previous(kept.tree, kept.script, kept.resume, kept.edits, source) if kept \
+                else Previous(source=source)
         return analyze(text, path=path, settings=settings, revalidate=revalidate, **options)
 
     def pause_before(self, uri: str) -> float:

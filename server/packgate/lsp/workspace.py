@@ -11,8 +11,9 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+
+from packgate.core.files import decode, is_shell_script, read_file, walk
 
 if TYPE_CHECKING:
     from packgate.core.settings import Settings
@@ -34,43 +35,37 @@ def scripts(roots: Iterable[str], limit: int = MAX_SCRIPTS,
     Only regular files are opened to look for a shebang (a FIFO would block the read), and a
     symlink counts only if it resolves inside a root.
     """
-    from packgate.cli import SKIP_DIRS, _is_shell_file  # the CLI's own test of what a script is
-
     roots = list(roots)
     out: list[str] = []
     seen: set[str] = set()
     visited = 0
     for root in roots:
-        for folder, dirs, files in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
-            for name in sorted(files):
-                visited += 1
-                if visited > visit_limit:
+        for path in walk(root):
+            visited += 1
+            if visited > visit_limit:
+                return out, True
+            if path in seen:  # nested workspace folders
+                continue
+            seen.add(path)
+            try:
+                if stat.S_ISLNK(os.lstat(path).st_mode) and \
+                        not any(inside(os.path.realpath(path), r) for r in roots):
+                    continue
+                if not stat.S_ISREG(os.stat(path).st_mode):
+                    continue
+            except OSError:
+                continue
+            if is_shell_script(path):
+                out.append(path)
+                if len(out) >= limit:
                     return out, True
-                path = os.path.join(folder, name)
-                if path in seen:  # nested workspace folders
-                    continue
-                seen.add(path)
-                try:
-                    if stat.S_ISLNK(os.lstat(path).st_mode) and \
-                            not any(inside(os.path.realpath(path), r) for r in roots):
-                        continue
-                    if not stat.S_ISREG(os.stat(path).st_mode):
-                        continue
-                except OSError:
-                    continue
-                if _is_shell_file(Path(path)):
-                    out.append(path)
-                    if len(out) >= limit:
-                        return out, True
     return out, False
 
 
 def read_text(path: str) -> str | None:
     """A script's text from disk (regular files within the analysis size limit), else None."""
-    from packgate.cli import read_script
-    data, _reason = read_script(path)
-    return None if data is None else data.decode("utf-8", "replace")
+    data, _reason = read_file(path)
+    return None if data is None else decode(data)[0]
 
 
 def read_line(path: str, line: int, overlay: Mapping[str, str]) -> str | None:

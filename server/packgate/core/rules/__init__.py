@@ -1,24 +1,55 @@
-"""The rule registry: the table of rules and the check that implements each one."""
+"""The rules: one module per rule (its texts, examples and check), listed here explicitly.
+
+Adding a rule is one module `pgNNN_name.py` (a `RULE` and a `check(ctx)`) and one line in
+`_MODULES`; `tests/core/test_rules.py` runs its examples and checks its message keys.
+"""
 
 from __future__ import annotations
 
-from .exports import check_pg002, check_pg004, check_pg006, check_pg008
-from .packing import check_pg001, check_pg007
-from .sourcing import check_pg009
-from .table import RULES, Rule, rule_by_key, rule_list
-from .values import check_pg003, check_pg005
+from . import (
+    pg001_missing_companion,
+    pg002_dead_var,
+    pg003_micro_batch_size,
+    pg004_not_exported,
+    pg005_invalid_value,
+    pg006_lost_export,
+    pg007_path_dependent,
+    pg008_overridden,
+    pg009_unfollowed_source,
+)
+from .rule import Rule
 
-# code -> check; explicit, in rule order, so adding a rule is one line here and one row in table.py
-CHECKS = {
-    "PG001": check_pg001,
-    "PG002": check_pg002,
-    "PG003": check_pg003,
-    "PG004": check_pg004,
-    "PG005": check_pg005,
-    "PG006": check_pg006,
-    "PG007": check_pg007,
-    "PG008": check_pg008,
-    "PG009": check_pg009,
-}
+# in code order: the order of `packgate rules`, the docs and SARIF's rule list
+_MODULES = (
+    pg001_missing_companion,
+    pg002_dead_var,
+    pg003_micro_batch_size,
+    pg004_not_exported,
+    pg005_invalid_value,
+    pg006_lost_export,
+    pg007_path_dependent,
+    pg008_overridden,
+    pg009_unfollowed_source,
+)
 
-__all__ = ["CHECKS", "RULES", "Rule", "rule_by_key", "rule_list"]
+RULES: tuple = tuple(m.RULE for m in _MODULES)
+CHECKS: dict = {m.RULE.code: m.check for m in _MODULES}  # code -> check(ctx)
+MODULES: dict = {m.RULE.code: m for m in _MODULES}  # code -> the module that holds the rule
+
+_BY_KEY: dict = {}
+for _rule in RULES:
+    _BY_KEY[_rule.code.lower()] = _rule
+    _BY_KEY[_rule.name.lower()] = _rule
+
+
+def rule_by_key(key: str):
+    """A rule by code or name (case-insensitive), or None."""
+    return _BY_KEY.get(key.strip().lower())
+
+
+def rule_list() -> str:
+    """Every rule as `PG001 (missing-companion), ...`: what messages about an unknown rule offer."""
+    return ", ".join(f"{r.code} ({r.name})" for r in RULES)
+
+
+__all__ = ["CHECKS", "MODULES", "RULES", "Rule", "rule_by_key", "rule_list"]

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-
 from .. import gates as G
-from ..fixes import quote_like
+from ..fixes import quote_like, remove_statement, remove_word
 from ..model import Edit, Finding, Fix, Related
 from ..parse import Assign
 from ..records import factory, record
 from ..source import Source
-from .table import BY_KEY, pick
+from .rule import Rule, pick
 
 
 @record(eq=True)
@@ -35,23 +34,19 @@ class Context:
         """1-based line of a byte offset."""
         return self.source.line_of(offset) + 1
 
-    def text(self, code: str, table: str, key: str, **fields) -> str:
-        """A message or fix text of a rule in the context's language."""
-        rule = BY_KEY[code.lower()]
-        en, zh = getattr(rule, table)[key]
-        # a field given as an (english, chinese) pair is picked per language
-        en_fields = {k: v[0] if isinstance(v, tuple) else v for k, v in fields.items()}
-        zh_fields = {k: v[1] if isinstance(v, tuple) else v for k, v in fields.items()}
-        if self.lang == "both" and table == "messages":  # both languages: one line each, not " / " mid-sentence
-            return f"{en.format(**en_fields)}\n{zh.format(**zh_fields)}"
-        return pick(self.lang, en.format(**en_fields), zh.format(**zh_fields))
+    def message(self, rule: Rule, key: str, **fields) -> str:
+        """A message of a rule in the context's language (both: one line each, not " / " mid-sentence)."""
+        text = rule.message(key)
+        if self.lang == "both":
+            return f"{text.render('en', **fields)}\n{text.render('zh', **fields)}"
+        return text.render(self.lang, **fields)
 
-    def fix(self, code: str, key: str, edits, *, safe: bool = True, preferred: bool = False,
-            **fields) -> Fix:
-        """A fix whose description comes from the rule table."""
-        return Fix(self.text(code, "fixes", key, **fields), tuple(edits), safe, preferred, "fix")
+    def fix(self, rule: Rule, key: str, edits, *, preferred: bool = False, **fields) -> Fix:
+        """A fix of a rule: its description and safety come from the rule's fix table."""
+        text = rule.fixes[key]
+        return Fix(text.render(self.lang, **fields), tuple(edits), text.safe, preferred, "fix")
 
-    def emit(self, code: str, message: str, start: int, end: int, *, fixes=(), related=(),
+    def emit(self, rule: Rule, message: str, start: int, end: int, *, fixes=(), related=(),
              dedupe=None, severity: str | None = None, data=None, site=None,
              keep_fixes: bool = False) -> None:
         """Record a finding once (dedupe key defaults to code and range).
@@ -70,11 +65,10 @@ class Context:
             start, end = via
             if not keep_fixes:
                 fixes = ()
-        key = (code, dedupe if dedupe is not None else (start, end))
+        key = (rule.code, dedupe if dedupe is not None else (start, end))
         if key in self.seen:
             return
         self.seen.add(key)
-        rule = BY_KEY[code.lower()]
         self.findings.append(Finding(
             code=rule.code, rule=rule.name, severity=severity or rule.severity, message=message,
             start=start, end=end, fixes=tuple(fixes), related=tuple(related),
@@ -116,13 +110,20 @@ def gate_state(seen, profile: G.Profile | None = None, name: str = "") -> str:
     return G.int_gate(val.text)
 
 
+def one_line(text: str) -> str:
+    """text with newlines and other unprintable characters escaped (\\n, \\t, \\x1b)."""
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
 def shown(val) -> str:
-    """A value as a message shows it."""
+    """A value as a message shows it, always on one line."""
     if val.kind == "unset":
         return "unset"
     if val.kind == "unknown":
-        return f"<{val.via}>"
+        return f"<{one_line(val.via)}>"
     text = val.text
+    if not text.isprintable():  # a newline or a control character would break `file:line:col:` lines
+        return repr(text)
     if "'" in text and '"' not in text:
         return f'"{text}"'  # literal quotes stay visible: '1' would read as the value 1
     return repr(text) if text.strip() != text or text == "" or '"' in text else text
@@ -136,3 +137,39 @@ def value_edit(a: Assign, new: str, source: Source) -> Edit:
     if word.quote in ("'", '"'):
         return Edit(word.start, word.end, quote_like(word.quote, new))
     return Edit(word.start, word.end, new)
+
+
+def removal(ctx: Context, a: Assign) -> Edit:
+    """The edit that removes one assignment: its word in a prefix, `env` or `docker run -e`
+    list or a multi-name declaration, else the whole statement."""
+    if a.mode in ("prefix", "env"):
+        return remove_word(ctx.source, a.start, a.end)
+    if a.mode == "docker":
+        # `-e NAME=1` (two words) or `-eNAME=1` / `--env=NAME=1`
+        data = ctx.source.data
+        begin = a.start
+        j = begin - 1
+        while j > 0 and data[j] in b" \t":
+            j -= 1
+        flag_end = j + 1
+        k = flag_end
+        while k > 0 and data[k - 1] not in b" \t\n":
+            k -= 1
+        if data[k:flag_end] in (b"-e", b"--env"):
+            return remove_word(ctx.source, k, a.end)
+        return remove_word(ctx.source, begin, a.end)
+    if a.decl_items > 1:
+        return remove_word(ctx.source, a.start, a.end)
+    return remove_statement(ctx.source, a.decl_start, a.decl_end)
+
+
+def site_value(ctx: Context, a: Assign):
+    """The value an assignment of a gate gave (UNSET when the flow has none for it)."""
+    vals = ctx.cache.get("site_vals")
+    if vals is None:  # once per analysis: a lookup per finding would make many findings quadratic
+        vals = ctx.cache["site_vals"] = {id(site): val for site, val in ctx.flow.gate_sites}
+    val = vals.get(id(a))
+    if val is None:
+        from ..flow import UNSET
+        return UNSET
+    return val

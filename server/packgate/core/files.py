@@ -1,0 +1,143 @@
+"""Files as packgate reads them: what counts as a shell script, walking a folder, reading one
+file safely, and the bounds a text keeps to be analysed.
+
+`packgate check`, the server's workspace pass and `source` following all read through here, so
+they agree: one size cap, one NUL rule, one /proc /sys /dev rule (docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+from typing import Callable, Iterator, Optional
+
+SHELL_SUFFIXES = (".sh", ".bash")
+SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "__pycache__", ".hg", ".svn", ".tox"})
+KERNEL_TREES = ("/dev", "/proc", "/sys")
+
+# Past these sizes a text is not analysed: time and memory stay bounded (docs/reliability.md).
+# Bytes alone do not bound the syntax tree (a megabyte of `a|a|...` is half a million nodes
+# deep), so lines and command separators count too.
+MAX_BYTES = 5 * 1024 * 1024
+MAX_UNITS = 120_000
+MAX_WORDS = 1_000_000
+# ... nor do blanks and separators bound it on one dense line: `$a$a...`, `"a""a"...`,
+# `{a,b}...`, `$((1+1+...))` are several nodes every two or three bytes. Expansions, quotes,
+# braces, parentheses, `+`, `,` and redirections count here (a 50,000-line launcher has
+# about 80,000 of them).
+MAX_MARKS = 500_000
+MARKS = (b"$", b'"', b"'", b"{", b"(", b"+", b",", b"<", b">")
+
+KERNEL_FILE = "a kernel or device file, not a script (/proc, /sys and /dev are not read)"
+NOT_REGULAR = "not a regular file (devices, FIFOs and sockets are not read)"
+BINARY = "binary file (NUL bytes), not a shell script"
+
+
+def too_large(data: bytes) -> str:
+    """Why a text is too large to analyse, or '' when it is not."""
+    if len(data) > MAX_BYTES:
+        return _too_large(len(data))
+    if 2 * len(data) <= MAX_UNITS:  # each count below is at most one per byte (two for `$(`)
+        return ""
+    n = len(data)
+    # one pass per group (bytes.translate deletes them) instead of a count() per character
+    units = n - len(data.translate(None, b"\n;|&`")) + data.count(b"$(")
+    if units > MAX_UNITS:
+        return (f"too large to analyze ({units} lines, command separators and substitutions; "
+                f"the limit is {MAX_UNITS})")
+    words = n - len(data.translate(None, b" \t"))
+    if words > MAX_WORDS:
+        return f"too large to analyze ({words} blanks between words; the limit is {MAX_WORDS})"
+    marks = n - len(data.translate(None, b"".join(MARKS)))
+    if marks > MAX_MARKS:
+        return (f"too large to analyze ({marks} expansions, quotes, brackets and operators; "
+                f"the limit is {MAX_MARKS})")
+    return ""
+
+
+def in_kernel_tree(path: str) -> bool:
+    """Whether a path, as written or with symlinks resolved, lies in /dev, /proc or /sys."""
+    for candidate in (os.path.abspath(path), os.path.realpath(path)):
+        if any(candidate == t or candidate.startswith(t + "/") for t in KERNEL_TREES):
+            return True
+    return False
+
+
+def is_shell_script(path: str) -> bool:
+    """`*.sh`, `*.bash`, or a regular file without an extension whose first line is a bash/sh
+    shebang (other extensions are not scripts packgate lints)."""
+    suffix = os.path.splitext(os.path.basename(path))[1]
+    if suffix in SHELL_SUFFIXES:
+        return True
+    if suffix:
+        return False
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # never open a FIFO or device to sniff it
+            return False
+        with open(path, "rb") as handle:
+            head = handle.read(128)
+    except (OSError, ValueError):
+        return False
+    first = head.split(b"\n", 1)[0]
+    return first.startswith(b"#!") and any(s in first for s in (b"bash", b"/sh", b" sh"))
+
+
+def walk(root: str, on_error: Optional[Callable[[OSError], None]] = None) -> Iterator[str]:
+    """Every file below a folder, in a stable (sorted) order, skipping SKIP_DIRS."""
+    for folder, dirs, names in os.walk(root, onerror=on_error):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        for name in sorted(names):
+            yield str(Path(folder) / name)  # as pathlib writes it: `check .` prints `a.sh`, not `./a.sh`
+
+
+def read_file(path: str) -> tuple[Optional[bytes], Optional[str]]:
+    """(bytes, None), or (None, a one-line reason): only regular files outside /dev, /proc and
+    /sys, up to MAX_BYTES, without NUL bytes."""
+    try:
+        if in_kernel_tree(path):
+            return None, KERNEL_FILE
+        st = os.stat(path)
+    except (OSError, ValueError) as exc:
+        return None, _cannot(exc)
+    if not stat.S_ISREG(st.st_mode):
+        return None, NOT_REGULAR
+    if st.st_size > MAX_BYTES:
+        return None, _too_large(st.st_size)
+    try:
+        # O_NONBLOCK: a file swapped for a FIFO after the stat must not block the open
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None, NOT_REGULAR
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        return None, _cannot(exc)
+    if len(data) > MAX_BYTES:
+        return None, _too_large(len(data))
+    return (None, BINARY) if is_binary(data) else (data, None)
+
+
+def is_binary(data: bytes) -> bool:
+    """A NUL anywhere: bash cannot even hold one, so a file with one is not a script."""
+    return b"\0" in data
+
+
+def decode(data: bytes) -> tuple[str, bool]:
+    """(text, whether it was valid UTF-8): undecodable bytes are replaced, never refused."""
+    try:
+        return data.decode("utf-8"), True
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "replace"), False
+
+
+def _too_large(size: int) -> str:
+    return f"too large to analyze ({size // 1024} KiB; the limit is {MAX_BYTES // (1024 * 1024)} MiB)"
+
+
+def _cannot(exc: Exception) -> str:
+    reason = getattr(exc, "strerror", None) or exc
+    if getattr(exc, "errno", None) == errno.ENOENT:
+        return f"not found ({reason})"
+    return f"cannot read: {reason}"

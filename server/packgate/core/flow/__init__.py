@@ -1,0 +1,30 @@
+"""The environment each launch would see, on every path, and why.
+
+The walk keeps a list of states (one per path through if/case/&&/||/loops). A state maps each
+shell variable to its value, its export attribute and the assignment it came from. Child
+processes (subshells, background jobs, pipeline stages, command substitutions, `bash -c`,
+containers) run on copies that are thrown away afterwards, which is exactly how their exports
+get lost. Facts are computed once here (facts.py); rules only read them.
+
+Where things are: walk.py (statements, paths, merging), commands.py (the command table),
+values.py (words), launches.py, sourcing.py, children.py, relevance.py (static pre-passes),
+incremental.py (checkpoints and take-over), analysis.py (the Flow that joins them).
+"""
+
+from .analysis import Flow, analyze_flow
+from .children import MAX_CHILD_DEPTH
+from .commands import COMMANDS
+from .facts import (UNSET, FlowResult, GateSite, Label, LabelKind, Launch, LaunchPath, Lost, Overwrite,
+                    Reason, Seen, Stop, Unfollowed, UnfollowedKind, Val, ValKind, Var)
+from .incremental import Checkpoint, Moves, Resume, compose, moves_of
+from .relevance import RelevanceMemo, relevant_names
+from .state import MAX_LABELS, State
+from .walk import MAX_CALL_DEPTH, MAX_CALL_STEPS, MAX_PATHS
+
+__all__ = [
+    "COMMANDS", "Checkpoint", "Flow", "FlowResult", "GateSite", "Label", "LabelKind", "Launch",
+    "LaunchPath", "Lost", "MAX_CALL_DEPTH", "MAX_CALL_STEPS", "MAX_CHILD_DEPTH", "MAX_LABELS",
+    "MAX_PATHS", "Moves", "Overwrite", "Reason", "RelevanceMemo", "Resume", "Seen", "State", "Stop",
+    "UNSET", "Unfollowed", "UnfollowedKind", "Val", "ValKind", "Var", "analyze_flow", "compose",
+    "moves_of", "relevant_names",
+]

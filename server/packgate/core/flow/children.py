@@ -1,0 +1,171 @@
+"""Child shells: `bash -c '...'` and `docker run [-e NAME[=value]] IMAGE CMD`. A child starts
+from what its parent exported (a container from nothing but its -e options); what it exports
+is lost when it ends."""
+
+from __future__ import annotations
+
+import os
+from itertools import islice
+from typing import Optional
+
+from .. import gates as G
+from ..parse import parse_bytes
+from ..parse.model import AssignMode, Command, Lit, Occurrence, OccurrenceKind, Sub, SubKind, Word
+from .facts import Lost, Var
+from .state import State
+
+MAX_CHILD_DEPTH = 3
+# docker run's options that take the next word as their value
+_DOCKER_VALUE_FLAGS = {
+    "-v", "--volume", "--name", "-w", "--workdir", "--network", "--net", "--gpus", "--shm-size",
+    "--ipc", "-u", "--user", "--entrypoint", "-p", "--publish", "--mount", "--device",
+    "--runtime", "--cpus", "-m", "--memory", "--ulimit", "--label", "-l", "--hostname", "-h",
+    "--add-host", "--cap-add", "--security-opt", "--pid", "--platform", "--pull", "--restart",
+    "--log-driver", "--log-opt", "--tmpfs", "--group-add", "--dns",
+}
+
+
+class Children:
+    """The walk's child shells and containers (a part of flow.analysis.Flow)."""
+
+    def inner_script(self, word: Word):
+        """The model of a `bash -c` string (parsed once per place), noted for its directives."""
+        key = (word.start, word.end)
+        if key in self.child_cache:
+            return self.child_cache[key]
+        raw = self.data[word.start:word.end]
+        base = word.start
+        if word.quote and len(raw) >= 2:
+            raw, base = raw[1:-1], word.start + 1
+        script = parse_bytes(raw, base=base)
+        self.child_cache[key] = script
+        self.children.append(script)
+        self.child_log.append(key)
+        return script
+
+    def shell_c(self, c) -> None:
+        """`bash -c SCRIPT`: SCRIPT runs in a child shell that sees what this one exported
+        (c: the commands.Call)."""
+        words, names, rest, s, prefix = c.words, c.names, c.rest, c.s, c.prefix
+        script_word = None
+        for idx, j in enumerate(rest):
+            t = names[j]
+            if t.startswith("-") and "c" in t[1:] and not t.startswith("--"):
+                if idx + 1 < len(rest):
+                    script_word = words[rest[idx + 1]]
+                break
+            if not t.startswith("-"):
+                break
+        if script_word is None or self.child_depth >= MAX_CHILD_DEPTH:
+            return
+        child = State({k: v for k, v in s.vars.items() if v.exported}, labels=s.labels,
+                      relevant=self.relevant)
+        for a in prefix:
+            if a.mode != AssignMode.ENV_UNSET:
+                self.assign(child, a)
+        self.run_child(script_word, child, parent=s)
+
+    def run_child(self, word: Word, child: State, parent: Optional[State] = None) -> None:
+        """Walk a child shell's script; its exports are lost when it launches nothing."""
+        script = self.inner_script(word)
+        self.child_depth += 1
+        try:
+            before = self.sub_launches
+            marker = len(self.gate_sites)
+            self.block(script.body, [child])
+            if self.sub_launches == before:
+                for a, _ in islice(self.gate_sites.values(), marker, None):
+                    if a.exported:
+                        self.made += 1
+                        sub = Sub(word.start, word.end, kind=SubKind.CHILD)
+                        self.lose(a, sub)
+                        if parent is not None:
+                            parent.lost[a.name] = Lost(a, sub)
+        finally:
+            self.child_depth -= 1
+
+    def docker(self, c, rest: list) -> None:
+        """`docker run [options] IMAGE CMD`: CMD runs in a container that sees only its -e options
+        (c: the commands.Call; rest: the indexes of the words after `docker`)."""
+        cmd, words, names, s = c.cmd, c.words, c.names, c.s
+        run_at = next(k for k in rest if names[k] == "run")
+        container = State({}, labels=s.labels, container=True, docker_at=words[run_at].end,
+                          relevant=self.relevant,
+                          host_exported=frozenset(k for k, v in s.vars.items() if v.exported))
+        j = rest.index(run_at) + 1
+        image_at = None
+        while j < len(rest):
+            k = rest[j]
+            t = names[k]
+            if t in ("-e", "--env") and j + 1 < len(rest):
+                w = words[rest[j + 1]]
+                spec = names[rest[j + 1]]
+                self.docker_env(container, s, w, spec)
+                j += 2
+                continue
+            if t.startswith("--env="):
+                self.docker_env(container, s, words[k], t[len("--env="):], strip=len("--env="))
+                j += 1
+                continue
+            if t.startswith("-e") and len(t) > 2 and "=" in t:
+                self.docker_env(container, s, words[k], t[2:], strip=2)
+                j += 1
+                continue
+            if t == "--env-file" or t.startswith("--env-file="):
+                container.env_file = True
+                j += 1 if "=" in t else 2
+                continue
+            if t in _DOCKER_VALUE_FLAGS:
+                j += 2
+                continue
+            if t.startswith("-"):
+                j += 1
+                continue
+            image_at = j
+            break
+        if image_at is None:
+            return
+        inner = [rest[x] for x in range(image_at + 1, len(rest))]
+        if not inner:
+            return
+        first = os.path.basename(names[inner[0]])
+        if first in ("bash", "sh", "zsh"):
+            script_word = None
+            for idx, k in enumerate(inner[1:], start=1):
+                t = names[k]
+                if t.startswith("-") and "c" in t[1:]:
+                    if idx + 1 < len(inner):
+                        script_word = words[inner[idx + 1]]
+                    break
+                if not t.startswith("-"):
+                    break
+            if script_word is not None and self.child_depth < MAX_CHILD_DEPTH:
+                self.run_child(script_word, container)
+            return
+        sub_cmd = Command(words[inner[0]].start, cmd.end, words=[words[k] for k in inner],
+                          name_start=words[inner[0]].start, name_end=words[inner[0]].end)
+        self.command_in(sub_cmd, container)
+
+    def docker_env(self, container: State, host: State, word: Word, spec: str, strip: int = 0) -> None:
+        """One `-e NAME=value` (set in the container) or `-e NAME` (passed from the host if exported)."""
+        if "=" in spec:
+            if strip and word.parts and isinstance(word.parts[0], Lit):
+                lit = word.parts[0]
+                word = Word([Lit(lit.text[strip:], lit.start + strip, lit.end)] + word.parts[1:],
+                            word.start + strip, word.end)
+            a = self.word_assign(word, AssignMode.DOCKER)
+            self.assign(container, a)
+        else:
+            var = host.vars.get(spec)
+            if var is not None and var.exported:
+                container.set(spec, var)
+                self.mark_read(var)
+            elif var is not None and var.origin is not None:
+                # the host only assigned it: -e NAME passes nothing, the way a missing export does
+                container.set(spec, Var(var.val, False, var.origin))
+                self.mark_read(var)
+            if spec in G.GATES:
+                self.extra_occ.append(Occurrence(spec, word.start + strip, word.end, OccurrenceKind.DOCKER))
+
+
+# commands whose words can reach a check: launchers, the wrappers that run one (`numactl ...

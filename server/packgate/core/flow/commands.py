@@ -1,0 +1,354 @@
+"""What each command does to the environment and to the exit status of a path.
+
+COMMANDS is the one table from a command's name to its handler (ShellCheck's CFG.hs
+`handleCommand` is the model). A handler gets the walk and a Call (the command on one path,
+its words, and where its name is) and returns the paths after it, WRAPPED when the command
+only runs the next word as a command (`nohup`, `timeout 5`, `env X=1`), or None when it does
+nothing special here (a launch or a function call may still be recognised).
+
+The statements the parser already knows as declarations (`export`, `declare`/`typeset`/
+`local`/`readonly` with values, `unset`) come through the Commands methods below the table:
+assignment(), export_names(), unset_names(), set_option(), exit_statement().
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Callable, Optional
+
+from .. import gates as G
+from ..parse.model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, SetOpt, Unset, Word
+from .facts import UNSET, GateSite, Overwrite, Stop, Val, ValKind, Var
+from .state import State
+from .values import LazyValues, concat
+
+_NAME_EQ = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_KNOWN = ValKind.KNOWN
+WRAPPED = object()  # a handler's answer: the command is the next word (see the module docstring)
+
+
+class Call:
+    """One simple command on one path, from the word at index i (past its wrappers) on."""
+
+    __slots__ = ("cmd", "words", "vals", "names", "i", "base", "prefix", "s")
+
+    def __init__(self, cmd: Command, vals: LazyValues, s: State):
+        self.cmd, self.words, self.vals, self.names = cmd, cmd.words, vals, vals.names
+        self.i, self.base, self.prefix, self.s = 0, "", list(cmd.prefix), s
+
+    @property
+    def rest(self) -> list:
+        """The indexes of the words after the command's name."""
+        return list(range(self.i + 1, len(self.words)))
+
+
+_BASES: dict = {}
+
+
+def base_name(name: str) -> str:
+    """os.path.basename of a command name, remembered (scripts repeat a few dozen names)."""
+    base = _BASES.get(name)
+    if base is None:
+        base = os.path.basename(name)
+        if len(_BASES) < 4096:
+            _BASES[name] = base
+    return base
+
+
+# ---------------------------------------------------------------- the handlers
+
+def wrapper(flow, c: Call):
+    """`nohup CMD`, `timeout 5 CMD`, `numactl -N 0 CMD`...: skip the wrapper's options (those in
+    gates.WRAPPER_SYNTAX take a value) and operands; the command is what follows."""
+    takes, operands = G.WRAPPER_SYNTAX[c.base]
+    names, n = c.names, len(c.words)
+    i = c.i + 1
+    while i < n:
+        t = names[i]
+        if t == "--":
+            i += 1
+            break
+        if not t.startswith("-") or t == "-":
+            break
+        i += 2 if t in takes else 1  # `-N 0`; `--cpunodebind=0` and `-N0` are one word
+    c.i = i + operands
+    return WRAPPED
+
+
+def env(flow, c: Call):
+    """`env X=1 -u Y CMD`: the assignments and removals are the command's prefix."""
+    words, names = c.words, c.names
+    i = c.i + 1
+    while i < len(words):
+        t = names[i]
+        if "=" in t and _NAME_EQ.match(t):
+            c.prefix.append(flow.word_assign(words[i], AssignMode.ENV))
+            i += 1
+        elif t in ("-u", "--unset") and i + 1 < len(words):
+            flow.made += 1
+            c.prefix.append(Assign(words[i].start, words[i + 1].end, name=names[i + 1],
+                                   mode=AssignMode.ENV_UNSET))
+            i += 2
+        elif t.startswith("-"):
+            i += 1
+        else:
+            break
+    c.i = i
+    return WRAPPED
+
+
+def stop(flow, c: Call):
+    """`exit`, `return`, `break`, `continue`: the path stops here (until its loop or call ends)."""
+    c.s.done = Stop(c.base)
+    return [c.s]
+
+
+def set_(flow, c: Call):
+    """`set -a` / `set +a` / `set -o allexport`: whether every assignment exports."""
+    if c.prefix:
+        return None
+    s, names, n = c.s, c.names, len(c.words)
+    for j in c.rest:
+        t = names[j]
+        if t.startswith("-") and not t.startswith("--") and "a" in t[1:] and "o" not in t[1:]:
+            s.allexport = True
+        elif t.startswith("+") and "a" in t[1:] and "o" not in t[1:]:
+            s.allexport = False
+        elif t in ("-o", "+o") and j + 1 < n and names[j + 1] == "allexport":
+            s.allexport = t == "-o"
+    return [s]
+
+
+def source(flow, c: Call):
+    """`source FILE` / `. FILE`: the file runs in this shell (sourcing.py)."""
+    if c.i != 0 or len(c.words) < 2:
+        return None
+    return flow.source(c.cmd, c.words[1], c.vals[1], c.s)
+
+
+def read(flow, c: Call):
+    """`read NAME...`: the names get a value the script cannot know."""
+    s = c.s
+    for j in c.rest:
+        t = c.names[j]
+        if _NAME.match(t):
+            s.set(t, Var(Val(ValKind.UNKNOWN, via="read"), s.vars.get(t, Var(UNSET, False, None)).exported, None))
+    return [s]
+
+
+def docker(flow, c: Call):
+    """`docker run [-e ...] IMAGE CMD`: CMD runs in a container (children.py)."""
+    rest = c.rest
+    if not any(c.names[j] == "run" for j in rest[:2]):
+        return None
+    flow.docker(c, rest)
+    return [c.s]
+
+
+def shell(flow, c: Call):
+    """`bash -c '...'`: the string runs in a child shell (children.py)."""
+    if c.base == "zsh" and c.prefix:
+        return None
+    flow.shell_c(c)
+    return [c.s]
+
+
+Handler = Callable[[object, Call], Optional[object]]
+
+# command name (its base name: /usr/bin/env is env) -> handler
+COMMANDS: dict[str, Handler] = {
+    **{name: wrapper for name in G.WRAPPERS},
+    "env": env,
+    "exit": stop, "return": stop, "break": stop, "continue": stop,
+    "set": set_,
+    "source": source, ".": source,
+    "read": read,
+    "docker": docker,
+    "bash": shell, "sh": shell, "zsh": shell,
+}
+STOPS = frozenset(("exit", "return", "break", "continue"))
+# names can flow where the walk cannot follow them
+UNFOLLOWED = frozenset(("eval",))
+# builtins that change variables or options, reached as commands only through `command` or
+# `builtin` (the parser makes declarations of the direct ones): never stepped over
+DECLARING = frozenset(("export", "declare", "typeset", "local", "unset", "shopt"))
+# commands the walk may not step over: they act, launch or may
+ACTIVE = frozenset(COMMANDS) | G.LAUNCH_COMMANDS | UNFOLLOWED | DECLARING
+# commands whose words can reach a check: launchers, the wrappers that run one (`numactl ...
+# torchrun`), and the commands that change this shell or start another
+REACHING = (frozenset(COMMANDS) - STOPS) | G.LAUNCH_COMMANDS | UNFOLLOWED
+
+
+class Commands:
+    """The walk's commands and declarations (a part of flow.analysis.Flow)."""
+
+    def command(self, cmd: Command, states: list) -> list:
+        """A simple command on every path (its command substitutions first)."""
+        for sub in cmd.pre:
+            states = self.stmt(sub, states)
+        out = []
+        for s in states:
+            out.extend(self.command_in(cmd, s))
+        return out
+
+    def command_in(self, cmd: Command, s: State) -> list:
+        """A simple command on one path: its handler, else a launch, else a function call."""
+        words = cmd.words
+        if not words:
+            return [s]
+        for w in words:
+            if w.effects:  # ${X:=d} assigns, a gate read makes it the caller's: even for `echo`
+                self.value(w, s)
+        c = Call(cmd, LazyValues(self, words, s), s)
+        while c.i < len(words):
+            c.base = base_name(c.names[c.i])
+            handler = COMMANDS.get(c.base)
+            if handler is None:
+                break
+            out = handler(self, c)
+            if out is WRAPPED:
+                continue
+            if out is not None:
+                return out
+            break
+        else:
+            return [s]  # wrappers of nothing
+        launcher = self.launcher(c)
+        if launcher:
+            self.launch(c, launcher)
+            return [s]
+        return self.function_call(c)
+
+    def function_call(self, c: Call) -> list:
+        """`name args`: a function defined earlier runs where it is called (walk.call)."""
+        s, name = c.s, c.names[c.i]
+        fdef = self.functions.get(name)
+        if fdef is None:
+            return [s]
+        self.called[name] = None
+        if not c.prefix:
+            if self.inert(fdef.body):  # log(), die(): nothing to walk
+                return [s]
+            args = []
+            for w in c.words[c.i + 1:]:
+                args.extend(self.values(w, s))
+            return self.call(fdef, [s], args)
+        child = s.fork()  # `X=1 f`: the prefix holds for the call only
+        for a in c.prefix:
+            self.assign(child, a) if a.mode != AssignMode.ENV_UNSET else child.drop(a.name)
+        self.call(fdef, [child])
+        return [s]
+
+    # ---------------------------------------------------------------- declarations
+
+    def assignment(self, st: Assign, states: list) -> list:
+        """NAME=value (plain, exported, declared or local) on every path."""
+        for s in states:
+            self.assign(s, st)
+        return states
+
+    def export_names(self, st: ExportNames, states: list) -> list:
+        """`export NAME...` marks the names exported; `export -n NAME` removes the mark."""
+        for s in states:
+            for name, _, _ in st.names:
+                var = s.vars.get(name)
+                if st.negate:
+                    if var is not None:
+                        s.set(name, var._replace(exported=False, negated=True))
+                        s.removed[name] = (st.start, st.end)
+                else:
+                    s.set(name, var._replace(exported=True) if var is not None else
+                          Var(UNSET, True, None))
+        return states
+
+    def unset_names(self, st: Unset, states: list) -> list:
+        """`unset NAME...` removes the variables (an overwrite of their assignments)."""
+        for s in states:
+            for name, _, _ in st.names:
+                old = s.drop(name)
+                s.removed[name] = (st.start, st.end)
+                if old is not None and old.origin is not None:
+                    self.overwrite(old.origin, st)
+        return states
+
+    def set_option(self, st: SetOpt, states: list) -> list:
+        """`set -a` as a statement of its own."""
+        for s in states:
+            s.allexport = st.allexport
+        return states
+
+    def exit_statement(self, st, states: list) -> list:
+        """An Exit statement: every path stops."""
+        for s in states:
+            s.done = Stop(st.kind)
+        return states
+
+    def assign(self, s: State, a: Assign, value: Optional[Val] = None) -> None:
+        """What an assignment does to one path: the value, the export mark, a local's frame."""
+        old = s.vars.get(a.name)
+        array = None
+        if value is None:
+            if a.array is not None:
+                elems = []
+                cache, foreign = self.literal_cache, self.sourced
+                for w in a.array:
+                    if w.text is not None:  # a literal element: its value is computed once
+                        v = cache.get((w, foreign))
+                        elems.append(v if v is not None else self.value(w, s))
+                    else:
+                        elems.extend(self.values(w, s))
+                array = tuple(elems)
+                if a.append and old is not None and old.array is not None:
+                    array = old.array + array
+                value = array[0] if array else Val(_KNOWN, "")
+            elif a.value is None:
+                value = Val(_KNOWN, "", lit=(a.eq_end, a.eq_end), span=(a.eq_end, a.eq_end))
+            else:
+                value = self.value(a.value, s)
+                if a.append and old is not None:
+                    value = concat([old.val, value])
+        mode = a.mode
+        exported = a.exported or s.allexport or (old is not None and old.exported)
+        if mode == AssignMode.LOCAL or (mode == AssignMode.DECLARE and s.frames and "g" not in a.keyword):
+            s.save_local(a.name)  # local / declare in a function: undone on return
+        if mode == AssignMode.LOCAL:
+            exported = exported and a.exported
+        s.removed.pop(a.name, None)
+        if old is not None and old.origin is not None and mode != AssignMode.PREFIX:
+            self.overwrite(old.origin, a)
+        s.set(a.name, Var(value, exported, a, array))
+        if a.name in G.GATES or a.name in G.OTHER_VARS:
+            self.gate_sites.setdefault(a, GateSite(a, value))
+            if a.file is not None and self.via is not None:
+                self.sourced_at.setdefault(a, self.via)
+
+    def overwrite(self, origin: Assign, by) -> None:
+        """A gate's assignment replaced (or unset) by `by`."""
+        if origin.name in G.GATES and origin not in self.overwrites:
+            self.overwrites[origin] = Overwrite(origin, by)
+            if len(self.file_stack) > 1 and self.via is not None:  # `by` is in a sourced file
+                self.overwritten_in[by] = (self.file_stack[-1], self.via)
+
+    def word_assign(self, word: Word, mode: str, text: Optional[str] = None) -> Assign:
+        """An Assign for a NAME=value word (env, docker -e)."""
+        lit = word.parts[0] if word.parts and isinstance(word.parts[0], Lit) else None
+        raw = text if text is not None else (lit.text if lit else "")
+        name = raw.split("=", 1)[0]
+        base = lit.start if lit else word.start
+        # the name's bytes: ASCII, so len(name) bytes
+        name_end = base + len(name)
+        eq_end = name_end + 1
+        value_parts = []
+        if lit and len(lit.text) > len(name) + 1:
+            value_parts.append(Lit(lit.text[len(name) + 1:], eq_end, lit.end))
+        value_parts.extend(word.parts[1:])
+        value = Word(value_parts, eq_end, word.end, "", "") if value_parts else None
+        self.made += 1
+        a = Assign(word.start, word.end, name=name, name_start=base, name_end=name_end,
+                   value=value, mode=mode, exported=True, eq_end=eq_end,
+                   decl_start=word.start, decl_end=word.end)
+        if name in G.GATES:
+            self.extra_occ.append(Occurrence(name, base, name_end, mode))
+        return a

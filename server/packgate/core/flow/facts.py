@@ -1,0 +1,202 @@
+"""The typed facts the flow walk leaves for the rules: values, variables, what a launch sees on
+each path, the sites, labels and records of FlowResult.
+
+The enums are `str`-valued (ValKind.KNOWN == "known"), so a rule may compare with the text.
+Val, Var, Label and the FlowResult entries are NamedTuples: cheap to create and compare (the
+walk makes many), and they unpack like the tuples they replace (`for a, val in gate_sites`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+from ..parse.model import Assign, Stmt, Sub, TextEnum
+from ..records import factory, record
+
+
+class ValKind(TextEnum):
+    """How much the script knows of a value."""
+
+    KNOWN = "known"  # text is the value
+    DEFAULT = "default"  # text, unless the caller sets `via`
+    UNKNOWN = "unknown"  # the script cannot know; `via` says why
+    UNSET = "unset"
+
+
+class Stop(TextEnum):
+    """Why a path stopped walking (NONE: it goes on); falsy only for NONE."""
+
+    NONE = ""
+    EXIT = "exit"
+    RETURN = "return"
+    BREAK = "break"
+    CONTINUE = "continue"
+
+
+class LabelKind(TextEnum):
+    """A branch decision a path remembers (a case pattern is "case:" + the pattern)."""
+
+    THEN = "then"
+    ELIF = "elif"
+    ELSE = "else"
+    NO_BRANCH = "no-branch"
+    CASE = "case:"
+    CASE_NONE = "case-none"
+    LOOP_RAN = "loop-ran"
+    LOOP_SKIPPED = "loop-skipped"
+    AND_RAN = "&&-ran"
+    AND_SKIPPED = "&&-skipped"
+    OR_RAN = "||-ran"
+    OR_SKIPPED = "||-skipped"
+
+
+_AND_OR = {("&&", True): LabelKind.AND_RAN, ("&&", False): LabelKind.AND_SKIPPED,
+           ("||", True): LabelKind.OR_RAN, ("||", False): LabelKind.OR_SKIPPED}
+
+
+def and_or_label(op: str, ran: bool) -> LabelKind:
+    """The label of `&&` / `||` whose right side ran (or did not)."""
+    return _AND_OR[(op, ran)]
+
+
+class Label(NamedTuple):
+    """One branch decision on a path: where it was taken and which."""
+
+    at: int  # byte offset shown in messages (a sourced file's: its `source` command)
+    key: str  # a LabelKind, or "case:" + the pattern
+
+
+class Val(NamedTuple):
+    """A value as far as the script can tell (see ValKind)."""
+
+    kind: str  # a ValKind
+    text: str = ""
+    via: str = ""
+    lit: Optional[tuple] = None  # byte span of the literal that decides the value
+    span: Optional[tuple] = None  # byte span of the word it came from
+    foreign: bool = False  # lit / span are offsets in a sourced file, not in this document
+
+
+UNSET = Val(ValKind.UNSET)
+
+
+class Var(NamedTuple):
+    """A shell variable in one state."""
+
+    val: Val
+    exported: bool
+    origin: Optional[Assign]
+    array: Optional[tuple] = None
+    negated: bool = False  # `export -n`: the trainer does not see it, deliberately
+
+
+class GateSite(NamedTuple):
+    """An assignment of a gate (or another checked variable) that ran, and the value it gave."""
+
+    assign: Assign
+    val: Val
+
+
+class Overwrite(NamedTuple):
+    """A gate assignment replaced (or unset) by a later statement."""
+
+    assign: Assign
+    by: Stmt  # an Assign or an Unset
+
+
+class Lost(NamedTuple):
+    """An export made where no launch can see it (a subshell, a child shell)."""
+
+    assign: Assign
+    sub: Sub
+
+
+class UnfollowedKind(TextEnum):
+    """Why a `source` / `.` was not followed."""
+
+    DYNAMIC = "dynamic"
+    REFUSED = "refused"
+    RELATIVE = "relative"
+    CYCLE = "cycle"
+    DEPTH = "depth"
+
+
+class Reason(NamedTuple):
+    kind: str  # an UnfollowedKind
+    detail: str
+
+
+class Unfollowed(NamedTuple):
+    """A source command the walk did not follow, and why."""
+
+    start: int
+    end: int
+    reason: Reason
+
+
+@record(frozen=True)
+class Seen:
+    """What a launch sees of one gate on one path."""
+
+    val: Val  # UNSET when absent
+    origin: Optional[Assign]  # the assignment that set the value the launch sees
+    unexported: Optional[Assign] = None  # set in the script but never exported
+    lost: Optional[Lost] = None  # exported where the launch cannot see it
+    removed: Optional[tuple] = None  # (start, end) of the unset / export -n that removed it
+
+
+@record(eq=True)
+class LaunchPath:
+    """One path reaching a launch."""
+
+    labels: tuple  # of Label
+    gates: dict  # gate name -> Seen
+    mbs: Optional[Val]  # the value after --micro-batch-size, None when absent
+    mbs_flag: Optional[tuple]  # span of the flag word
+    sft: bool
+    pretrain: bool
+    docker_at: int = -1  # the launch runs in a container started by `docker run` (insert point)
+    host_exported: frozenset = frozenset()
+
+
+@record(eq=True)
+class Launch:
+    """A command that starts the trainer (or the end of a file without one)."""
+
+    start: int
+    end: int
+    name_start: int
+    name_end: int
+    label: str
+    implicit: bool = False
+    paths: list = factory(list)
+
+    def header(self, paths: int = 0) -> "Launch":
+        """This launch with only its first `paths` paths (as a checkpoint saw it)."""
+        return Launch(self.start, self.end, self.name_start, self.name_end, self.label,
+                      self.implicit, self.paths[:paths])
+
+
+@record(eq=True)
+class FlowResult:
+    """Everything the rules need."""
+
+    launches: list
+    gate_sites: list  # of GateSite
+    overwritten: list  # of Overwrite
+    lost: list  # of Lost
+    extra_occurrences: list
+    children: list  # parsed Scripts of `bash -c` / container bodies (for directives)
+    truncated: bool = False
+    # id(Assign in a sourced file) -> (start, end) of the source command (see sourced_at)
+    site_via: dict = factory(dict)
+    # id(overwriting statement in a sourced file) -> (file, source command span) (see overwritten_in)
+    overwrite_sites: dict = factory(dict)
+    unfollowed: list = factory(list)  # of Unfollowed
+    foreign: dict = factory(dict)  # sourced file path -> its text
+    dependencies: set = factory(set)  # every file the analysis read (or tried to)
+    resume: object = None  # incremental.Resume: where the walk of an edited version may start again
+    resumed_at: int = 0  # top-level statements taken from an earlier walk (0: walked from the start)
+    resynced_at: int = 0  # where the walk took the rest from the earlier walk (0: it did not)
+    sourced_at: dict = factory(dict, compare=False)  # Assign in a sourced file -> its source command's span
+    overwritten_in: dict = factory(dict, compare=False)  # overwriting statement in a sourced file -> (file, span)

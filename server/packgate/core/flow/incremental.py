@@ -1,0 +1,555 @@
+"""The incremental layer: an editor's next walk starts at a checkpoint of the last one, and takes
+the rest over from it where the paths meet again, moved by the edit.
+
+Every table the walk fills is an append-only log declared once, in TABLES: how it is kept (an
+ordered dict, a list, or entries replayed into derived tables), how an entry moves with an
+edit, and whether entries after a take-over point can be taken at all. A checkpoint keeps the
+length of each log, so the tables at any checkpoint are prefixes of the last walk's logs.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from itertools import islice
+from typing import Callable, NamedTuple, Optional
+
+from ..records import record, replace
+from .facts import Label, Launch, LaunchPath, Lost, Seen, Unfollowed, Val, Var
+from .state import State
+
+CHECKPOINTS = 16  # per walk, evenly spread over the top-level statements
+
+
+class Moves(NamedTuple):
+    """Where the offsets of one version of a document are in a later one: below lo they stayed,
+    from hi on they moved by delta; the edited bytes in between have no counterpart."""
+
+    lo: int
+    hi: int
+    delta: int
+
+
+def moves_of(edits) -> Optional[Moves]:
+    """The Moves of a list of edits ((start, old end, new end), each on the text the one before
+    it left); None for none."""
+    m = None
+    for start, old_end, new_end in edits or ():
+        m = compose(m, Moves(start, old_end, new_end - old_end))
+    return m
+
+
+def compose(a: Optional[Moves], b: Optional[Moves]) -> Optional[Moves]:
+    """a, then b, as one Moves (its unmapped range covers both edits and what lies between)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    lo1, hi1, d1 = a
+    lo2, hi2, d2 = b
+    # b's end in a's coordinates: unchanged below a's edit, moved back above its new text
+    if hi2 <= lo1:
+        pre = hi2
+    elif hi2 >= hi1 + d1:
+        pre = hi2 - d1
+    else:
+        pre = hi1
+    return Moves(min(lo1, lo2), max(hi1, pre), d1 + d2)
+
+
+class Unmapped(Exception):
+    """An offset inside edited bytes: the fact that holds it does not carry over."""
+
+
+class Mapper:
+    """Carries the walk's facts (values, paths, launches) from one version's offsets to another's."""
+
+    __slots__ = ("lo", "hi", "delta", "relevant")
+
+    def __init__(self, moves: Moves, relevant: Optional[frozenset]):
+        self.lo, self.hi, self.delta = moves
+        self.relevant = relevant
+
+    def start(self, x: int) -> int:
+        """A start offset, moved."""
+        if x < self.lo:
+            return x
+        if x >= self.hi:
+            return x + self.delta
+        raise Unmapped
+
+    def end(self, x: int) -> int:
+        """An end offset, moved."""
+        if x <= self.lo:
+            return x
+        if x >= self.hi:
+            return x + self.delta
+        raise Unmapped
+
+    def span(self, sp):
+        """A (start, end) range: it must lie wholly before or wholly after the edit."""
+        if sp is None:
+            return None
+        a, b = sp[0], sp[1]
+        if b <= self.lo:
+            return sp
+        if a >= self.hi:
+            d = self.delta
+            return (a + d, b + d) + tuple(sp[2:])
+        raise Unmapped
+
+    def val(self, v: Val) -> Val:
+        """A value with its literal and word spans moved."""
+        lit, span = v.lit, v.span
+        lo = self.lo
+        if (lit is None or lit[1] <= lo) and (span is None or span[1] <= lo):
+            return v
+        return v._replace(lit=self.span(lit), span=self.span(span))
+
+    def var(self, v: Var) -> Var:
+        """A variable with its values moved."""
+        val = self.val(v.val)
+        array = v.array
+        if array is not None:
+            mapped = tuple(self.val(x) for x in array)
+            if any(a is not b for a, b in zip(mapped, array)):
+                array = mapped
+        if val is v.val and array is v.array:
+            return v
+        return v._replace(val=val, array=array)
+
+    def vars(self, vs: dict) -> dict:
+        """Variables moved (only the relevant ones: the others never reach a check)."""
+        relevant = self.relevant
+        return {n: (self.var(v) if v is not None and (relevant is None or n in relevant) else v)
+                for n, v in vs.items()}
+
+    def labels(self, labels: tuple) -> tuple:
+        """Branch decisions moved."""
+        return tuple(Label(self.start(at), key) for at, key in labels)
+
+    def state(self, s: State) -> State:
+        """A copy of a path with its relevant values, labels and ranges moved (the other
+        variables never reach a check: they are kept as they are)."""
+        fields = {n: getattr(s, n) for n in State.__record_fields__}
+        fields.update(vars=self.vars(s.vars), labels=self.labels(s.labels), lost=dict(s.lost),
+                      frames=tuple(self.vars(f) for f in s.frames),
+                      removed={g: self.span(sp) for g, sp in s.removed.items()},
+                      docker_at=self.end(s.docker_at) if s.docker_at >= 0 else -1, mark=-1)
+        return State(**fields)
+
+    def seen(self, x: Seen) -> Seen:
+        """What a launch sees of a gate, moved."""
+        return Seen(self.val(x.val), x.origin, x.unexported, x.lost, self.span(x.removed))
+
+    def path(self, p: LaunchPath) -> LaunchPath:
+        """One path to a launch, moved."""
+        return LaunchPath(self.labels(p.labels), {g: self.seen(x) for g, x in p.gates.items()},
+                          self.val(p.mbs) if p.mbs is not None else None, self.span(p.mbs_flag), p.sft,
+                          p.pretrain, self.end(p.docker_at) if p.docker_at >= 0 else -1, p.host_exported)
+
+    def launch(self, launch: Launch) -> Launch:
+        """The launch's header (where it is), without its paths."""
+        start, end = self.span((launch.start, launch.end))
+        name_start, name_end = self.span((launch.name_start, launch.name_end))
+        return Launch(start, end, name_start, name_end, launch.label, launch.implicit)
+
+
+def moved_states(states: list, moves: Optional[Moves], relevant: Optional[frozenset]) -> list:
+    """Copies of paths recorded at another version's offsets, moved to this one's (raises
+    Unmapped when one points into edited bytes)."""
+    if moves is None:
+        return [s.fork() for s in states]
+    mapper = Mapper(moves, relevant)
+    return [mapper.state(s) for s in states]
+
+
+# State fields same_path compares itself (the others it compares with ==)
+_COMPARED_APART = ("vars", "frames", "lost", "mark", "relevant")
+
+
+def same_path(new: State, old: State, relevant: Optional[frozenset]) -> bool:
+    """Whether two paths (old already moved to new's offsets) lead to the same walk from here:
+    the same relevant values from the same assignments, labels, flags and lost exports."""
+    if any(getattr(new, n) != getattr(old, n) for n in _PLAIN_FIELDS) or len(new.frames) != len(old.frames):
+        return False
+    if new.lost.keys() != old.lost.keys() or any(
+            new.lost[k][0] is not old.lost[k][0] or new.lost[k][1] is not old.lost[k][1] for k in new.lost):
+        return False
+    for mine, theirs in zip((new.vars,) + new.frames, (old.vars,) + old.frames):
+        names = mine.keys() | theirs.keys()
+        for n in names:
+            if relevant is not None and n not in relevant and mine is new.vars:
+                continue
+            a, b = mine.get(n), theirs.get(n)
+            if a is b:
+                continue
+            if a is None or b is None or a.origin is not b.origin or a.exported != b.exported \
+                    or a.negated != b.negated or a.val != b.val or a.array != b.array:
+                return False
+    return True
+
+
+_PLAIN_FIELDS = tuple(n for n in State.__record_fields__ if n not in _COMPARED_APART)
+
+
+# ---------------------------------------------------------------- the fact log
+
+class LostEntry(NamedTuple):
+    key: object  # the Assign
+    lost: Lost
+
+
+class Define(NamedTuple):
+    """A function definition walked: the paths where it was defined, the Moves they still need."""
+
+    name: str
+    fdef: object
+    forks: list
+    moves: Optional[Moves]
+
+
+class LaunchEntry(NamedTuple):
+    """One path reaching a launch: the launch's key (its span), a Launch with its place, the path."""
+
+    key: tuple
+    header: Launch
+    path: LaunchPath
+
+
+class Kind(Enum):
+    DICT = "an ordered dict, only added to"
+    LIST = "a list, only appended to"
+    ENTRIES = "a list of entries, each replayed into derived tables by a Flow method"
+
+
+class Table(NamedTuple):
+    """One log of the walk."""
+
+    name: str  # the Flow attribute
+    kind: Kind
+    replay: str = ""  # ENTRIES: the Flow method that takes one entry (and appends it here)
+    # how an entry moves with an edit (Mapper, the edit's Moves, entry) -> entry; None: as it is
+    move: Optional[Callable] = None
+    taken_over: bool = True  # False: entries after a take-over point make it fail
+
+
+def _moved_unfollowed(m: Mapper, moves, u: Unfollowed) -> Unfollowed:
+    start, end = m.span((u.start, u.end))
+    return Unfollowed(start, end, u.reason)
+
+
+TABLES = (
+    # Assign -> GateSite, every gate assignment that ran
+    Table("gate_sites", Kind.DICT, move=lambda m, moves, e: (e[0], e[1]._replace(val=m.val(e[1].val)))),
+    Table("overwrites", Kind.DICT),  # Assign -> Overwrite
+    Table("read", Kind.DICT),  # Assign whose value was read -> None
+    Table("called", Kind.DICT),  # function name -> None, in call order
+    Table("fn_log", Kind.ENTRIES, "define",
+          move=lambda m, moves, e: e._replace(moves=compose(e.moves, moves))),
+    Table("lost_log", Kind.ENTRIES, "lost_entry"),
+    Table("launch_log", Kind.ENTRIES, "add_path",
+          move=lambda m, moves, e: LaunchEntry(m.span(e.key), m.launch(e.header), m.path(e.path))),
+    Table("extra_occ", Kind.LIST, move=lambda m, moves, o: replace(o, start=m.start(o.start), end=m.end(o.end))),
+    Table("children", Kind.LIST, taken_over=False),  # a `bash -c` body's model would need moving
+    Table("child_log", Kind.LIST, taken_over=False),  # the child_cache key of each of children
+    Table("unfollowed", Kind.LIST, move=_moved_unfollowed),
+)
+NAMES = tuple(t.name for t in TABLES)
+
+
+class Scalars(NamedTuple):
+    """The walk's counters a checkpoint keeps besides its logs."""
+
+    truncated: bool
+    sub_launches: int
+    made: int
+    fn_version: int
+
+
+@record
+class Checkpoint:
+    """The walk between two top-level statements: copies of its paths, and how long each of its
+    logs was. Taken only while no file has been sourced (a sourced file can change on disk
+    without the script changing)."""
+
+    index: int  # top-level statements walked before it
+    states: list
+    lens: tuple  # len() of each of TABLES
+    scalars: Scalars
+    # the offsets in `states` are those of an earlier version of the document: map them first
+    moves: Optional[Moves] = None
+
+
+@record
+class Resume:
+    """What a walk leaves for the walk of the next version of the same document.
+
+    A later walk whose first top-level statements are the very same objects at the same offsets
+    (the parser took them over unmoved), and whose relevant names and path are the same, starts
+    at the last checkpoint inside that common prefix instead of at the top. Past the edit, when
+    it reaches a checkpoint of this walk with the same paths and nothing else that can make the
+    rest of the walk differ, it takes the rest from here (moved by the edit) instead of walking
+    it: see Incremental.resync."""
+
+    body: list
+    starts: list  # where each statement of body started (the parser moves statements in place)
+    relevant: Optional[frozenset]
+    path: Optional[str]
+    points: list
+    logs: Optional[tuple] = None  # the walk's logs (TABLES), valid up to end.lens
+    end: Optional[Checkpoint] = None  # the walk after the last top-level statement
+    sourced: bool = False  # a file was sourced: nothing after it is taken over
+    memo: object = None  # relevance.RelevanceMemo: relevant_names' memory
+
+
+class Incremental:
+    """Checkpoints, the start from one and the take-over of the rest (a part of
+    flow.analysis.Flow), and the three logs replayed into tables of their own."""
+
+    def new_logs(self) -> None:
+        """Empty logs, one attribute per table of TABLES."""
+        for t in TABLES:
+            setattr(self, t.name, {} if t.kind is Kind.DICT else [])
+
+    def logs(self) -> tuple:
+        """The logs, in TABLES order."""
+        return tuple(getattr(self, n) for n in NAMES)
+
+    def lens(self) -> tuple:
+        """How long each log is now."""
+        return tuple(len(getattr(self, n)) for n in NAMES)
+
+    def scalars(self) -> Scalars:
+        """The counters now."""
+        return Scalars(self.truncated, self.sub_launches, self.made, self.fn_version)
+
+    # the logs whose entries fill tables of their own: each entry goes through one of these, in
+    # the walk and when restore() or resync() replay another walk's entries
+    def lost_entry(self, entry: LostEntry) -> None:
+        self.lost[entry.key] = entry.lost
+        self.lost_log.append(entry)
+
+    def define(self, entry: Define) -> None:
+        """A function defined (see Define)."""
+        self.functions[entry.name] = entry.fdef
+        self.def_states[entry.name] = (entry.forks, entry.moves)
+        self.fn_log.append(entry)
+
+    def add_path(self, entry: LaunchEntry) -> None:
+        """One path reaching a launch: the first path of a key records a launch like the given one."""
+        launch = self.launches.get(entry.key)
+        if launch is None:
+            launch = self.launches[entry.key] = entry.header.header(0)
+        launch.paths.append(entry.path)
+        self.launch_log.append(entry)
+
+    def start(self) -> tuple:
+        """The paths to start the top-level walk with, the checkpoints still valid, and how
+        many top-level statements they cover."""
+        fresh = [State({}, relevant=self.relevant)]
+        r = self.resume_from
+        if r is None or r.logs is None or r.relevant != self.relevant or r.path != self.path or not r.points:
+            return fresh, [], 0
+        body, old, starts = self.script.body.body, r.body, r.starts
+        same, limit = 0, min(len(body), len(old))
+        while same < limit and body[same] is old[same] and body[same].start == starts[same]:
+            same += 1
+        points = [p for p in r.points if p.index <= same]
+        if not points:
+            return fresh, [], 0
+        p = points[-1]
+        try:
+            states = moved_states(p.states, p.moves, self.relevant)
+        except Unmapped:
+            return fresh, [], 0
+        self.restore(r.logs, p.lens)
+        self.truncated, self.sub_launches, self.made, self.fn_version = p.scalars
+        return states, points, p.index
+
+    def restore(self, logs: tuple, lens: tuple) -> None:
+        """The tables as they were at a checkpoint: the prefixes of the last walk's logs."""
+        for t, old, n in zip(TABLES, logs, lens):
+            if t.kind is Kind.DICT:
+                setattr(self, t.name, dict(islice(old.items(), n)))
+            elif t.kind is Kind.LIST:
+                setattr(self, t.name, old[:n])
+            else:
+                put = getattr(self, t.replay)
+                for entry in islice(old, n):
+                    put(entry)
+        self.child_cache = dict(zip(self.child_log, self.children))
+
+    def candidates(self, body: list, first: int) -> dict:
+        """The last walk's checkpoints where this walk may take the rest from it: inside the
+        common tail of the two bodies (the same statement objects, moved by the edit), past
+        where this walk started. New index -> Checkpoint."""
+        r = self.resume_from
+        if r is None or r.logs is None or r.end is None or r.sourced or r.relevant != self.relevant \
+                or r.path != self.path:
+            return {}
+        old = r.body
+        tail, limit = 0, min(len(body), len(old))
+        while tail < limit and body[-1 - tail] is old[-1 - tail]:
+            tail += 1
+        if not tail:
+            return {}
+        shift = len(body) - len(old)
+        lowest = max(first + 1, len(body) - tail)
+        out = {}
+        try:
+            mapper = Mapper(self.moves, None) if self.moves is not None else None
+            for p in r.points:
+                j = p.index + shift
+                if lowest <= j < len(body) and p.index < len(old):
+                    was = r.starts[p.index]
+                    if (mapper.start(was) if mapper else was) == body[j].start:
+                        out[j] = p
+        except Unmapped:
+            return {}
+        return out
+
+    def top(self, body: list, first: int, states: list, points: list) -> list:
+        """The top-level walk: block() over the script's statements from index first on,
+        taking checkpoints on the way when asked to, and taking the rest from the last walk
+        where its paths meet this one's again."""
+        step = max(4, len(body) // CHECKPOINTS)
+        cands = self.candidates(body, first) if self.record else {}
+        for i in range(first, len(body)):
+            if self.record and i > first and i % step == 0 and not self.dependencies \
+                    and not self.source_cache:
+                points.append(self.checkpoint(i, states))
+            if i in cands and not self.dependencies and not self.source_cache \
+                    and self.resync(cands[i], i, states, points):
+                return states
+            self.call_steps = 0
+            after = self.step(body[i], states)
+            if after is None:
+                break
+            states = after
+        return states
+
+    def checkpoint(self, index: int, states: list) -> Checkpoint:
+        """The walk now, before top-level statement index."""
+        return Checkpoint(index, [st.fork() for st in states], self.lens(), self.scalars())
+
+    def resync(self, p: Checkpoint, j: int, states: list, points: list) -> bool:
+        """At statement j, the last walk's checkpoint p (same statement, moved): when the paths
+        are the same and nothing the rest of the walk reads differs, the rest of the walk would
+        be the last walk's, moved by the edit. Take it: append the last walk's log entries after
+        p (moved), and its later checkpoints. False (nothing changed) when anything differs."""
+        if not self.same_paths(p, states) or not self.same_reads(p):
+            return False
+        rest = self.moved_rest(p)
+        if rest is None:
+            return False
+        self.take_over(p, j, rest, points)
+        return True
+
+    def same_paths(self, p: Checkpoint, states: list) -> bool:
+        """This walk's paths are p's, moved."""
+        if len(states) != len(p.states):
+            return False
+        try:
+            to_here = compose(p.moves, self.moves)
+            mapper = Mapper(to_here, self.relevant) if to_here is not None else None
+            for mine, theirs in zip(states, p.states):
+                if not same_path(mine, mapper.state(theirs) if mapper else theirs, self.relevant):
+                    return False
+        except Unmapped:
+            return False
+        return True
+
+    def same_reads(self, p: Checkpoint) -> bool:
+        """Nothing the rest of the walk reads differs from the last walk's at p, and nothing it
+        made needs more than moving."""
+        r, end = self.resume_from, self.resume_from.end
+        if self.truncated != p.scalars.truncated or self.made != p.scalars.made \
+                or end.scalars.made != p.scalars.made:
+            return False
+        at, upto = dict(zip(NAMES, p.lens)), dict(zip(NAMES, end.lens))
+        old = dict(zip(NAMES, r.logs))
+        if any(upto[t.name] != at[t.name] for t in TABLES if not t.taken_over):
+            return False
+        functions = {e.name: e.fdef for e in islice(old["fn_log"], at["fn_log"])}
+        if functions.keys() != self.functions.keys() or any(
+                functions[n] is not self.functions[n] for n in functions):
+            return False
+        if any(n not in self.called for n in islice(old["called"], at["called"])):
+            return False  # the last walk called a function before p that this one did not
+        later_fns = [e.fdef for e in islice(old["fn_log"], at["fn_log"], upto["fn_log"])]
+        bodies = list(self.functions.values()) + later_fns
+        for name in ("gate_sites", "overwrites"):
+            before = dict(islice(old[name].items(), at[name]))
+            mine = getattr(self, name)
+            if before.keys() != mine.keys():
+                # an assignment seen before p by one walk only: fine unless the rest of the
+                # walk can run it again (it sits in a function)
+                differ = [v[0] for k, v in before.items() if k not in mine] + \
+                         [v[0] for k, v in mine.items() if k not in before]
+                if any(f.start <= a.start < f.end for a in differ for f in bodies):
+                    return False
+        unsure = [k for k in islice(old["read"], at["read"]) if k not in self.read]
+        if unsure:
+            # read before p by the last walk only: the rest may read it again or not, which
+            # decides only whether an overwritten gate assignment was read
+            final = set(self.overwrites)
+            final.update(islice(old["overwrites"], at["overwrites"], upto["overwrites"]))
+            if any(k in final for k in unsure):
+                return False
+        return True
+
+    def moved_rest(self, p: Checkpoint) -> Optional[dict]:
+        """The last walk's log entries after p, moved by the edit (table name -> entries), or
+        None when one points into the edited bytes. Built before anything is appended."""
+        r, end, moves, relevant = self.resume_from, self.resume_from.end, self.moves, self.relevant
+        ahead = Mapper(moves, relevant) if moves is not None else None
+        rest = {}
+        try:
+            for t, old, a, b in zip(TABLES, r.logs, p.lens, end.lens):
+                entries = islice(old.items(), a, b) if t.kind is Kind.DICT else islice(old, a, b)
+                rest[t.name] = [t.move(ahead, moves, e) for e in entries] \
+                    if ahead is not None and t.move is not None else list(entries)
+            called = set(self.called)
+            called.update(name for name, _ in rest["called"])
+            for e in rest["fn_log"]:
+                if e.name not in called:  # judged where defined: check they move
+                    moved_states(e.forks, e.moves, relevant)
+            if not self.launches and not rest["launch_log"]:
+                moved_states(end.states, compose(end.moves, moves), relevant)
+        except Unmapped:
+            return None
+        return rest
+
+    def take_over(self, p: Checkpoint, j: int, rest: dict, points: list) -> None:
+        """Append the moved rest of the last walk after p (this walk is at statement j), noting
+        where each later checkpoint falls in this walk's logs."""
+        r, end, moves = self.resume_from, self.resume_from.end, self.moves
+        later = [q for q in r.points if q.index > p.index]
+        cuts = [dict() for _ in later]
+        for k, (t, a) in enumerate(zip(TABLES, p.lens)):
+            log = getattr(self, t.name)
+            put = log.setdefault if t.kind is Kind.DICT else log.append if t.kind is Kind.LIST \
+                else getattr(self, t.replay)
+            position = a
+            for entry in [None] + rest[t.name]:
+                if entry is not None:
+                    put(*entry) if t.kind is Kind.DICT else put(entry)
+                    position += 1
+                for q, cut in zip(later, cuts):
+                    if q.lens[k] == position:
+                        cut[t.name] = len(log)
+        shift = j - p.index
+        base = p.scalars
+        subs, fns_before = self.sub_launches, self.fn_version
+        for q, cut in zip(later, cuts):
+            qs = q.scalars
+            points.append(Checkpoint(q.index + shift, q.states, tuple(cut[n] for n in NAMES),
+                                     Scalars(qs.truncated, subs + qs.sub_launches - base.sub_launches, qs.made,
+                                             fns_before + qs.fn_version - base.fn_version),
+                                     compose(q.moves, moves)))
+        self.truncated = end.scalars.truncated
+        self.sub_launches = subs + end.scalars.sub_launches - base.sub_launches
+        self.fn_version = fns_before + end.scalars.fn_version - base.fn_version
+        self.end = Checkpoint(len(self.script.body.body), end.states, self.lens(), self.scalars(),
+                              compose(end.moves, moves))
+        self.resynced = j

@@ -1,0 +1,394 @@
+"""The static pre-passes over the model, all walking it with parse.visit.children():
+which variables can reach a check (relevant_names), what the walk may step over (Inertness),
+whether a function's arguments matter, and which positional parameters a body reads."""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+from .. import gates as G
+from ..parse.model import (Assign, AssignMode, Block, Command, Exit, ExportNames, FuncDef, Lit, Loop,
+                           Opaque_, Ref, SetOpt, Unset)
+from ..parse.visit import children
+from .commands import ACTIVE, REACHING, UNFOLLOWED, base_name
+from .walk import MAX_CALL_DEPTH
+
+# statements a walk cannot step over: they change exports, options or functions, end the
+# path, or may (an opaque one)
+_CHANGES = (ExportNames, Unset, SetOpt, FuncDef, Exit, Opaque_)
+# statements that make a function's arguments matter when they run in it (an exit does not)
+_USES_ARGS = (Assign, ExportNames, Unset, SetOpt, FuncDef, Opaque_)
+# commands after which names can flow where no pass can see: everything is relevant
+_OPAQUE = frozenset(("source", ".")) | UNFOLLOWED
+
+
+class Inertness:
+    """What the walk may step over (a part of flow.analysis.Flow): statements and function
+    bodies that change nothing a check sees."""
+
+    def inert(self, block: Block, depth: int = 0) -> bool:
+        """True when walking block can change nothing a check sees (no assignment that matters,
+        no export, exit, launch, source or call of a function that is not inert itself)."""
+        key = (block, self.fn_version)  # a function defined later can change the answer
+        cached = self.inert_cache.get(key)
+        if cached is not None:
+            return cached
+        if depth > MAX_CALL_DEPTH:  # a long chain of calls: assume it matters (and stay shallow)
+            return False
+        self.inert_cache[key] = False  # recursion (a function calling itself) is not inert
+        result = self.quiet([block], depth)
+        self.inert_cache[key] = result
+        return result
+
+    def skippable(self, st) -> bool:
+        """Whether the walk can step over one statement: an assignment or a simple command that
+        cannot change anything a check sees (inert). Steps over only what changes no path: an
+        if, case or && would leave its branch label on the paths that merge after it, and a
+        `local` or `declare` in a function is undone on return (the paths remember it).
+        Not cached: a command becomes a call once its function is defined."""
+        kind = type(st)
+        if kind is Assign:
+            if st.mode == AssignMode.LOCAL or st.mode == AssignMode.DECLARE:
+                return False
+        elif kind is not Command:
+            return False
+        if not self.quiet([st], 0):
+            return False
+        if kind is Command and st.words:
+            name = st.words[0].text
+            if name in self.functions:
+                self.called[name] = None  # as walking the call would
+        return True
+
+    def quiet(self, stack: list, depth: int) -> bool:
+        """inert() for a list of statements (not cached)."""
+        relevant = self.relevant
+        functions = self.functions
+        result = True
+        while stack and result:
+            st = stack.pop()
+            kind = type(st)
+            stack.extend(children(st))
+            if kind is Assign:
+                # a gate's or a checked variable's assignment is a site the rules read
+                result = relevant is not None and st.name not in relevant and st.name not in G.OTHER_VARS
+                if result and (st.value is not None and st.value.effects
+                               or st.array is not None and any(w.effects for w in st.array)):
+                    result = False
+            elif kind is Command:
+                first = st.words[0] if st.words else None
+                name = first.text if first is not None else None
+                if st.prefix or name is None or base_name(name) in ACTIVE or \
+                        G.is_python(base_name(name)) or name in functions or \
+                        any(w.effects for w in st.words):
+                    result = name in functions and not st.prefix and \
+                        self.inert(functions[name].body, depth + 1)
+            elif kind in _CHANGES:
+                result = False
+            elif kind is Loop and st.var and (relevant is None or st.var in relevant):
+                result = False
+        return result
+
+    def uses_args(self, fdef: FuncDef) -> tuple:
+        """The positional parameters a call binds: those its body reads (binding costs; most
+        helpers read none, `need_dir` reads $1)."""
+        cached = self.args_cache.get(fdef)
+        if cached is None:
+            cached = self.args_cache[fdef] = _reads_positional(fdef.body)
+        return cached
+
+
+class _Summary(NamedTuple):
+    """What one top-level statement gives relevant_names (remembered while the statement is
+    the same object: an editor's next version takes most statements over)."""
+
+    deps: list  # (name, names its value reads)
+    values: list  # (name, words assigned)
+    functions: list  # (name, FuncDef)
+    commands: list
+    arrays: list  # array assignments: their deps once flag-like names are known
+    opaque: bool  # a source, . or eval command: names can flow where the walk cannot see
+
+
+def _summarize(top) -> _Summary:
+    deps, values, functions, commands, arrays = [], [], [], [], []
+    opaque = False
+    stack = [top]
+    while stack:
+        st = stack.pop()
+        kind = type(st)
+        stack.extend(children(st))
+        if kind is Assign:
+            words = [st.value] if st.value else st.array or []
+            if st.value is None and st.array:
+                arrays.append(st)
+            else:
+                deps.append((st.name, _word_refs(words)))
+            values.append((st.name, words))
+        elif kind is Command:
+            commands.append(st)
+            for a in st.prefix:
+                deps.append((a.name, _word_refs([a.value] if a.value else [])))
+                values.append((a.name, [a.value] if a.value else []))
+            first = st.words[0] if st.words else None
+            if first is not None and first.text in _OPAQUE:
+                opaque = True
+        elif kind is Loop and st.var:
+            deps.append((st.var, _word_refs(st.items or [])))
+            values.append((st.var, st.items or []))
+        elif kind is FuncDef:
+            functions.append((st.name, st))
+    return _Summary(deps, values, functions, commands, arrays, opaque)
+
+
+class RelevanceMemo:
+    """relevant_names' memory from one version of a document to the next: the summary of each
+    top-level statement and the launch reads of each word list, by object. Keyed by id() because
+    word lists are not hashable; each entry keeps its object alive, so an id is never another's."""
+
+    __slots__ = ("old", "new")
+
+    def __init__(self, old: Optional["RelevanceMemo"] = None):
+        self.old = old.new if old is not None else {}
+        self.new: dict = {}
+
+    def get(self, obj, make):
+        """make(obj), or what it gave for the same object in the last version."""
+        hit = self.old.get(id(obj))
+        if hit is None or hit[0] is not obj:
+            hit = (obj, make(obj))
+        self.new[id(obj)] = hit
+        return hit[1]
+
+
+def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[frozenset]:
+    """Variables whose value can reach a check: gates, and what flows into launch-like commands.
+
+    Static and conservative: a script that sources files or uses `eval` gets None (everything
+    is relevant), since names can then flow where this walk cannot see.
+    """
+    roots = set(G.GATES)
+    deps: dict = {}
+    values: dict = {}  # name -> every word assigned to it
+    functions: dict = {}  # name -> its definitions
+    commands = []
+    arrays = []
+    for top in script.body.body:
+        sm = memo.get(top, _summarize) if memo is not None else _summarize(top)
+        if sm.opaque:
+            return None
+        for name, refs in sm.deps:
+            deps.setdefault(name, set()).update(refs)
+        for name, words in sm.values:
+            values.setdefault(name, []).extend(words)
+        for name, fdef in sm.functions:
+            functions.setdefault(name, []).append(fdef)
+        commands.extend(sm.commands)
+        arrays.extend(sm.arrays)
+    flaggy = frozenset(n for n, words in values.items() if _any_lead(words, _is_flag))
+
+    def launch_refs(words, python: Optional[bool]) -> set:
+        """_launch_refs, remembered per word list and flag set (python None: an array's
+        elements, read as python's arguments when any of them starts with python)."""
+        def compute() -> set:
+            return _launch_refs(words, flaggy, _any_lead(words, G.names_python) if python is None else python)
+        if memo is None:
+            return compute()
+        hit = memo.get(words, lambda w: {})
+        key = (python, flaggy)
+        refs = hit.get(key)
+        if refs is None:
+            hit.clear()  # one flag set at a time: another means the script changed there
+            refs = hit[key] = compute()
+        return refs
+
+    for a in arrays:
+        # read like a launch's words: its first element may be the command ("${CMD[@]}")
+        deps.setdefault(a.name, set()).update(launch_refs(a.array, None))
+    passing: dict = {}
+    for cmd in commands:
+        first = cmd.words[0] if cmd.words else None
+        name = first.text if first is not None else None
+        base = base_name(name) if name is not None else None
+        if name in functions:
+            if _passes_args(functions[name], functions, passing):
+                roots.update(_word_refs(cmd.words))
+                roots.update(str(i) for i in range(10))
+        elif base in G.LAUNCHERS or (base is not None and G.is_python(base)):
+            roots.update(launch_refs(cmd.words, G.is_python(base)))
+            roots.update(str(i) for i in range(10))
+        elif name is None or base in REACHING:
+            roots.update(_word_refs(cmd.words))
+            roots.update(str(i) for i in range(10))
+    relevant, todo = set(), list(roots)
+    while todo:
+        n = todo.pop()
+        if n in relevant:
+            continue
+        relevant.add(n)
+        todo.extend(deps.get(n, ()))
+    return frozenset(relevant)
+
+
+def _is_flag(lead: str) -> bool:
+    return lead.startswith("-")
+
+
+def _any_lead(words, test) -> bool:
+    """Whether the literal text any of the words starts with passes test."""
+    for w in words:
+        lead = w.text
+        if test(lead if lead is not None else _lead(w)):
+            return True
+    return False
+
+
+def _lead(word) -> str:
+    """The literal text a word starts with ('' when it starts with an expansion)."""
+    if word is None:
+        return ""
+    if word.text is not None:
+        return word.text
+    first = word.parts[0] if word.parts else None
+    return first.text if isinstance(first, Lit) else ""
+
+
+def _splits(word) -> bool:
+    """Whether a word can expand to other than exactly one argument: an unquoted expansion, or
+    an array's every element ("${A[@]}"), at any depth (${A:+${B[@]}})."""
+    stack = list(word.parts)
+    while stack:
+        p = stack.pop()
+        if isinstance(p, Ref):
+            if p.array_all or not p.quoted:
+                return True
+            if p.arg is not None:
+                stack.extend(p.arg.parts)
+        elif not isinstance(p, Lit):
+            return True  # $(...), $((...)), globs: not worth proving one word
+    return False
+
+
+def _launch_refs(words, flaggy: set, python: bool = False) -> set:
+    """The names a launch's words read that a check can see.
+
+    The checks read the gates from the environment, and from the arguments only the
+    micro-batch size (a flag and the word after it) and the packing-data switches. So a quoted
+    scalar word such as "--data-path" "$DATA_PATH" contributes nothing; what can expand to flags
+    (unquoted expansions, arrays, a variable assigned a flag-like value), the command word, the
+    word after a micro-batch flag and, for python, the words up to the script or module (they
+    decide whether it is a training launch) do.
+    """
+    out: set = set()
+    take_next = False
+    head = True
+    for i, w in enumerate(words):
+        lead = w.text
+        if lead is not None and not python:  # a literal: reads nothing, may be the flag
+            take_next = lead == G.MBS_FLAG
+            continue
+        refs = _word_refs([w])
+        lead = _lead(w)
+        take = i == 0 or take_next or head and python
+        take_next = lead == G.MBS_FLAG
+        if refs and not take:
+            take = lead.startswith(G.MBS_FLAG) or bool(refs & flaggy) or _splits(w)
+        if refs & flaggy:
+            take_next = True
+        if take:
+            out.update(refs)
+        if python and i > 0 and head and not lead.startswith("-"):
+            head = False  # the script or the module after -m: taken, and the head ends
+    return out
+
+
+def _passes_args(defs: list, functions: dict, memo: dict, depth: int = 0) -> bool:
+    """Whether calling a function can make its arguments matter to a check: its body assigns,
+    exports, unsets, sets options, defines functions, launches, sources, evals, or calls a
+    function that does. A helper that only prints or tests (`log`, `need_dir`) does not."""
+    key = defs[0]  # the first definition stands for them all
+    if key in memo:
+        return memo[key]
+    if depth > MAX_CALL_DEPTH:
+        return True
+    memo[key] = True  # recursion: assume it matters
+    result = False
+    stack = [d.body for d in defs]
+    while stack and not result:
+        st = stack.pop()
+        kind = type(st)
+        stack.extend(children(st))
+        if kind in _USES_ARGS:
+            result = True
+        elif kind is Command:
+            first = st.words[0] if st.words else None
+            name = first.text if first is not None else None
+            base = base_name(name) if name is not None else None
+            if st.prefix or name is None or any(w.effects for w in st.words):
+                result = True
+            elif name in functions:
+                result = _passes_args(functions[name], functions, memo, depth + 1)
+            elif base in REACHING or G.is_python(base):
+                result = True
+    memo[key] = result
+    return result
+
+
+def _reads_positional(block) -> tuple:
+    """The positional parameters (1..9) the words below block read: all of them when a word
+    reads $@, $* or $#, or when a command can read them where these words do not show it
+    (source, eval, shift, set)."""
+    read: set = set()
+    stack = [block]
+    while stack:
+        st = stack.pop()
+        stack.extend(children(st))
+        words = []
+        if isinstance(st, Command):
+            words = list(st.words) + [a.value for a in st.prefix if a.value]
+            if st.words and st.words[0].text in _READS_ALL_ARGS:
+                return _ALL_ARGS
+        elif isinstance(st, Assign):
+            words = [st.value] if st.value else list(st.array or [])
+        elif isinstance(st, Loop) and st.items:
+            words = list(st.items)
+        refs = _word_refs(words) & _POSITIONAL_NAMES
+        if refs & {"@", "*", "#"}:
+            return _ALL_ARGS
+        read |= refs
+    return tuple(i for i in range(1, 10) if str(i) in read)
+
+
+_POSITIONAL_NAMES = frozenset([str(i) for i in range(1, 10)] + ["@", "*", "#"])
+_ALL_ARGS = tuple(range(1, 10))
+_READS_ALL_ARGS = frozenset({"source", ".", "eval", "shift", "set"})
+
+
+def _word_refs(words) -> set:
+    """The names the words expand (${A:-$B} expands A and B)."""
+    out = set()
+    for w in words:
+        if w is not None:
+            refs = w.refs
+            if refs is None:
+                refs = w.refs = _refs_of(w)  # kept on the word: an editor's next analysis reuses it
+            if refs:
+                out |= refs
+    return out
+
+
+_NO_REFS = frozenset()
+
+
+def _refs_of(word) -> frozenset:
+    if word.text is not None:
+        return _NO_REFS
+    out = set()
+    stack = list(word.parts)
+    while stack:
+        p = stack.pop()
+        if isinstance(p, Ref):
+            out.add(p.name)
+            if p.arg is not None:
+                stack.extend(p.arg.parts)
+    return frozenset(out) if out else _NO_REFS

@@ -1,0 +1,110 @@
+"""The walker's path state: one State per path through the script.
+
+A new piece of path state is one field here. fork() copies every field (the dicts in COPIED
+fresh, the others shared: they are replaced, never changed in place); two paths merge when
+their variables and every field outside NOT_MERGED are equal; the incremental take-over
+compares every field but those it handles itself (incremental.same_path).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..records import factory, record
+from .facts import Label, Stop, Var
+
+MAX_LABELS = 6  # branch decisions a path remembers (messages name the last two)
+
+# fields fork() copies (each path changes its own); `frames` is a tuple of dicts, copied too
+COPIED = ("vars", "lost", "removed")
+# fields two paths may differ in and still merge: the labels (which branch, not what it did),
+# where a container's state came from, and the walk's own bookkeeping
+NOT_MERGED = ("vars", "labels", "container", "host_exported", "mark", "relevant")
+
+
+@record
+class State:
+    """One path through the script.
+
+    `vars` is only changed through set() and drop(), which keep `mark` (an order-independent
+    fingerprint of the variables) current, so identical paths are found without comparing them
+    variable by variable.
+    """
+
+    vars: dict
+    allexport: bool = False
+    labels: tuple = ()  # of Label, the last MAX_LABELS
+    done: str = Stop.NONE  # a Stop: why this path stopped walking
+    lost: dict = factory(dict)  # gate -> Lost: exported where it got lost
+    container: bool = False
+    env_file: bool = False
+    frames: tuple = ()  # per active function call: {name: Var or None} to restore on return
+    removed: dict = factory(dict)  # gate -> (start, end) of the unset / export -n
+    docker_at: int = -1  # in a container: where `-e NAME=...` can be added to `docker run`
+    host_exported: frozenset = frozenset()  # in a container: names the host has exported
+    mark: int = -1
+    # names whose value can reach a check (None: all); paths that differ only elsewhere merge
+    relevant: Optional[frozenset] = None
+
+    def __post_init__(self):
+        if self.mark == -1:
+            mark = 0
+            for name, var in self.vars.items():
+                if self.relevant is None or name in self.relevant:
+                    mark ^= hash((name, id(var)))
+            self.mark = mark
+
+    def set(self, name: str, var: Var) -> None:
+        """Give a variable a value."""
+        old = self.vars.get(name)
+        if self.relevant is None or name in self.relevant:
+            if old is not None:
+                self.mark ^= hash((name, id(old)))
+            self.mark ^= hash((name, id(var)))
+        self.vars[name] = var
+
+    def drop(self, name: str):
+        """Remove a variable; returns what it held, or None."""
+        old = self.vars.pop(name, None)
+        if old is not None and (self.relevant is None or name in self.relevant):
+            self.mark ^= hash((name, id(old)))
+        return old
+
+    def same(self, other: "State") -> bool:
+        """True when the two paths cannot lead to different findings."""
+        if not _same_fields(self, other):
+            return False
+        if self.relevant is None:
+            return self.vars == other.vars
+        mine, theirs = self.vars, other.vars
+        return all(mine.get(n) == theirs.get(n) for n in self.relevant)
+
+    def fork(self, label: Optional[Label] = None) -> "State":
+        """A copy for another path (with one more branch decision, when given)."""
+        out = _fork(self)
+        if label:
+            out.labels = (self.labels + (label,))[-MAX_LABELS:]
+        return out
+
+    def save_local(self, name: str) -> None:
+        """Remember a variable's value before a function makes it local."""
+        if self.frames and name not in self.frames[-1]:
+            self.frames[-1][name] = self.vars.get(name)
+
+
+def _generated(source: str, name: str):
+    env: dict = {"State": State}
+    exec(source, env)  # noqa: S102 - built below from State's own field names
+    return env[name]
+
+
+_FIELDS = State.__record_fields__
+# same(): the mark (the variables' fingerprint) first, it differs most often
+_same_fields = _generated(
+    "def same(a, b):\n    return a.mark == b.mark" + "".join(
+        f" and a.{n} == b.{n}" for n in _FIELDS if n not in NOT_MERGED) + "\n", "same")
+# fork(): positional arguments in field order; a copy of `mark` keeps __post_init__ from recounting
+_fork = _generated(
+    "def fork(s):\n    return State(" + ", ".join(
+        f"dict(s.{n})" if n in COPIED else "tuple(dict(f) for f in s.frames)" if n == "frames"
+        else f"s.{n}" for n in _FIELDS) + ")\n", "fork")

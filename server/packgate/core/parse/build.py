@@ -1,0 +1,385 @@
+"""tree-sitter-bash -> the script model: blocks, compound statements and directives.
+
+`Builder.statement` looks a node's type up in STATEMENTS (node type -> a small method); the
+simple commands and declarations are in simple.py, the words in words.py. Recursion is bounded
+by MAX_DEPTH: deeper constructs are kept as opaque statements.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from .grammar import ASCII_ONLY, PARSER
+from .model import (AndOr, Block, Case, Command, Directive, DirectiveKind, FuncDef, If, Lit, Loop,
+                    Occurrence, OccurrenceKind, Opaque_, Script, Stmt, Sub, SubKind, Top, Unset, Word)
+from .reuse import move, reusable
+from .simple import _PLAIN, SimpleBuilder
+from .words import MAX_DEPTH
+
+DIRECTIVE = re.compile(r"#\s*packgate\s+(disable|profile|source)\s*=\s*(\S+)")
+
+
+class Builder(SimpleBuilder):
+    """Builds the model of one text (a whole document, a sourced file or a `bash -c` body)."""
+
+    def __init__(self, data: bytes, base: int = 0, file: Optional[str] = None,
+                 tops: Optional[dict] = None, reuse: Optional[dict] = None):
+        self.file = file
+        self.tops = tops  # when set: record the top-level statements (start -> Top) here
+        self.reuse = reuse  # new start -> (Top, how far it moved) of the last parse
+        self.data = data
+        self.base = base  # offset of `data` inside the real document (for `bash -c "..."` bodies)
+        self.directives: list[Directive] = []
+        self.occurrences: list[Occurrence] = []
+        self.statements: list[tuple[int, int]] = []
+        self.pending: list[Directive] = []
+        self.seen_command = False
+        self._pre: list = []  # command substitutions met in the words of the statement being built
+
+    # -- blocks
+    def block(self, nodes, depth: int, start: int, end: int) -> Block:
+        """The statements of a run of sibling nodes (comments become directives)."""
+        body: list[Stmt] = []
+        items, types = [], []
+        for n in nodes:
+            if n.is_named:
+                items.append(n)
+                types.append(n.type)
+            elif n.type == "&":
+                items.append(n)
+                types.append("&")
+        i = 0
+        while i < len(items):
+            node, t = items[i], types[i]
+            if t == "comment":
+                self.comment(node)
+                i += 1
+                continue
+            if t == "&":
+                i += 1
+                continue
+            background = i + 1 < len(items) and types[i + 1] == "&"
+            waiting, self.pending = self.pending, []
+            amp = items[i + 1] if background else None
+            if depth == 0 and self.tops is not None:
+                stmts = self.top_statement(node, t, amp)
+            else:
+                # a command of a block: what a `# packgate disable=` line before it covers
+                self.statements.append((self.s(node), self.e(node)))
+                stmts = self.background(node, self.statement(node, depth, t), amp)
+            self.seen_command = True
+            for dct in waiting:
+                dct.scope_start, dct.scope_end = self.s(node), self.e(node)
+            body.extend(stmts)
+            i += 2 if background else 1
+        return Block(start, end, body)
+
+    def background(self, node, stmts: list, amp) -> list:
+        """A statement followed by `&` runs in a child process."""
+        if amp is None:
+            return stmts
+        inner = Block(self.s(node), self.e(node), stmts)
+        return [Sub(self.s(node), self.e(amp), kind=SubKind.BACKGROUND, body=inner,
+                    amp_start=self.s(amp), amp_end=self.e(amp))]
+
+    def top_statement(self, node, t: str, amp=None) -> list:
+        """A top-level statement: taken from the last parse when it is the same statement
+        (same type and bytes, only moved), else built and recorded for the next parse.
+
+        A statement is recorded only when its model depends on nothing but its own bytes: it
+        holds no directive (their scope reaches past it, and one in the first command is
+        file-wide), no command substitution is pending around it, and tree-sitter found no
+        error in it. One that starts at byte 0 is never moved (nothing comes before it), so an
+        offset of 0 in a moved statement always means "none"."""
+        start, end = node.start_byte, (amp if amp is not None else node).end_byte
+        if self.reuse:
+            hit = self.reuse.get(start)
+            if hit is not None and hit[0].end + hit[1] == end and hit[0].type == t:
+                top, delta = hit
+                if delta:
+                    # moved in place: the last model is dropped once this one is built (a copy
+                    # would cost twice as much, and statements are moved on most keystrokes)
+                    for x in top.stmts:
+                        move(x, delta)
+                    for o in top.occurrences:
+                        o.start += delta
+                        o.end += delta
+                    top = Top(end, t, top.stmts, top.occurrences,
+                              [(a + delta, b + delta) for a, b in top.statements])
+                self.occurrences.extend(top.occurrences)
+                self.statements.extend(top.statements)
+                self.tops[start] = top
+                return top.stmts
+        o0, s0, d0 = len(self.occurrences), len(self.statements), len(self.directives)
+        clean = not self._pre and self.base == 0
+        self.statements.append((start, node.end_byte))
+        stmts = self.background(node, self.statement(node, 0, t), amp)
+        if clean and not self.pending and len(self.directives) == d0 and not self._pre \
+                and not node.has_error:
+            self.tops[start] = Top(end, t, stmts, self.occurrences[o0:], self.statements[s0:])
+        return stmts
+
+    def comment(self, node) -> None:
+        """A `# packgate ...` comment becomes a Directive (others are skipped)."""
+        if b"packgate" not in self.data[node.start_byte:node.end_byte]:
+            return
+        m = DIRECTIVE.search(self.text(node))
+        if not m:
+            return
+        values = [v for v in m.group(2).split(",") if v]
+        d = Directive(self.s(node), self.e(node), DirectiveKind(m.group(1)), values)
+        if m.group(1) == "disable" and not self.seen_command and self.base == 0:
+            d.file_wide = True
+        elif m.group(1) in ("disable", "source"):
+            self.pending.append(d)
+        self.directives.append(d)
+
+    # -- statements
+    def statement(self, node, depth: int, t: Optional[str] = None) -> list:
+        """The model of one statement node (a list: some nodes give none, some several)."""
+        if depth > MAX_DEPTH:
+            return [Opaque_(self.s(node), self.e(node))]
+        build = STATEMENTS.get(node.type if t is None else t)
+        # anything else (arithmetic, heredoc bodies, ...): nothing a check reads
+        return build(self, node, depth + 1) if build is not None else []
+
+    def take_pre(self) -> list:
+        """The command substitutions met so far, which run before the statement they are in."""
+        pre, self._pre = self._pre, []
+        return pre
+
+    def plain_assignment(self, node, d: int) -> list:
+        a = self.assignment(node, _PLAIN, d)
+        return [*self.take_pre(), a] if a else []
+
+    def assignments(self, node, d: int) -> list:
+        out = []
+        s, e = self.s(node), self.e(node)
+        items = [c for c in node.named_children if c.type == "variable_assignment"]
+        for c in items:
+            a = self.assignment(c, _PLAIN, d)
+            if a:
+                a.decl_start, a.decl_end, a.decl_items = s, e, len(items)
+                out.extend(self.take_pre())
+                out.append(a)
+        return out
+
+    def unset(self, node, d: int) -> list:
+        names = []
+        for c in node.named_children:
+            if c.type in ("variable_name", "word"):
+                name = self.text(c)
+                if name.startswith("-"):
+                    continue
+                names.append((name, self.s(c), self.e(c)))
+                self.occurrences.append(Occurrence(name, self.s(c), self.e(c), OccurrenceKind.UNSET))
+        return [Unset(self.s(node), self.e(node), names=names)]
+
+    def compound(self, node, d: int) -> list:
+        return [self.block(node.children, d, self.s(node), self.e(node))]
+
+    def subshell(self, node, d: int) -> list:
+        s, e = self.s(node), self.e(node)
+        return [Sub(s, e, kind=SubKind.SUBSHELL, body=self.block(node.children, d, s, e))]
+
+    def redirected(self, node, d: int) -> list:
+        body = node.child_by_field_name("body")
+        for c in node.children:
+            if c.type == "herestring_redirect":
+                for w in c.named_children:
+                    self.word(w, d)
+        return self.statement(body, d) if body is not None else []
+
+    def pipeline(self, node, d: int) -> list:
+        stages = [c for c in node.named_children if c.type != "comment"]
+        pipes = [c for c in node.children if c.type in ("|", "|&")]
+        out = []
+        for idx, stage in enumerate(stages):
+            inner = self.statement(stage, d)
+            sub = Sub(self.s(stage), self.e(stage), kind=SubKind.PIPELINE,
+                      body=Block(self.s(stage), self.e(stage), inner))
+            if idx < len(pipes):
+                sub.pipe_start, sub.pipe_end = self.s(pipes[idx]), self.e(pipes[idx])
+            out.append(sub)
+        return [Block(self.s(node), self.e(node), out)]
+
+    def and_or(self, node, d: int) -> list:
+        s, e = self.s(node), self.e(node)
+        kids = [c for c in node.children if c.type != "comment"]
+        # list := stmt (&& | ||) stmt, left-nested
+        left_nodes, op, right_nodes, op_start = [], "&&", [], s
+        for c in kids:
+            if c.type in ("&&", "||"):
+                op, op_start = c.type, self.s(c)
+                left_nodes, right_nodes = right_nodes, []
+                continue
+            right_nodes.append(c)
+        left = Block(s, op_start, [x for n in left_nodes for x in self.statement(n, d)])
+        right = Block(op_start, e, [x for n in right_nodes for x in self.statement(n, d)])
+        return [AndOr(s, e, left=left, op=op, right=right, op_start=op_start)]
+
+    def negated(self, node, d: int) -> list:
+        out = []
+        for c in node.named_children:
+            out.extend(self.statement(c, d))
+        return out
+
+    def loop(self, node, d: int) -> list:
+        s, e = self.s(node), self.e(node)
+        cond_nodes = [c for i, c in enumerate(node.children)
+                      if node.field_name_for_child(i) == "condition"]
+        cond = self.block(cond_nodes, d, s, s) if cond_nodes else None
+        items = []
+        for i, c in enumerate(node.children):
+            if node.field_name_for_child(i) == "value":
+                items.append(self.word(c, d))
+        var_node = node.child_by_field_name("variable") if node.type == "for_statement" else None
+        body_node = node.child_by_field_name("body")
+        body = self.block(body_node.children, d, self.s(body_node), self.e(body_node)) \
+            if body_node is not None else Block(s, e, [])
+        loop = Loop(s, e, cond=cond, body=body)
+        if var_node is not None and items:
+            loop.var, loop.items = self.text(var_node), items
+        return [loop]
+
+    def function(self, node, d: int) -> list:
+        s, e = self.s(node), self.e(node)
+        name_node = node.child_by_field_name("name")
+        body_node = node.child_by_field_name("body")
+        name = self.text(name_node) if name_node is not None else ""
+        body = Block(s, e, self.statement(body_node, d) if body_node is not None else [])
+        return [FuncDef(s, e, name=name, body=body)]
+
+    def test(self, node, d: int) -> list:
+        """`[[ ... ]]`: the expansions a test reads, as the words of a command, so their reads count."""
+        s, e = self.s(node), self.e(node)
+        words = []
+        stack = list(reversed(node.named_children))
+        while stack:
+            n = stack.pop()
+            if n.type in ("simple_expansion", "expansion", "command_substitution"):
+                words.append(self.word(n, d))
+                continue
+            if n.type == "variable_name":
+                self.occurrences.append(Occurrence(self.text(n), self.s(n), self.e(n), OccurrenceKind.EXPAND))
+            stack.extend(reversed(n.named_children))
+        test = Word([Lit("[[", s, s)], s, s, text="[[")
+        return [Command(s, e, words=[test, *words], name_start=s, name_end=s, pre=self.take_pre())]
+
+    def comment_statement(self, node, d: int) -> list:
+        self.comment(node)
+        return []
+
+    def error(self, node, d: int) -> list:
+        return [self.block(node.children, d, self.s(node), self.e(node))]
+
+    def if_statement(self, node, d: int) -> list:
+        result = If(self.s(node), self.e(node))
+        cond, body, kw = [], [], self.s(node)
+        mode = "cond"
+        for i, c in enumerate(node.children):
+            ctype = c.type
+            if ctype in ("if", "fi", "elif_clause", "else_clause"):
+                continue
+            if ctype == "then":
+                mode = "body"
+                continue
+            if node.field_name_for_child(i) == "condition":
+                cond.append(c)
+            elif c.is_named:
+                (cond if mode == "cond" else body).append(c)
+        result.clauses.append((self.block(cond, d, kw, kw), self.block(body, d, kw, self.e(node)), kw))
+        for c in node.children:
+            if c.type == "elif_clause":
+                ccond, cbody, mode = [], [], "cond"
+                for x in c.children:
+                    if x.type in ("elif",):
+                        continue
+                    if x.type == "then":
+                        mode = "body"
+                        continue
+                    if x.is_named:
+                        (ccond if mode == "cond" else cbody).append(x)
+                result.clauses.append((self.block(ccond, d, self.s(c), self.s(c)),
+                                       self.block(cbody, d, self.s(c), self.e(c)), self.s(c)))
+            elif c.type == "else_clause":
+                result.otherwise = self.block(c.children, d, self.s(c), self.e(c))
+                result.else_start = self.s(c)
+        return [result]
+
+    def case_statement(self, node, d: int) -> list:
+        result = Case(self.s(node), self.e(node))
+        value = node.child_by_field_name("value")
+        if value is not None:
+            self.word(value, d)
+        for c in node.named_children:
+            if c.type != "case_item":
+                continue
+            pats, body = [], []
+            seen_paren = False
+            for i, x in enumerate(c.children):
+                if x.type == ")" and not seen_paren:
+                    seen_paren = True
+                    continue
+                if not seen_paren:
+                    if c.field_name_for_child(i) == "value":
+                        pats.append(self.text(x))
+                elif x.is_named and c.field_name_for_child(i) != "termination":
+                    body.append(x)
+            pattern = "|".join(pats)
+            if pattern in ("*", "*)"):
+                result.has_default = True
+            result.items.append((pattern, self.block(body, d, self.s(c), self.e(c)), self.s(c)))
+        return [result]
+
+
+# tree-sitter-bash node type -> the Builder method that models it
+STATEMENTS = {
+    "command": Builder.command,
+    "declaration_command": Builder.declaration,
+    "variable_assignment": Builder.plain_assignment,
+    "variable_assignments": Builder.assignments,
+    "unset_command": Builder.unset,
+    "compound_statement": Builder.compound,
+    "subshell": Builder.subshell,
+    "redirected_statement": Builder.redirected,
+    "pipeline": Builder.pipeline,
+    "list": Builder.and_or,
+    "negated_command": Builder.negated,
+    "if_statement": Builder.if_statement,
+    "case_statement": Builder.case_statement,
+    "while_statement": Builder.loop,
+    "for_statement": Builder.loop,
+    "c_style_for_statement": Builder.loop,
+    "function_definition": Builder.function,
+    "test_command": Builder.test,
+    "comment": Builder.comment_statement,
+    "ERROR": Builder.error,
+}
+
+
+def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] = None,
+                previous: Optional[Script] = None, edits: Optional[list] = None,
+                keep: bool = False) -> Script:
+    """Parse bash bytes into a Script model (base: offset of data within the outer document).
+
+    An editor's document passes keep=True, and on the next version the edited old tree, the
+    model it gave (previous) and the edits since ((start, old end, new end) byte offsets, each
+    on the text the one before it left): the top-level statements no edit touched are then
+    taken from that model, moved, instead of being built again.
+    """
+    # tree-sitter-bash's scanner calls isdigit() on raw code points (undefined above 255; it
+    # crashes on some astral characters after `{`). Non-ASCII bytes only ever sit in words,
+    # strings and comments, so the parser gets them as `x`: the same byte offsets, no risk.
+    # The model still reads the real bytes.
+    safe = data.translate(ASCII_ONLY) if not data.isascii() else data
+    tree = PARSER.parse(safe, old_tree) if old_tree is not None else PARSER.parse(safe)
+    root = tree.root_node
+    keep = keep and base == 0 and file is None
+    reuse = reusable(previous, edits) if keep and old_tree is not None and not root.has_error else None
+    b = Builder(data, base, file, {} if keep else None, reuse)
+    body = b.block(root.children, 0, base, base + len(data))
+    for dct in b.pending:  # a trailing directive covers nothing
+        dct.scope_start, dct.scope_end = -1, -1
+    return Script(body, b.directives, b.occurrences, b.statements, root.has_error, tree, tops=b.tops)

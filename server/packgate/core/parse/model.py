@@ -1,0 +1,311 @@
+"""The script model: the statement and word records the builder makes, and the enums of their kinds.
+
+Every record keeps the byte spans a rule may point at or a fix may edit. Kinds and modes are
+`str`-valued enums: they compare equal to their text ("export" == AssignMode.EXPORT).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Optional, Union
+
+from ..records import factory, record
+
+
+class TextEnum(str, Enum):
+    """An enum whose members are their text: printed, formatted, compared and shown as strings."""
+
+    __repr__ = str.__repr__
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+class AssignMode(TextEnum):
+    """How an assignment was written (and so what it does to the variable)."""
+
+    PLAIN = "plain"  # NAME=value
+    EXPORT = "export"  # export NAME=value
+    DECLARE = "declare"  # declare / typeset NAME=value
+    LOCAL = "local"
+    READONLY = "readonly"
+    PREFIX = "prefix"  # NAME=value cmd: only for that command
+    ENV = "env"  # env NAME=value cmd
+    ENV_UNSET = "env-unset"  # env -u NAME cmd
+    DOCKER = "docker"  # docker run -e NAME=value
+    PARAM_DEFAULT = "param-default"  # ${NAME:=value}
+
+
+class SubKind(TextEnum):
+    """Which kind of child process a Sub is."""
+
+    SUBSHELL = "subshell"
+    BACKGROUND = "background"
+    PIPELINE = "pipeline"
+    CMDSUBST = "cmdsubst"
+    CHILD = "child"  # bash -c, a container's shell
+
+
+class OccurrenceKind(TextEnum):
+    """How code mentions a variable."""
+
+    ASSIGN = "assign"
+    EXPORT = "export"
+    EXPAND = "expand"
+    UNSET = "unset"
+    PREFIX = "prefix"
+    ENV = "env"
+    DOCKER = "docker"
+    FLAG = "flag"  # --micro-batch-size
+
+
+class DirectiveKind(TextEnum):
+    """What a `# packgate KIND=...` comment says."""
+
+    DISABLE = "disable"
+    PROFILE = "profile"
+    SOURCE = "source"
+
+
+@record
+class Lit:
+    """Literal text (quotes already removed), with the byte span it came from."""
+
+    text: str
+    start: int
+    end: int
+
+
+@record
+class Ref:
+    """A parameter expansion: $X, ${X}, ${X:-word}, ${X:=word}, ${X:+word}, ${A[@]}."""
+
+    name: str
+    start: int
+    end: int
+    name_start: int
+    name_end: int
+    op: str = ""  # "", ":-", "-", ":=", "=", ":+", "+", or "other"
+    arg: Optional["Word"] = None
+    array_all: bool = False  # ${A[@]} / ${A[*]}
+    quoted: bool = False
+
+
+@record
+class Opaque:
+    """Something whose value the script cannot know statically ($(...), $((...)), globs...)."""
+
+    reason: str
+    start: int
+    end: int
+
+
+Part = Union[Lit, Ref, Opaque]
+
+
+@record
+class Word:
+    """One shell word: parts joined without separators."""
+
+    parts: list
+    start: int
+    end: int
+    quote: str = ""  # "'" or '"' when the whole word is one quoted string, else ""
+    raw: str = ""
+    text: Optional[str] = None  # the literal text when the word has no expansion (set by the builder)
+    effects: bool = False  # evaluating it changes or consults state (${X:=d}, a gate's value)
+    refs: Optional[frozenset] = None  # the names it expands, at any depth: computed on first use, kept
+
+    def literal(self) -> Optional[str]:
+        """The text if the word is fully literal, else None."""
+        if all(isinstance(p, Lit) for p in self.parts):
+            return "".join(p.text for p in self.parts)
+        return None
+
+
+# ---------------------------------------------------------------- statements
+
+@record
+class Stmt:
+    """Base of all statements: the byte span of the whole statement."""
+
+    start: int
+    end: int
+
+
+@record
+class Assign(Stmt):
+    """NAME=value, possibly inside export/declare/local/readonly, or as a command prefix."""
+
+    name: str = ""
+    name_start: int = 0
+    name_end: int = 0
+    value: Optional[Word] = None  # None: `export X=` (empty)
+    array: Optional[list] = None  # list[Word] for NAME=( ... )
+    append: bool = False
+    mode: str = AssignMode.PLAIN
+    exported: bool = False
+    eq_end: int = 0  # byte just after '='
+    decl_start: int = 0  # the enclosing declaration / statement (for fixes)
+    decl_end: int = 0
+    decl_items: int = 1  # how many names the declaration holds
+    keyword: str = ""  # export / declare -x / ... as written
+    file: Optional[str] = None  # set for assignments that live in a sourced file
+
+
+@record
+class ExportNames(Stmt):
+    """export NAME... / declare -x NAME... without a value, or export -n NAME."""
+
+    names: list = factory(list)  # [(name, start, end)]
+    negate: bool = False
+
+
+@record
+class Unset(Stmt):
+    """unset NAME..."""
+
+    names: list = factory(list)
+
+
+@record
+class SetOpt(Stmt):
+    """set -a / set +a / set -o allexport / set +o allexport."""
+
+    allexport: bool = False
+
+
+@record
+class Command(Stmt):
+    """A simple command: prefix assignments, then words."""
+
+    prefix: list = factory(list)  # list[Assign] (mode PREFIX)
+    words: list = factory(list)  # list[Word]
+    name_start: int = 0
+    name_end: int = 0
+    pre: list = factory(list)  # statements run before (command substitutions)
+
+
+@record
+class Block(Stmt):
+    """A sequence of statements."""
+
+    body: list = factory(list)
+
+
+@record
+class If(Stmt):
+    """if / elif / else: clauses of (condition, body, label offset)."""
+
+    clauses: list = factory(list)  # [(Block cond, Block body, keyword_start)]
+    otherwise: Optional[Block] = None
+    else_start: int = 0
+
+
+@record
+class Case(Stmt):
+    """case ... in pattern) ... ;; esac."""
+
+    items: list = factory(list)  # [(pattern text, Block, start)]
+    has_default: bool = False
+
+
+@record
+class AndOr(Stmt):
+    """left && right / left || right."""
+
+    left: Block = None  # type: ignore[assignment]
+    op: str = "&&"
+    right: Block = None  # type: ignore[assignment]
+    op_start: int = 0
+
+
+@record
+class Loop(Stmt):
+    """for / while / until: the body runs zero or more times."""
+
+    cond: Optional[Block] = None
+    body: Block = None  # type: ignore[assignment]
+    var: str = ""  # for NAME in WORDS: the loop variable
+    items: Optional[list] = None  # ... and its words (None: `for NAME` / while / until)
+
+
+@record
+class Sub(Stmt):
+    """A child process: subshell, background job, pipeline stage or command substitution."""
+
+    kind: str = SubKind.SUBSHELL
+    body: Block = None  # type: ignore[assignment]
+    # for background jobs: the byte span of the '&' token (a fix replaces it)
+    amp_start: int = 0
+    amp_end: int = 0
+    pipe_start: int = 0
+    pipe_end: int = 0
+
+
+@record
+class FuncDef(Stmt):
+    """name() { ... }."""
+
+    name: str = ""
+    body: Block = None  # type: ignore[assignment]
+
+
+@record
+class Exit(Stmt):
+    """exit / return: the path ends here."""
+
+    kind: str = "exit"  # a flow.facts.Stop
+
+
+@record
+class Opaque_(Stmt):
+    """A statement too deep or too broken to model."""
+
+
+@record(eq=True)
+class Directive:
+    """A `# packgate ...` comment."""
+
+    start: int
+    end: int
+    kind: str  # a DirectiveKind
+    values: list
+    scope_start: int = 0
+    scope_end: int = 0  # (0, -1): whole file
+    file_wide: bool = False
+
+
+@record
+class Occurrence:
+    """A mention of a variable (or of --micro-batch-size) in code, for hover and references."""
+
+    name: str
+    start: int
+    end: int
+    kind: str  # an OccurrenceKind
+
+
+@record(eq=True)
+class Script:
+    """The parsed model of one script."""
+
+    body: Block
+    directives: list
+    occurrences: list
+    statements: list  # (start, end) of every command of a block (what a directive can cover)
+    has_error: bool
+    tree: object = None
+    _starts: object = None  # statement starts, sorted (engine._innermost_statement's index)
+    tops: object = None  # {start: _Top} of the top-level statements a later parse may reuse
+
+
+@record
+class Top:
+    """One top-level statement's share of a model, kept so that the parse after an edit
+    elsewhere takes it instead of building it again (moved when the edit came before it)."""
+
+    end: int
+    type: str
+    stmts: list
+    occurrences: list
+    statements: list

@@ -1,0 +1,158 @@
+"""Simple commands, declarations (export, declare, typeset, local, readonly) and assignments,
+read off tree-sitter nodes into Command and Assign records."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from .model import Assign, AssignMode, Command, ExportNames, Occurrence, OccurrenceKind, Stmt
+from .words import WordBuilder
+
+_PLAIN, _PREFIX = AssignMode.PLAIN, AssignMode.PREFIX
+_DECLARATION_MODES = {"export": AssignMode.EXPORT, "local": AssignMode.LOCAL, "readonly": AssignMode.READONLY}
+_INTERESTING = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class SimpleBuilder(WordBuilder):
+    """The builder's simple commands and declarations (build.Builder adds blocks and compounds)."""
+
+    def declaration(self, node, d: int) -> list:
+        kw_node = node.children[0]
+        keyword = self.text(kw_node)
+        flags = ""
+        items = []
+        for c in node.children[1:]:
+            if c.type == "word" and self.text(c).startswith(("-", "+")):
+                flags += self.text(c)
+            elif c.type in ("variable_assignment", "variable_name"):
+                items.append(c)
+            elif c.type in ("word",) and _INTERESTING.match(self.text(c)):
+                items.append(c)
+        exported = keyword == "export" or (keyword in ("declare", "typeset") and "x" in flags
+                                           and not flags.startswith("+"))
+        negate = keyword == "export" and "n" in flags
+        if keyword in ("declare", "typeset") and flags.startswith("+") and "x" in flags:
+            negate = True
+        mode = _DECLARATION_MODES.get(keyword, AssignMode.DECLARE)
+        written = keyword + ((" " + flags) if flags else "")
+        out: list[Stmt] = []
+        names = []
+        s, e = self.s(node), self.e(node)
+        for c in items:
+            if c.type == "variable_assignment":
+                a = self.assignment(c, mode, d)
+                if a is None:
+                    continue
+                a.exported = exported and not negate
+                a.decl_start, a.decl_end, a.decl_items = s, e, len(items)
+                a.keyword = written
+                if negate:
+                    out.extend(self.take_pre())
+                    out.append(a)
+                    names.append((a.name, a.name_start, a.name_end))
+                    continue
+                out.extend(self.take_pre())
+                out.append(a)
+            else:
+                name = self.text(c)
+                names.append((name, self.s(c), self.e(c)))
+                self.occurrences.append(Occurrence(name, self.s(c), self.e(c), OccurrenceKind.EXPORT))
+        if names and (exported or negate):
+            out.append(ExportNames(s, e, names=names, negate=negate))
+        return out
+
+    def assignment(self, node, mode: str, d: int) -> Optional[Assign]:
+        # one pass over the children: name, `=` or `+=`, value (field lookups by name cost more)
+        name_node = value_node = eq = None
+        append = False
+        field = node.field_name_for_child
+        for i, c in enumerate(node.children):
+            f = field(i)
+            if f == "name":
+                name_node = c
+            elif f == "value":
+                if value_node is None:
+                    value_node = c
+            elif eq is None:
+                t = c.type
+                if t == "=" or t == "+=":
+                    eq, append = c, t == "+="
+        if name_node is None:
+            return None
+        if name_node.type == "subscript":  # A[i]=v: an element, never a gate
+            inner = name_node.child_by_field_name("name")
+            name_node = inner if inner is not None else name_node
+        base = self.base
+        name_start, name_end = name_node.start_byte + base, name_node.end_byte + base
+        name = self.data[name_start - base:name_end - base].decode("utf-8", "replace")
+        s, e = node.start_byte + base, node.end_byte + base
+        a = Assign(s, e, name=name, name_start=name_start, name_end=name_end, append=append, mode=mode,
+                   eq_end=eq.end_byte + base if eq is not None else name_end,
+                   decl_start=s, decl_end=e, file=self.file)
+        self.occurrences.append(Occurrence(name, name_start, name_end,
+                                           OccurrenceKind.PREFIX if mode == _PREFIX else OccurrenceKind.ASSIGN))
+        if value_node is not None:
+            if value_node.type == "array":
+                a.array = [self.word(c, d) for c in value_node.children if c.is_named and c.type != "comment"]
+            else:
+                a.value = self.word(value_node, d)
+        return a
+
+    def command(self, node, d: int) -> list:
+        prefix_nodes, words, name_node = [], [], None
+        field = node.field_name_for_child
+        for i, c in enumerate(node.children):
+            f = field(i)
+            if f == "name":
+                name_node = c
+            elif f == "argument":
+                words.append(c)
+            elif name_node is None or c.is_named:
+                t = c.type
+                if t == "variable_assignment" and name_node is None:
+                    prefix_nodes.append(c)
+                elif t in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                    continue
+                elif name_node is not None and t != "comment":
+                    words.append(c)
+        out: list[Stmt] = []
+        # tree-sitter-bash sometimes glues standalone assignments on one line to the command on
+        # the next: a prefix needs the command on the same logical line.
+        if prefix_nodes and name_node is not None:
+            gap = self.data[prefix_nodes[-1].end_byte:name_node.start_byte]
+            if b"\n" in gap.replace(b"\\\r\n", b"").replace(b"\\\n", b""):
+                for p in prefix_nodes:
+                    a = self.assignment(p, _PLAIN, d)
+                    if a:
+                        out.extend(self.take_pre())
+                        out.append(a)
+                prefix_nodes = []
+        prefix = []
+        for p in prefix_nodes:
+            a = self.assignment(p, _PREFIX, d)
+            if a:
+                a.exported = True
+                prefix.append(a)
+        cmd_words = []
+        if name_node is not None:
+            inner = name_node.named_children[0] if name_node.named_children else name_node
+            cmd_words.append(self.word(inner, d))
+        for w in words:
+            cmd_words.append(self.word(w, d))
+        s = self.s(node)
+        cmd = Command(s, self.e(node), prefix=prefix, words=cmd_words,
+                      name_start=self.s(name_node) if name_node is not None else s,
+                      name_end=self.e(name_node) if name_node is not None else s,
+                      pre=self.take_pre())
+        if not cmd_words:
+            # only assignments (e.g. inside `A=1 B=2` glued): they are plain assignments
+            for a in prefix:
+                a.mode, a.exported = _PLAIN, False
+            out.extend(cmd.pre)
+            out.extend(prefix)
+            return out
+        out.append(cmd)
+        return out
+
+    # -- words

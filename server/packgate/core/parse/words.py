@@ -1,0 +1,250 @@
+"""Words: literal text, parameter expansions, command substitutions and quoting, read off
+tree-sitter nodes into Word records (with every variable mention noted as an Occurrence)."""
+
+from __future__ import annotations
+
+import re
+
+from .. import gates as G
+from .model import Lit, Occurrence, OccurrenceKind, Opaque, Ref, Sub, SubKind, Word
+
+MAX_DEPTH = 120  # deeper constructs are kept as opaque: a hostile depth cannot overflow the stack
+MBS_FLAG = G.MBS_FLAG
+_EXPAND, _FLAG = OccurrenceKind.EXPAND, OccurrenceKind.FLAG
+
+_SELF = r"""(?:"?\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?"?)"""
+_DIRNAME = r"""(?:"?\$\(\s*dirname\s+(?:--\s+)?""" + _SELF + r"""\s*\)"?)"""
+_SCRIPT_DIR = re.compile(r"""^\$\(\s*(?:dirname\s+(?:--\s+)?""" + _SELF + r"""|cd\s+(?:--\s+)?"""
+                         + _DIRNAME + r"""\s*(?:&&|;)\s*pwd(?:\s+-P)?)\s*\)$""")
+
+
+class WordBuilder:
+    """The word half of the builder: needs `data`, `base`, `occurrences`, `_pre` and `block()`
+    from the statement half (build.Builder)."""
+
+    def text(self, node) -> str:
+        """The node's source text."""
+        return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+    def s(self, node) -> int:
+        """The node's start in the document."""
+        return node.start_byte + self.base
+
+    def e(self, node) -> int:
+        """The node's end in the document."""
+        return node.end_byte + self.base
+
+    def word(self, node, d: int) -> Word:
+        t = node.type
+        if t in _PLAIN_WORDS:
+            # the common case, a literal word or a quoted string without expansions: built
+            # directly (the general walk below gives the same parts, at several times the cost)
+            sb, eb = node.start_byte, node.end_byte
+            raw_b = self.data[sb:eb]
+            if (b"$" in raw_b or b"`" in raw_b or b"\\" in raw_b or eb - sb < 2) if t == "string" else \
+                    (t != "raw_string" and node.child_count):
+                if t == "string":
+                    m = _ONE_REF_QUOTED.match(raw_b)
+                    if m is not None:
+                        return self._one_ref(m, raw_b, sb, True)
+                return self._word(node, d, t)
+            raw = raw_b.decode("utf-8", "replace")
+            s, e = sb + self.base, eb + self.base
+            if t == "string" or t == "raw_string":
+                txt = raw[1:-1]
+                parts = [Lit(txt, s + 1, e - 1)] if txt or t == "raw_string" else []
+                w = Word(parts, s, e, '"' if t == "string" else "'", raw, txt)
+            else:
+                txt = _unescape(raw, False) if "\\" in raw else raw
+                parts = [Lit(txt, s, e)]
+                w = Word(parts, s, e, "", raw, txt)
+            if txt.startswith(MBS_FLAG):
+                rest = txt[len(MBS_FLAG):]
+                if rest == "" or rest.startswith("="):
+                    start = parts[0].start
+                    self.occurrences.append(Occurrence(MBS_FLAG, start, start + len(MBS_FLAG), _FLAG))
+            return w
+        if t == "expansion" or t == "simple_expansion":
+            sb = node.start_byte
+            raw_b = self.data[sb:node.end_byte]
+            m = _ONE_REF.match(raw_b)
+            if m is not None:
+                return self._one_ref(m, raw_b, sb, False)
+        return self._word(node, d, t)
+
+    def _one_ref(self, m, raw_b: bytes, sb: int, quoted: bool) -> Word:
+        """A word that is one plain expansion, "${X}", "$X", "${A[@]}" or the same unquoted
+        (most arguments of a launcher): the parts the general walk gives, read off the bytes."""
+        base = self.base
+        s, e = sb + base, sb + len(raw_b) + base
+        g = 1 if m.start(1) >= 0 else 3
+        ns, ne = m.start(g) + s, m.end(g) + s
+        name = m.group(g).decode("ascii")
+        self.occurrences.append(Occurrence(name, ns, ne, _EXPAND))
+        inner = 1 if quoted else 0
+        ref = Ref(name, s + inner, e - inner, ns, ne, array_all=m.start(2) >= 0, quoted=quoted)
+        w = Word([ref], s, e, '"' if quoted else "", raw_b.decode("ascii"))
+        w.effects = name in G.GATES
+        return w
+
+    def _word(self, node, d: int, t: str) -> Word:
+        parts: list = []
+        quote = ""
+        if t == "raw_string":
+            quote = "'"
+        elif t == "string":
+            quote = '"'
+        self.parts(node, parts, d, quoted=False)
+        w = Word(parts, self.s(node), self.e(node), quote, self.text(node))
+        w.text = w.literal()
+        if w.text is None:
+            w.effects = _has_effects(parts)
+        for p in parts:
+            if isinstance(p, Lit) and p.text.startswith(MBS_FLAG):
+                rest = p.text[len(MBS_FLAG):]
+                if rest == "" or rest.startswith("="):
+                    self.occurrences.append(Occurrence(MBS_FLAG, p.start, p.start + len(MBS_FLAG), _FLAG))
+        return w
+
+    def parts(self, node, out: list, d: int, quoted: bool) -> None:
+        t = node.type
+        if d > MAX_DEPTH:
+            out.append(Opaque("too deeply nested", self.s(node), self.e(node)))
+            return
+        if t in ("word", "number", "string_content", "extglob_pattern", "special_variable_name"):
+            out.append(Lit(_unescape(self.text(node), quoted), self.s(node), self.e(node)))
+        elif t == "raw_string":
+            txt = self.text(node)
+            out.append(Lit(txt[1:-1] if len(txt) >= 2 else "", self.s(node) + 1, self.e(node) - 1))
+        elif t == "ansi_c_string":
+            txt = self.text(node)
+            out.append(Lit(txt[2:-1], self.s(node) + 2, self.e(node) - 1))
+        elif t in ("string", "translated_string"):
+            prev_end = node.start_byte + (1 if t == "string" else 2)
+            for c in node.children:
+                if c.type == '"' or c.type == '$"':
+                    continue
+                # whitespace folded between children of a string is literal text
+                if c.start_byte > prev_end:
+                    gap = self.data[prev_end:c.start_byte].decode("utf-8", "replace")
+                    out.append(Lit(gap, prev_end + self.base, c.start_byte + self.base))
+                self.parts(c, out, d + 1, quoted=True)
+                prev_end = c.end_byte
+            if node.end_byte - 1 > prev_end and t == "string":
+                gap = self.data[prev_end:node.end_byte - 1].decode("utf-8", "replace")
+                if gap:
+                    out.append(Lit(gap, prev_end + self.base, node.end_byte - 1 + self.base))
+        elif t == "concatenation":
+            for c in node.children:
+                self.parts(c, out, d + 1, quoted)
+        elif t == "simple_expansion":
+            vn = next((c for c in node.named_children), None)
+            if vn is None:
+                out.append(Lit(self.text(node), self.s(node), self.e(node)))
+                return
+            name = self.text(vn)
+            self.occurrences.append(Occurrence(name, self.s(vn), self.e(vn), _EXPAND))
+            out.append(Ref(name, self.s(node), self.e(node), self.s(vn), self.e(vn), quoted=quoted))
+        elif t == "expansion":
+            out.append(self.expansion(node, d, quoted))
+        elif t == "command_substitution" and _SCRIPT_DIR.match(self.text(node)):
+            # $(dirname "$0"), $(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd): the script's folder
+            out.append(Opaque("script-dir", self.s(node), self.e(node)))
+        elif t == "command_substitution" or t == "process_substitution":
+            saved, self._pre = getattr(self, "_pre", []), []
+            body = self.block(node.children, d + 1, self.s(node), self.e(node))
+            self._pre = saved + [Sub(self.s(node), self.e(node), kind=SubKind.CMDSUBST, body=body)]
+            out.append(Opaque("the output of a command", self.s(node), self.e(node)))
+        elif t == "arithmetic_expansion":
+            self.collect_refs(node, d + 1)
+            out.append(Opaque("arithmetic", self.s(node), self.e(node)))
+        elif t in ("$",):
+            out.append(Lit("$", self.s(node), self.e(node)))
+        else:
+            self.collect_refs(node, d + 1)
+            out.append(Opaque(t, self.s(node), self.e(node)))
+
+    def expansion(self, node, d: int, quoted: bool):
+        name, ns, ne, op, arg, array_all = "", 0, 0, "", None, False
+        arg_nodes = []
+        seen_op = False
+        field = node.field_name_for_child
+        for i, c in enumerate(node.children):
+            t = c.type
+            if t == "${" or t == "}":
+                continue
+            if field(i) == "operator":
+                op = self.text(c)
+                seen_op = True
+                continue
+            if not seen_op and (t == "variable_name" or t == "special_variable_name") and not name:
+                name, ns, ne = self.text(c), self.s(c), self.e(c)
+                continue
+            if not seen_op and t == "subscript" and not name:
+                vn = c.child_by_field_name("name")
+                idx = c.child_by_field_name("index")
+                if vn is not None:
+                    name, ns, ne = self.text(vn), self.s(vn), self.e(vn)
+                if idx is not None and self.text(idx) in ("@", "*"):
+                    array_all = True
+                continue
+            if seen_op:
+                arg_nodes.append(c)
+            elif t == "#" or t == "!":
+                op = "other"
+        if not name:
+            return Opaque("expansion", self.s(node), self.e(node))
+        self.occurrences.append(Occurrence(name, ns, ne, _EXPAND))
+        if op not in ("", ":-", "-", ":=", "=", ":+", "+"):
+            op = "other"
+        if arg_nodes:
+            parts: list = []
+            for c in arg_nodes:
+                self.parts(c, parts, d + 1, quoted)
+            arg = Word(parts, self.s(arg_nodes[0]), self.e(arg_nodes[-1]))
+        elif op in (":-", "-", ":=", "=", ":+", "+"):
+            arg = Word([], ne, ne)
+        return Ref(name, self.s(node), self.e(node), ns, ne, op=op, arg=arg, array_all=array_all,
+                   quoted=quoted)
+
+    def collect_refs(self, node, d: int) -> None:
+        """Record variable mentions below node (iteratively) without modelling them."""
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n.type == "variable_name":
+                self.occurrences.append(Occurrence(self.text(n), self.s(n), self.e(n), _EXPAND))
+            elif n.type == "command_substitution":
+                parts: list = []
+                self.parts(n, parts, d + 1, False)
+                continue
+            stack.extend(n.children)
+
+
+_PLAIN_WORDS = frozenset(("word", "number", "string", "raw_string"))
+# one expansion and nothing else, quoted or not: `"${X}"`, `"$X"`, `"${A[@]}"`, `${X}`, `$X`
+# (groups: the braced name, its [@] or [*] subscript, the bare name)
+_REF_BODY = rb"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?\}|([A-Za-z_][A-Za-z0-9_]*))"
+_ONE_REF_QUOTED = re.compile(rb'"' + _REF_BODY + rb'"\Z')
+_ONE_REF = re.compile(_REF_BODY + rb"\Z")
+
+
+def _has_effects(parts) -> bool:
+    """True when evaluating the parts assigns (${X:=d}) or consults a gate."""
+    stack = list(parts)
+    while stack:
+        p = stack.pop()
+        if isinstance(p, Ref):
+            if p.op in (":=", "=") or p.name in G.GATES:
+                return True
+            if p.arg is not None:
+                stack.extend(p.arg.parts)
+    return False
+
+
+def _unescape(text: str, quoted: bool) -> str:
+    if "\\" not in text:
+        return text
+    if quoted:
+        return re.sub(r"\\([$`\"\\\n])", r"\1", text)
+    return re.sub(r"\\(.)", r"\1", text, flags=re.S)

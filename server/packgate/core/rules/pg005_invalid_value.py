@@ -1,0 +1,99 @@
+"""PG005 invalid-value: a gate's value that makes Python's int() raise."""
+
+from __future__ import annotations
+
+from .. import gates as G
+from .base import Context, shown, value_edit
+from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
+
+RULE = Rule(
+    code="PG005",
+    name="invalid-value",
+    severity="error",
+    summary_en="A gate's value makes Python's int() raise",
+    summary_zh="开关的值会让 Python 的 int() 抛出异常",
+    problem_en=(
+        "The gates are read with `int(os.environ.get(NAME, 0)) == 1`. `true`, `yes`, `on`, "
+        "`1.0`, `0x1` and the empty string raise `ValueError` inside the dataloader: samples or "
+        "batches are skipped with one log line each, and training goes on."),
+    problem_zh=(
+        "开关通过 `int(os.environ.get(NAME, 0)) == 1` 读取。`true`、`yes`、`on`、`1.0`、`0x1` 以及空字符串"
+        "会在 dataloader 中引发 `ValueError`：样本或 batch 被逐个跳过并各打一行日志，训练照常进行。"),
+    rationale_en="Use exactly `1` (on) or `0` (off). Quotes are fine: bash removes them.",
+    rationale_zh="请只用 `1`（开）或 `0`（关）。引号没有关系，bash 会去掉它们。",
+    exceptions_en="None: a value int() rejects is never what was meant.",
+    exceptions_zh="没有例外：int() 拒绝的值从来不是本意。",
+    bad=(
+        "#!/bin/bash\nexport OFFLINE_PACKING_BMR=true\nexport OFFLINE_PACKED_DATA=1\n"
+        + EXAMPLE_LAUNCH),
+    good=(
+        "#!/bin/bash\nexport OFFLINE_PACKING_BMR=1\nexport OFFLINE_PACKED_DATA=1\n"
+        + EXAMPLE_LAUNCH),
+    messages={
+        "value": Text(
+            "{name}={shown} makes int() raise ValueError in the training code ({where}); use 1 or 0",
+            "{name}={shown} 会让训练代码中的 int() 抛出 ValueError（{where}）；请使用 1 或 0"),
+        "level": Text(
+            "{name}={shown} makes int() raise ValueError in the training code ({where}); use an "
+            "integer level",
+            "{name}={shown} 会让训练代码中的 int() 抛出 ValueError（{where}）；请使用整数级别"),
+        "string": Text(
+            "{name}={shown} is compared with the string \"1\": only 1 turns it on; use 1 or 0",
+            "{name}={shown} 是与字符串 \"1\" 比较的：只有 1 才算打开；请使用 1 或 0"),
+    },
+    fixes={"value": FixText(
+        "Set {name} to {value}", "把 {name} 设为 {value}",
+        doc_en="Set the variable to `1` (offered first) or `0`: `OFFLINE_PACKING_BMR=true` becomes "
+               "`OFFLINE_PACKING_BMR=1`; `MEGATRON_LOGGING_LEVEL` is offered `20` or `30`",
+        doc_zh="把变量设为 `1`（首选）或 `0`：`OFFLINE_PACKING_BMR=true` 改为 `OFFLINE_PACKING_BMR=1`；"
+               "`MEGATRON_LOGGING_LEVEL` 提供 `20` 或 `30`",
+        safe=False)},
+)
+
+
+def check(ctx: Context) -> None:
+    """A live gate (or another int-parsed variable) whose value int() rejects."""
+    for a, val in ctx.flow.gate_sites:
+        if val.kind not in ("known", "default"):
+            continue
+        judged = _judge(ctx, a.name, val.text)
+        if judged is None:
+            continue
+        key, where = judged
+        msg = ctx.message(RULE, key, name=a.name, shown=shown(val), where=where)
+        choices = ("20", "30") if key == "level" else ("1", "0")
+        fixes = [ctx.fix(RULE, "value", [value_edit(a, v, ctx.source)],
+                         preferred=(v == choices[0]), name=a.name, value=v) for v in choices]
+        start = a.name_start
+        end = a.value.end if a.value is not None else a.eq_end
+        ctx.emit(RULE, msg, start, end, fixes=fixes, site=a)
+
+
+def _judge(ctx: Context, name: str, text: str):
+    """(message key, where the training code reads it) when the value is wrong, else None."""
+    if name in G.GATES:
+        if name not in ctx.live:
+            return None
+        if ctx.profile.parse_of(name) == "str":
+            if text in ("1", "0", ""):
+                return None
+            key = "string"
+        elif G.int_gate(text) != "invalid":
+            return None
+        else:
+            key = "value"
+        reads = [r for r in ctx.profile.reads if r.name == name]
+        if reads:
+            return key, f"{reads[0].path}:{reads[0].line}"
+        if name == G.VQA:
+            return key, "the LLaVA-OneVision-1.5 encoding gate"
+        return key, G.VAR_DOCS[name].read_at
+    if name in ("TE_EXTRA_STATE_MISSING_CHECK", "MEGATRON_LOGGING_LEVEL"):
+        if G.int_gate(text) != "invalid":
+            return None
+        return ("level" if name == "MEGATRON_LOGGING_LEVEL" else "value"), G.OTHER_VARS[name][0]
+    if name == "SCATTER_BEFORE_PATCH_EMBED":
+        if text in ("1", "0", ""):
+            return None
+        return "string", G.OTHER_VARS[name][0]
+    return None

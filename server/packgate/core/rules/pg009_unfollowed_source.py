@@ -1,0 +1,51 @@
+"""PG009 unfollowed-source: a `source` / `.` the analysis could not follow, and why."""
+
+from __future__ import annotations
+
+from .base import Context, one_line
+from .rule import Rule, Text
+
+RULE = Rule(
+    code="PG009",
+    name="unfollowed-source",
+    severity="information",
+    summary_en="A sourced file could not be followed, so its exports are not checked",
+    summary_zh="无法跟踪被 source 的文件，其中的导出没有被检查",
+    problem_en=(
+        "Training scripts often keep their environment in a file they `source`. packgate "
+        "follows static paths, paths relative to the script (`$(dirname \"$0\")`, "
+        "`${BASH_SOURCE[0]}`, a `SCRIPT_DIR` variable) and `# packgate source=PATH`. When it "
+        "cannot tell which file is meant, or the file is refused (outside the project, not a "
+        "regular file, too large, a cycle), the exports in it are invisible to the checks."),
+    problem_zh=(
+        "训练脚本常把环境变量放在一个被 `source` 的文件里。packgate 会跟踪静态路径、相对脚本的路径"
+        "（`$(dirname \"$0\")`、`${BASH_SOURCE[0]}`、`SCRIPT_DIR` 变量）以及 `# packgate source=PATH`。"
+        "如果无法确定是哪个文件，或者文件被拒绝（在项目之外、不是普通文件、过大、循环 source），"
+        "其中的导出就不会被检查。"),
+    rationale_en="Point packgate at the file with `# packgate source=relative/path.sh` on the line before.",
+    rationale_zh="在前一行写 `# packgate source=相对路径.sh`，告诉 packgate 是哪个文件。",
+    exceptions_en="Sources of files that set no packing variables can be silenced with `# packgate disable=PG009`.",
+    exceptions_zh="被 source 的文件不涉及 packing 变量时，可以用 `# packgate disable=PG009` 静默。",
+    bad="#!/bin/bash\nsource \"$ENV_FILE\"\ntorchrun aiak_training_llm/train.py --micro-batch-size 1\n",
+    good=(
+        "#!/bin/bash\n# packgate source=env/packing.sh\nsource \"$ENV_FILE\"\n"
+        "torchrun aiak_training_llm/train.py --micro-batch-size 1\n"),
+    messages={
+        "dynamic": Text("cannot tell which file this sources (it depends on {detail}); add "
+                    "`# packgate source=PATH` on the line before",
+                    "无法确定这里 source 的是哪个文件（取决于 {detail}）；请在前一行加上 `# packgate source=PATH`"),
+        "relative": Text("cannot follow the relative path {detail} of a script that has no file name",
+                     "脚本没有文件名，无法跟踪相对路径 {detail}"),
+        "cycle": Text("source cycle not followed: {detail}", "检测到循环 source，未跟踪：{detail}"),
+        "depth": Text("sources nested too deeply, not followed: {detail}", "source 嵌套过深，未跟踪：{detail}"),
+        "refused": Text("sourced file not read: {detail}", "未读取被 source 的文件：{detail}"),
+    },
+    fixes={},
+)
+
+
+def check(ctx: Context) -> None:
+    """One information finding per source command that was not followed."""
+    for start, end, (key, detail) in ctx.flow.unfollowed:
+        msg = ctx.message(RULE, key, detail=one_line(detail))
+        ctx.emit(RULE, msg, start, end, dedupe=(start, end, key))

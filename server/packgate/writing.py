@@ -1,0 +1,54 @@
+"""Writing a fixed script back: never truncate the user's launcher in place.
+
+The new bytes go to a temporary file beside the original (same folder, so the same file
+system), are flushed to disk, take the original's mode, and are renamed over it in one step: a
+full disk or a kill leaves either the old file or the new one, never half of either.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+
+
+class ChangedOnDisk(Exception):
+    """The file is no longer what was read, so the fixes computed from it must not be written."""
+
+
+def replace_file(path: str, data: bytes, *, expected: bytes) -> None:
+    """Replace the file at path with data, atomically, if it still holds expected.
+
+    A symbolic link is followed: its target is replaced and the link stays. Raises
+    ChangedOnDisk when the content differs from expected, OSError when writing fails (the
+    original is then untouched and no temporary file is left)."""
+    target = os.path.realpath(path)
+    st = os.stat(target)
+    if _read(target) != expected:
+        raise ChangedOnDisk(path)
+    folder, name = os.path.split(target)
+    fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".packgate", dir=folder or ".")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, stat.S_IMODE(st.st_mode))
+        try:
+            os.chown(temporary, st.st_uid, st.st_gid)
+        except OSError:  # only the owner's group may be set by others; the mode is what matters
+            pass
+        if _read(target) != expected:  # changed while the fixes were being written
+            raise ChangedOnDisk(path)
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()

@@ -1,0 +1,73 @@
+"""The command table (core/flow/commands.py): what each command does to what a launch sees.
+
+One test per behaviour; adding a command to COMMANDS takes one more here (docs/architecture.md).
+"""
+
+from packgate.core.engine import analyze
+from packgate.core.flow import commands
+from packgate.core.settings import Settings
+
+EN = Settings(lang="en")
+
+
+def gates_seen(text: str) -> list:
+    """Per path of the script's first launch: each gate's (value kind, text)."""
+    launch = analyze(text, settings=EN, loader=None).flow.launches[0]
+    return [{g: (str(s.val.kind), s.val.text) for g, s in p.gates.items()} for p in launch.paths]
+
+
+def launch_labels(text: str) -> list:
+    return [launch.label for launch in analyze(text, settings=EN, loader=None).flow.launches]
+
+
+BOTH_ON = {"OFFLINE_PACKING_BMR": ("known", "1"), "OFFLINE_PACKED_DATA": ("known", "1"),
+           "OFFLINE_PACKING_VQA": ("unset", "")}
+
+
+def test_read_makes_its_names_unknown():
+    seen = gates_seen("export OFFLINE_PACKING_BMR=1\nread OFFLINE_PACKED_DATA\n"
+                      "export OFFLINE_PACKED_DATA\ntorchrun train.py\n")
+    assert seen == [{**BOTH_ON, "OFFLINE_PACKED_DATA": ("unknown", "")}]
+
+
+def test_a_wrapper_runs_the_launch_it_wraps():
+    assert launch_labels("timeout -s INT 5 nohup numactl -N 0 torchrun train.py\n") == ["torchrun"]
+
+
+def test_env_assignments_are_the_launch_prefix():
+    assert gates_seen("env OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1 torchrun train.py\n") == [BOTH_ON]
+
+
+def test_env_unset_removes_a_variable_for_the_launch():
+    seen = gates_seen("export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n"
+                      "env -u OFFLINE_PACKED_DATA torchrun train.py\n")
+    assert seen == [{**BOTH_ON, "OFFLINE_PACKED_DATA": ("unset", "")}]
+
+
+def test_set_a_exports_every_assignment():
+    assert gates_seen("set -a\nOFFLINE_PACKING_BMR=1\nOFFLINE_PACKED_DATA=1\nset +a\ntorchrun train.py\n") == [BOTH_ON]
+
+
+def test_exit_ends_its_path():
+    seen = gates_seen('export OFFLINE_PACKING_BMR=1\nif [ "$X" ]; then exit 1; fi\n'
+                      "export OFFLINE_PACKED_DATA=1\ntorchrun train.py\n")
+    assert seen == [BOTH_ON]
+
+
+def test_bash_c_exports_are_lost_to_the_parent():
+    a = analyze("bash -c 'export OFFLINE_PACKED_DATA=1'\nexport OFFLINE_PACKING_BMR=1\ntorchrun train.py\n",
+                settings=EN, loader=None)
+    assert [(lost.assign.name, str(lost.sub.kind)) for lost in a.flow.lost] == [("OFFLINE_PACKED_DATA", "child")]
+
+
+def test_docker_run_passes_only_its_e_options():
+    seen = gates_seen("export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n"
+                      "docker run -e OFFLINE_PACKING_BMR img torchrun train.py\n")
+    assert seen == [{**BOTH_ON, "OFFLINE_PACKED_DATA": ("unset", "")}]
+
+
+def test_the_table_decides_what_the_walk_may_not_step_over():
+    assert set(commands.COMMANDS) <= commands.ACTIVE
+    assert not commands.STOPS & commands.REACHING
+    for name, handler in commands.COMMANDS.items():
+        assert handler.__doc__, name

@@ -1,0 +1,8 @@
+#!/bin/bash
+# builtin declare -x inside a function is local to the call.
+export OFFLINE_PACKING_BMR=1
+setup() {
+    builtin declare -x OFFLINE_PACKED_DATA=1
+}
+setup
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1

@@ -1,0 +1,5 @@
+#!/bin/bash
+# builtin export is export.
+builtin export OFFLINE_PACKING_BMR=1
+builtin export OFFLINE_PACKED_DATA=1
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1

@@ -1,0 +1,14 @@
+#!/bin/bash
+# case ;;& goes on testing the next patterns.
+# oracle-input:
+# oracle-input: -- packed
+# oracle-input: -- packing
+case "$1" in
+    pack*)
+        export OFFLINE_PACKING_BMR=1
+        ;;&
+    packed)
+        export OFFLINE_PACKED_DATA=1
+        ;;
+esac
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1

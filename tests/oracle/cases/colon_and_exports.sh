@@ -1,0 +1,4 @@
+#!/bin/bash
+# : returns 0, so both exports run.
+: && export OFFLINE_PACKING_BMR=1 && export OFFLINE_PACKED_DATA=1
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1

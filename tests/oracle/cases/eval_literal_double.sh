@@ -1,0 +1,5 @@
+#!/bin/bash
+# eval of a literal string runs it in this shell.
+export OFFLINE_PACKING_BMR=1
+eval "export OFFLINE_PACKED_DATA=1"
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1

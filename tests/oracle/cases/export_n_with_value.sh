@@ -1,0 +1,6 @@
+#!/bin/bash
+# export -n NAME=value assigns and removes the export.
+export OFFLINE_PACKING_BMR=1
+export OFFLINE_PACKED_DATA=1
+export -n OFFLINE_PACKED_DATA=1
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1

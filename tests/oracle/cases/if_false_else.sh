@@ -1,0 +1,9 @@
+#!/bin/bash
+# if false always takes the else branch.
+if false; then
+    export OFFLINE_PACKING_BMR=1
+else
+    export OFFLINE_PACKING_BMR=1
+    export OFFLINE_PACKED_DATA=1
+fi
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1

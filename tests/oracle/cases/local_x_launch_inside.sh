@@ -1,0 +1,8 @@
+#!/bin/bash
+# local -x inside a function: a launch in the function sees it.
+export OFFLINE_PACKING_BMR=1
+run() {
+    local -x OFFLINE_PACKED_DATA=1
+    torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1
+}
+run

@@ -1,0 +1,6 @@
+#!/bin/bash
+# set -e: false || export runs the export and goes on.
+set -e
+export OFFLINE_PACKING_BMR=1
+false || export OFFLINE_PACKED_DATA=1
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1

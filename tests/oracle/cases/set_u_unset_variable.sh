@@ -1,0 +1,7 @@
+#!/bin/bash
+# set -u: a variable the script never sets ends it before the launch.
+set -u
+export OFFLINE_PACKING_BMR=1
+echo "data in $DATA_ROOT_NEVER_SET"
+export OFFLINE_PACKED_DATA=1
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1

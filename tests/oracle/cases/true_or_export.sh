@@ -1,0 +1,5 @@
+#!/bin/bash
+# true || ...: the right side never runs.
+export OFFLINE_PACKING_BMR=1
+true || export OFFLINE_PACKED_DATA=1
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1

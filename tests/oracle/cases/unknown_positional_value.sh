@@ -1,0 +1,8 @@
+#!/bin/bash
+# A gate from the first argument.
+# oracle-input:
+# oracle-input: -- 1
+# oracle-input: -- 0
+export OFFLINE_PACKING_BMR=1
+export OFFLINE_PACKED_DATA="$1"
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1

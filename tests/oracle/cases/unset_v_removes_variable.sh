@@ -1,0 +1,6 @@
+#!/bin/bash
+# unset -v removes the variable.
+export OFFLINE_PACKING_BMR=1
+export OFFLINE_PACKED_DATA=1
+unset -v OFFLINE_PACKED_DATA
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1
