@@ -289,7 +289,7 @@ def test_bad_frames_get_one_line_each_and_no_traceback():
 
 
 def test_bad_frames_from_a_file_on_stdin_get_no_traceback(tmp_path):
-    """The same frames from a file on stdin (pygls reads files and pipes alike)."""
+    """The same frames through pygls' own loop (stdin a file, not a pipe)."""
     path = tmp_path / "session.bin"
     path.write_bytes(INIT + message("initialized", {}) + b"".join(BAD_FRAMES) + message("shutdown", None, 2)
                      + message("exit"))
