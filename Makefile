@@ -10,7 +10,7 @@ E2E_CACHE ?= $(or $(PACKGATE_E2E_CACHE),$(HOME)/.cache/packgate-e2e)
 CODE_SERVER := $(E2E_CACHE)/code-server/node_modules/.bin/code-server
 PLAYWRIGHT := playwright==1.65.2
 
-.PHONY: demo test test-python test-vscode test-editors playwright venv npm bench fuzz docs initialize-result clean
+.PHONY: demo test test-python test-vscode test-editors playwright venv npm bench fuzz docs clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -71,11 +71,6 @@ fuzz: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python -m packgate.gen_docs docs/rules
-
-# the early `initialize` answer of `packgate lsp`, from pygls itself (after a change of the
-# registered features or of pygls/lsprotocol; tests/lsp/test_lsp_fast_initialize.py says when)
-initialize-result: $(STAMP)
-	$(BIN)/python -m packgate.lsp.gen_initialize
 
 clean:
 	rm -rf $(VENV) vscode-client/node_modules vscode-client/dist vscode-client/*.vsix vscode-client/bundled/libs vscode-client/bundled/bundle.json

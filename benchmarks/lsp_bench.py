@@ -7,10 +7,8 @@ absolute numbers): a bare pygls server for `initialize`, and the core's own `ana
 didChange. Targets from the issue: didChange -> publishDiagnostics p95 <= 25 ms, `initialize`
 answered < 500 ms after spawn. Nothing here asserts; the tests never time anything.
 
-`packgate lsp` answers `initialize` before it imports pygls and lsprotocol (packgate.lsp.fastinit);
-the import still happens, before the first message after `initialize` is served. So the start-up
-figures also give the time from spawn to the first publishDiagnostics of a didOpen sent right
-after `initialized`, and both figures with the early answer turned off (PACKGATE_FAST_INITIALIZE=0).
+The start-up figures also give the time from spawn to the first publishDiagnostics of a didOpen
+sent right after `initialized`: what a user waits for when the editor starts the server.
 """
 
 from __future__ import annotations
@@ -33,7 +31,6 @@ from pytest_lsp import client_capabilities  # noqa: E402
 SERVER = [sys.executable, "-m", "packgate", "lsp"]
 # The floor: pygls and lsprotocol imported, no packgate at all.
 BARE = [sys.executable, "-c", "from pygls.lsp.server import LanguageServer as S; S('bare', '0').start_io()"]
-EARLY_OFF = {"PACKGATE_FAST_INITIALIZE": "0"}
 STARTUP_URI = "file:///packgate-bench/startup.sh"
 
 
@@ -145,23 +142,21 @@ def rss_mib(client: LanguageClient) -> float | None:
 
 
 async def startup(spawns: int, text: str | None = None) -> dict[str, list[float]]:
-    """Start-up times in ms, the three servers spawned in turn (load spells hit them alike).
+    """Start-up times in ms, the two servers spawned in turn (load spells hit them alike).
 
     Keys: "bare" (initialize, bare pygls server), "init" and "diag" (packgate: initialize, and the
-    first publishDiagnostics of a didOpen sent right after initialized), "init off" and "diag off"
-    (the same with the early initialize answer turned off)."""
+    first publishDiagnostics of a didOpen sent right after initialized)."""
     caps = client_capabilities("visual_studio_code")
     text = launcher(200) if text is None else text
-    times: dict[str, list[float]] = {k: [] for k in ("bare", "init", "diag", "init off", "diag off")}
+    times: dict[str, list[float]] = {k: [] for k in ("bare", "init", "diag")}
     for _ in range(spawns):
         client, ms = await spawn(BARE, caps)
         times["bare"].append(ms)
         await stop(client)
-        for suffix, extra in (("", None), (" off", EARLY_OFF)):
-            client, init_ms, diag_ms = await spawn_and_open(SERVER, caps, text, extra)
-            times["init" + suffix].append(init_ms)
-            times["diag" + suffix].append(diag_ms)
-            await stop(client)
+        client, init_ms, diag_ms = await spawn_and_open(SERVER, caps, text)
+        times["init"].append(init_ms)
+        times["diag"].append(diag_ms)
+        await stop(client)
     return times
 
 
@@ -171,14 +166,8 @@ async def bench_initialize(spawns: int) -> None:
           "200-line launcher opened right after initialized")
     print(f"initialize after spawn, {'bare pygls server':36s} {summary(times['bare'])}")
     print(f"initialize after spawn, {'packgate lsp':36s} {summary(times['init'])}")
-    print(f"  ratio packgate/bare (p50): {statistics.median(times['init']) / statistics.median(times['bare']):.2f}x"
-          "   target: < 500 ms (packgate answers before it imports pygls and lsprotocol)")
-    print(f"initialize after spawn, {'packgate lsp, early answer off':36s} {summary(times['init off'])}")
+    print(f"  ratio packgate/bare (p50): {statistics.median(times['init']) / statistics.median(times['bare']):.2f}x")
     print(f"first publishDiagnostics after spawn, {'packgate lsp':22s} {summary(times['diag'])}")
-    print(f"first publishDiagnostics after spawn, {'early answer off':22s} {summary(times['diag off'])}")
-    print("  the early answer moves the import of pygls and lsprotocol after initialize; it does not remove "
-          f"it (first diagnostics p50 {statistics.median(times['diag']) / statistics.median(times['diag off']):.2f}x "
-          "of the server without it)")
 
 
 def edit_at(text: str, n: int) -> tuple[types.Range, str, str]:

@@ -73,11 +73,13 @@ def config(command: list[str] | None = None) -> ClientServerConfig:
 
 @contextlib.asynccontextmanager
 async def session(caps: types.ClientCapabilities, options: Any = None,
-                  command: list[str] | None = None, folders: list[Path] | None = None) -> AsyncIterator[LanguageClient]:
-    """A fresh server for tests that change its settings or break it on purpose (or need workspace folders)."""
+                  command: list[str] | None = None, folders: list[Path] | None = None,
+                  locale: str | None = None) -> AsyncIterator[LanguageClient]:
+    """A fresh server for tests that change its settings or break it on purpose (or need
+    workspace folders, or a client locale)."""
     lsp_client = await config(command).start()
     try:
-        result = await lsp_client.initialize_session(init_params(caps, options, folders))
+        result = await lsp_client.initialize_session(init_params(caps, options, folders, locale))
         lsp_client.encoding = encoding_of(lsp_client, result)  # type: ignore[attr-defined]
         lsp_client.server_capabilities = result.capabilities  # type: ignore[attr-defined]
         yield lsp_client
@@ -109,10 +111,11 @@ def capabilities(name: str, **tweaks: Any) -> types.ClientCapabilities:
 
 
 def init_params(caps: types.ClientCapabilities, options: Any = None,
-                folders: list[Path] | None = None) -> types.InitializeParams:
-    """InitializeParams for a capability set, optional initializationOptions and workspace folders."""
+                folders: list[Path] | None = None, locale: str | None = None) -> types.InitializeParams:
+    """InitializeParams for a capability set, optional initializationOptions, workspace folders
+    and client locale (none by default, as pytest-lsp's recorded clients send none)."""
     workspace = [types.WorkspaceFolder(uri=f.as_uri(), name=f.name) for f in folders] if folders else None
-    return types.InitializeParams(capabilities=caps, initialization_options=options,
+    return types.InitializeParams(capabilities=caps, initialization_options=options, locale=locale,
                                   root_uri=folders[0].as_uri() if folders else None, workspace_folders=workspace)
 
 

@@ -336,6 +336,7 @@ def test_the_server_collects_cycles_between_keystrokes():
     import time
     import weakref
 
+    from packgate.lsp import memory as memory_module
     from packgate.lsp import server as server_module
 
     class Cycle:
@@ -348,12 +349,12 @@ def test_the_server_collects_cycles_between_keystrokes():
         node = Cycle()
         node.me = node  # only the cycle collector frees it
         alive = weakref.ref(node)
-        junk = [[i] for i in range(server_module.GC_IDLE_MIN * 3)]  # allocations to collect after
+        junk = [[i] for i in range(memory_module.GC_IDLE_MIN * 3)]  # allocations to collect after
         del node
         ls.last_activity = time.monotonic()
-        await asyncio.sleep(server_module.IDLE_GC * 0.5)
+        await asyncio.sleep(memory_module.IDLE_GC * 0.5)
         assert alive() is not None  # busy: not yet
-        await asyncio.sleep(server_module.IDLE_GC * 3)
+        await asyncio.sleep(memory_module.IDLE_GC * 3)
         assert alive() is None and junk
 
     try:
@@ -370,9 +371,10 @@ def test_a_busy_server_sets_its_backlog_aside_and_collects_it_when_quiet(monkeyp
     import time
     import weakref
 
+    from packgate.lsp import memory as memory_module
     from packgate.lsp import server as server_module
 
-    monkeypatch.setattr(server_module, "GC_BACKLOG", 5_000)
+    monkeypatch.setattr(memory_module, "GC_BACKLOG", 5_000)
 
     class Cycle:
         pass
@@ -387,9 +389,9 @@ def test_a_busy_server_sets_its_backlog_aside_and_collects_it_when_quiet(monkeyp
         junk = [[i] for i in range(20_000)]
         for _ in range(6):  # a busy client: a message every tenth of the idle time
             ls.last_activity = time.monotonic()
-            await asyncio.sleep(server_module.IDLE_GC * 0.5)
+            await asyncio.sleep(memory_module.IDLE_GC * 0.5)
         assert gc.get_freeze_count() > 0 and alive() is not None
-        await asyncio.sleep(server_module.IDLE_GC * 3)
+        await asyncio.sleep(memory_module.IDLE_GC * 3)
         assert gc.get_freeze_count() == 0 and alive() is None and junk
 
     try:
@@ -421,7 +423,7 @@ def test_typing_waits_only_after_a_slow_incremental_analysis():
     assert session.pause_before(uri) == 0.0
     entry.elapsed = MAX_PAUSE * 3
     assert session.pause_before(uri) == MAX_PAUSE
-    session.trees.pop(uri)  # no tree to start from: the next analysis is a full one as well
+    session.documents[uri].tree = None  # no tree to start from: the next analysis is a full one as well
     entry.incremental = False
     entry.elapsed = SLOW * 2
     assert session.pause_before(uri) == SLOW * 2

@@ -38,7 +38,7 @@ _TAGS = {"unnecessary": types.DiagnosticTag.Unnecessary, "deprecated": types.Dia
 def pulls(caps: types.ClientCapabilities | None) -> bool:
     """Whether the server offers this client pull diagnostics: it must declare them and
     `workspace/diagnostic/refresh`, since a script's findings also change when a file it sources
-    or the settings change. Other clients are pushed to (fastinit.negotiate mirrors this)."""
+    or the settings change. Other clients are pushed to."""
     caps = caps or types.ClientCapabilities()
     return get_capability(caps, "text_document.diagnostic", None) is not None and \
         bool(get_capability(caps, "workspace.diagnostics.refresh_support", False))
@@ -397,15 +397,20 @@ def quick_fixes(diagnostic: types.Diagnostic, uri: str, version: int | None,
     return actions
 
 
+_FIX_ALL_TITLE = {"en": "packgate: fix all safe problems", "zh": "packgate：修复所有可安全修复的问题"}
+
+
 def fix_all_action(edits: Sequence[Any], source: Source, uri: str, version: int | None,
-                   client: ClientFeatures) -> types.CodeAction | None:
-    """`source.fixAll.packgate`: every safe fix at once (None when there is nothing to fix)."""
+                   client: ClientFeatures, lang: str = "en") -> types.CodeAction | None:
+    """`source.fixAll.packgate`: every safe fix at once (None when there is nothing to fix);
+    titled in lang (en, zh, or both as the core's fix titles are)."""
     edits = [e for e in edits if e is not None]
     if not edits:
         return None
     text_edits = [types.TextEdit(range=to_range(source, e.start, e.end, client.encoding), new_text=e.text)
                   for e in edits]
-    return types.CodeAction(title="packgate: fix all safe problems", kind=FIX_ALL_KIND,
+    title = _FIX_ALL_TITLE.get(lang) or " / ".join(_FIX_ALL_TITLE.values())
+    return types.CodeAction(title=title, kind=FIX_ALL_KIND,
                             edit=workspace_edit(uri, version, text_edits, client))
 
 

@@ -1,11 +1,15 @@
-"""The language server's state: editor settings, per-file settings, parse trees and one analysis per document version.
+"""The language server's state: the settings, and one record per open document (its analysis,
+parse tree, Source and pending comment edits).
 
-No protocol types live here; ``server.py`` feeds it plain values and ``convert.py`` renders
-what it returns. Offsets are byte offsets into the UTF-8 text, as in packgate.core.
+No protocol types live here; the handlers feed it plain values and ``convert.py`` renders
+what it returns. Offsets are byte offsets into the UTF-8 text, as in packgate.core. Every
+call into ``packgate.core.engine.analyze`` is made here, in ``Session._analyze``.
 
 Settings are layered like ruff's server does it, lowest first:
 
-1. packgate's defaults (``Settings()``);
+1. packgate's defaults (``Settings()``), with ``lang`` taken from the client's locale (the
+   ``locale`` of ``initialize``: ``zh*`` Chinese, anything else English; ``both`` when the
+   client sends none);
 2. the editor's ``packgate`` section from ``initializationOptions``;
 3. the editor's ``packgate`` section from ``workspace/configuration`` or the payload of
    ``workspace/didChangeConfiguration`` (replaces the previous one, so removing a key reverts it);
@@ -29,7 +33,7 @@ from urllib.parse import urlparse
 from pygls.uris import to_fs_path
 
 from packgate.core.model import Edit
-from packgate.core.settings import SCHEMA, Settings, settings_for
+from packgate.core.settings import LANGS, SCHEMA, Settings, settings_for
 from packgate.core.source import Source, apply_edits
 
 if TYPE_CHECKING:
@@ -84,29 +88,66 @@ class _Tree:
     script: Any = None  # the model parsed with the tree (its top-level statements are reused)
     resume: Any = None  # its flow walk's checkpoints (the walk starts again after the unchanged part)
     edits: list = field(default_factory=list)  # (start, old end, new end) since that parse
+    made: int = 0  # when it was parsed (Session's clock): the oldest trees are dropped first
+
+
+@dataclass
+class Document:
+    """What the session keeps of one open document."""
+
+    entry: Entry | None = None  # the analysis of its last analysed version
+    tree: _Tree | None = None  # its parse tree, for the next incremental parse
+    source: Source | None = None  # the Source of its latest text (each change edits it instead of indexing anew)
+    # the changes since the entry's text while each was inside a comment (None: one was not)
+    shifts: list | None = None
+
+
+def locale_lang(locale: Any) -> str | None:
+    """The `lang` a client locale asks for: `zh*` Chinese, any other English, None without one."""
+    if not isinstance(locale, str) or not locale.strip():
+        return None
+    return "zh" if locale.strip().lower().startswith("zh") else "en"
 
 
 @dataclass
 class Session:
-    """Settings, parse trees and the analysis cache shared by every handler."""
+    """Settings and the open documents' records, shared by every handler."""
 
     init_section: Mapping[str, Any] = field(default_factory=dict)
     editor_section: Mapping[str, Any] = field(default_factory=dict)
     editor: Settings = field(default_factory=Settings)
-    entries: dict[str, Entry] = field(default_factory=dict)
-    trees: dict[str, _Tree] = field(default_factory=dict)
-    recent: "OrderedDict[str, None]" = field(default_factory=OrderedDict)  # least recently used first
-    # uri -> the changes since its entry's text, while each was inside a comment (None: some was not)
-    shifts: dict[str, Any] = field(default_factory=dict)
-    # uri -> the Source of its latest text (each change edits it instead of indexing anew)
-    sources: dict[str, Source] = field(default_factory=dict)
+    locale: str | None = None  # the `lang` the client's locale asks for (locale_lang)
+    documents: dict[str, Document] = field(default_factory=dict)
+    recent: "OrderedDict[str, None]" = field(default_factory=OrderedDict)  # full analyses, least recently used first
     _shown: set[str] = field(default_factory=set)
     _ids: Any = field(default_factory=itertools.count)
+    _clock: Any = field(default_factory=itertools.count)
     # path -> the loader of sourced files for that document (None: the core's default, as the CLI)
     loader_for: Callable[[str | None], Any] | None = None
     generation: int = 0  # bumped when the project's code or configuration changed
 
+    @property
+    def entries(self) -> dict[str, Entry]:
+        """uri -> the document's last analysis (a view; the records are in `documents`)."""
+        return {uri: d.entry for uri, d in self.documents.items() if d.entry is not None}
+
+    @property
+    def trees(self) -> dict[str, _Tree]:
+        """uri -> the document's kept parse tree (a view; the records are in `documents`)."""
+        return {uri: d.tree for uri, d in self.documents.items() if d.tree is not None}
+
+    def _document(self, uri: str) -> Document:
+        found = self.documents.get(uri)
+        if found is None:
+            found = self.documents[uri] = Document()
+        return found
+
     # -- settings
+
+    def set_locale(self, locale: Any) -> None:
+        """Take the client's locale (initialize's `locale`) as the default `lang`."""
+        self.locale = locale_lang(locale)
+        self._rebuild()
 
     def set_init_options(self, raw: Any) -> list[str]:
         """Take the editor settings from initializationOptions; returns problems found."""
@@ -122,13 +163,22 @@ class Session:
 
     def _rebuild(self) -> list[str]:
         problems: list[str] = []
-        self.editor = Settings().merged(self.init_section, problems).merged(self.editor_section, problems)
+        base = Settings() if self.locale is None else Settings(lang=self.locale)
+        self.editor = base.merged(self.init_section, problems).merged(self.editor_section, problems)
         return problems
 
     def settings_for(self, uri: str, problems: list[str]) -> Settings:
         """The editor settings overridden by the file's nearest packgate configuration."""
         path = path_of(uri)
         return settings_for(path, self.editor, problems) if path else self.editor
+
+    def hover_lang(self, uri: str, settings: Settings) -> str:
+        """The hover's language: `lang` where the settings or a configuration file set it, else
+        both (the truth table is bilingual by default, whatever the client's locale)."""
+        if self.locale is None or any(s.get("lang") in LANGS for s in (self.init_section, self.editor_section)):
+            return settings.lang
+        path = path_of(uri)
+        return settings_for(path, self.editor.merged({"lang": "both"})).lang if path else "both"
 
     def unseen(self, problems: list[str]) -> list[str]:
         """The problems not yet shown to the user (each is shown once per session)."""
@@ -140,30 +190,28 @@ class Session:
 
     def source(self, uri: str, text: str) -> Source:
         """The Source of a document's text (the one the last change made, when it is this text)."""
-        kept = self.sources.get(uri)
-        if kept is not None and kept.text is text:
-            return kept
-        source = self.sources[uri] = Source(text)
-        return source
+        doc = self._document(uri)
+        if doc.source is not None and doc.source.text is text:
+            return doc.source
+        doc.source = Source(text)
+        return doc.source
 
     def splice(self, uri: str, source: Source, start: int | None, end: int | None, new: str) -> str:
         """Apply one change (start None: the whole text) and keep the document's parse tree in step."""
+        doc = self._document(uri)
         if start is None or end is None:
-            self.trees.pop(uri, None)
-            self.shifts[uri] = None
-            self.sources.pop(uri, None)
+            doc.tree = doc.shifts = doc.source = None
             return new
         inserted = new.encode("utf-8", "surrogatepass")
         data = source.data
-        kept = self.trees.get(uri)
-        shifts = self.shifts.get(uri)
-        if shifts is not None:
+        kept = doc.tree if doc.tree is not None and doc.tree.size == len(data) else None
+        if doc.shifts is not None:
             from packgate.core.parse import comment_interior
-            if kept is not None and kept.size == len(data) and comment_interior(kept.tree, data, start, end, inserted):
-                shifts.append((start, end, inserted))
+            if kept is not None and comment_interior(kept.tree, data, start, end, inserted):
+                doc.shifts.append((start, end, inserted))
             else:
-                self.shifts[uri] = None
-        if kept is not None and kept.size == len(data):
+                doc.shifts = None
+        if kept is not None:
             # tree-sitter points are (row, byte column) with rows counted at \n only.
             start_point, old_end_point = _point(data, start), _point(data, end)
             rows = inserted.count(b"\n")
@@ -173,9 +221,9 @@ class Session:
             kept.edits.append((start, end, start + len(inserted)))
             kept.size = len(data) - (end - start) + len(inserted)
         else:
-            self.trees.pop(uri, None)
-        edited = self.sources[uri] = source.edited(start, end, inserted)
-        return edited.text
+            doc.tree = None
+        doc.source = source.edited(start, end, inserted)
+        return doc.source.text
 
     # -- analyses
 
@@ -189,59 +237,70 @@ class Session:
         """
         problems: list[str] = []
         settings = self.settings_for(uri, problems)
-        entry = self.entries.get(uri)
+        doc = self._document(uri)
+        entry = doc.entry
         current = entry is not None and not entry.stale and entry.version == version \
             and entry.settings == settings and entry.analysis.source.text == text
-        if not current or (full and entry.analysis.slim):
-            shifts = self.shifts.get(uri)
-            if shifts and not full and entry is not None and not entry.stale and entry.settings == settings:
-                # typing inside comments: the findings only move (measured on a 2,000-line
-                # launcher: a millisecond instead of a new analysis)
-                moved = entry.analysis.shifted(shifts, text, self.source(uri, text))
-                if moved is not None:
-                    self.shifts[uri] = []
-                    entry = Entry(version, settings, moved, f"{version}-{next(self._ids)}",
-                                  entry.elapsed)
-                    self.entries[uri] = entry
-                    return entry, problems
-            kept = self.trees.pop(uri, None)
-            source = self.source(uri, text)
-            if kept is not None and kept.size != len(source.data):
-                kept = None
-            started = time.perf_counter()
-            from packgate.core.engine import Previous
-            previous = Previous(kept.tree, kept.script, kept.resume, kept.edits, source) if kept \
-                else Previous(source=source)
-            result = analyze(text, path=path_of(uri), settings=settings, previous=previous,
-                             revalidate=revalidate, **self.loader_option(path_of(uri)))
-            elapsed = time.perf_counter() - started
-            tree = getattr(result.script, "tree", None)
-            if tree is not None:
-                # the analysis is done with its tree: keep one (for the next incremental parse)
-                # instead of a copy per version, which a few hundred open documents feel
-                result.script.tree = None
-                self.trees[uri] = _Tree(tree, len(result.source.data), result.script,
-                                        result.flow.resume if result.flow is not None else None)
-            if current:  # a slimmed entry made full again: the same findings, keep the rendering
-                entry.analysis = result
-            else:
-                entry = Entry(version, settings, result, f"{version}-{next(self._ids)}", elapsed,
-                              incremental=kept is not None)
-            self.entries[uri] = entry
-            self.shifts[uri] = []
-            self._used(uri)
-        elif not entry.analysis.slim:
-            self._used(uri)
+        if current and not (full and entry.analysis.slim):
+            if not entry.analysis.slim:
+                self._used(uri)
+            return entry, problems
+        if doc.shifts and not full and entry is not None and not entry.stale and entry.settings == settings:
+            # typing inside comments: the findings only move (measured on a 2,000-line
+            # launcher: a millisecond instead of a new analysis)
+            moved = entry.analysis.shifted(doc.shifts, text, self.source(uri, text))
+            if moved is not None:
+                doc.shifts = []
+                doc.entry = Entry(version, settings, moved, f"{version}-{next(self._ids)}", entry.elapsed)
+                return doc.entry, problems
+        kept, doc.tree = doc.tree, None
+        source = self.source(uri, text)
+        if kept is not None and kept.size != len(source.data):
+            kept = None
+        started = time.perf_counter()
+        result = self._analyze(text, path_of(uri), settings, revalidate=revalidate, source=source, kept=kept)
+        elapsed = time.perf_counter() - started
+        tree = getattr(result.script, "tree", None)
+        if tree is not None:
+            # the analysis is done with its tree: keep one (for the next incremental parse)
+            # instead of a copy per version, which a few hundred open documents feel
+            result.script.tree = None
+            doc.tree = _Tree(tree, len(result.source.data), result.script,
+                             result.flow.resume if result.flow is not None else None, made=next(self._clock))
+        if current:  # a slimmed entry made full again: the same findings, keep the rendering
+            entry.analysis = result
+        else:
+            entry = Entry(version, settings, result, f"{version}-{next(self._ids)}", elapsed,
+                          incremental=kept is not None)
+        doc.entry = entry
+        doc.shifts = []
+        self._used(uri)
         return entry, problems
+
+    def analyze_file(self, text: str, path: str, settings: Settings, *, follow_sources: bool = True) -> "Analysis":
+        """An analysis of a file that is not open (workspace diagnostics, references)."""
+        return self._analyze(text, path, settings, revalidate=False, follow_sources=follow_sources)
+
+    def _analyze(self, text: str, path: str | None, settings: Settings, *, revalidate: bool,
+                 source: Source | None = None, kept: _Tree | None = None,
+                 follow_sources: bool = True) -> "Analysis":
+        """The one call into the core. An open document's (source given) keeps what the next
+        version's analysis takes over, and starts from its last parse (kept) when there is one."""
+        from packgate.core.engine import Previous
+        options: dict[str, Any] = {"loader": None} if not follow_sources else self.loader_option(path)
+        if source is not None:
+            options["previous"] = Previous(kept.tree, kept.script, kept.resume, kept.edits, source) if kept \
+                else Previous(source=source)
+        return analyze(text, path=path, settings=settings, revalidate=revalidate, **options)
 
     def pause_before(self, uri: str) -> float:
         """Seconds to wait before analysing a changed document: none when its analyses are fast;
         as long as the last one took when they are slow, so a burst of keystrokes costs one."""
-        if self.shifts.get(uri):
+        doc = self.documents.get(uri) or Document()
+        if doc.shifts:
             return 0.0  # only comments changed: the findings move, nothing is analysed
-        entry = self.entries.get(uri)
-        elapsed = entry.elapsed if entry is not None else 0.0
-        if elapsed >= SLOW and entry is not None and not entry.incremental and uri in self.trees:
+        elapsed = doc.entry.elapsed if doc.entry is not None else 0.0
+        if elapsed >= SLOW and doc.entry is not None and not doc.entry.incremental and doc.tree is not None:
             return 0.0  # a full analysis (the open): the next one starts from its tree and walk
         return 0.0 if elapsed < SLOW else min(elapsed, MAX_PAUSE)
 
@@ -252,7 +311,7 @@ class Session:
             # (and the tree, without the model and walk checkpoints kept for the next edit)
             entry.analysis = entry.analysis.slimmed()
             self.recent.pop(uri, None)
-            kept = self.trees.get(uri)
+            kept = self._document(uri).tree
             if kept is not None:
                 kept.script = kept.resume = None
         current = entry.analysis
@@ -262,32 +321,30 @@ class Session:
             if not edits:
                 break
             fixed = apply_edits(current.source.data, edits).decode("utf-8", "surrogatepass")
-            current = analyze(fixed, path=path_of(uri), settings=entry.settings, revalidate=False,
-                              **self.loader_option(path_of(uri)))
+            current = self._analyze(fixed, path_of(uri), entry.settings, revalidate=False)
         return minimal_edit(data, current.source.data)
 
     def _used(self, uri: str) -> None:
         """uri's full analysis was just used: slim the least recently used ones past KEEP_FULL,
-        and drop their trees past KEEP_TREES."""
+        and drop the oldest trees of the others past KEEP_TREES."""
         self.recent.pop(uri, None)
         self.recent[uri] = None
         while len(self.recent) > KEEP_FULL:
             old, _ = self.recent.popitem(last=False)
-            entry = self.entries.get(old)
+            entry = self.documents[old].entry if old in self.documents else None
             if entry is not None and not entry.analysis.slim:
                 entry.analysis = entry.analysis.slimmed()
-        if len(self.trees) > KEEP_TREES:
-            keep = set(self.recent)
-            for other in [u for u in self.trees if u not in keep][:len(self.trees) - KEEP_TREES]:
-                del self.trees[other]
+        holding = [(u, d) for u, d in self.documents.items() if d.tree is not None]
+        excess = len(holding) - KEEP_TREES
+        if excess > 0:
+            others = sorted((d for u, d in holding if u not in self.recent), key=lambda d: d.tree.made)
+            for doc in others[:excess]:
+                doc.tree = None
 
     def forget(self, uri: str) -> None:
-        """Drop a closed (or reopened) document's analysis and tree."""
-        self.entries.pop(uri, None)
-        self.trees.pop(uri, None)
-        self.sources.pop(uri, None)
+        """Drop a closed (or reopened) document's record."""
+        self.documents.pop(uri, None)
         self.recent.pop(uri, None)
-        self.shifts.pop(uri, None)
 
     def loader_option(self, path: str | None) -> dict[str, Any]:
         """`loader=` for analyze(): the server's (workspace root, open documents), else the core's default."""
@@ -310,8 +367,9 @@ class Session:
     def mark_stale(self, uris: list[str]) -> None:
         """Analyse these documents again on next use (their text did not change; a sourced file did)."""
         for uri in uris:
-            if uri in self.entries:
-                self.entries[uri].stale = True
+            doc = self.documents.get(uri)
+            if doc is not None and doc.entry is not None:
+                doc.entry.stale = True
 
 
 def _point(data: bytes, offset: int) -> tuple[int, int]:

@@ -35,8 +35,11 @@ class Context:
         return self.source.line_of(offset) + 1
 
     def message(self, rule: Rule, key: str, **fields) -> str:
-        """A message of a rule in the context's language."""
-        return rule.message(key).render(self.lang, **fields)
+        """A message of a rule in the context's language (both: one line each, not " / " mid-sentence)."""
+        text = rule.message(key)
+        if self.lang == "both":
+            return f"{text.render('en', **fields)}\n{text.render('zh', **fields)}"
+        return text.render(self.lang, **fields)
 
     def fix(self, rule: Rule, key: str, edits, *, preferred: bool = False, **fields) -> Fix:
         """A fix of a rule: its description and safety come from the rule's fix table."""

@@ -1,0 +1,45 @@
+"""initialize and initialized: the client's capabilities, locale and first settings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+import packgate.lsp.convert as convert
+from packgate.lsp.convert import ClientFeatures
+from packgate.lsp.guard import guarded
+from packgate.lsp.session import warm_up
+
+if TYPE_CHECKING:
+    from packgate.lsp.language_server import PackgateServer
+
+# What can change an analysis besides the document: the project's Python code (profile auto),
+# its packgate configuration, and the scripts a launcher sources.
+WATCHED = ("**/*.py", "**/pyproject.toml", "**/.packgate.toml", "**/*.sh", "**/*.bash", "**/*.env")
+
+
+@guarded()
+def initialize(ls: PackgateServer, params: types.InitializeParams) -> None:
+    """Read the client's capabilities, its locale and the settings in initializationOptions."""
+    ls.client = ClientFeatures.from_capabilities(params.capabilities, ls.workspace.position_encoding)
+    ls.session.set_locale(params.locale)
+    ls.pending = ls.session.set_init_options(params.initialization_options)
+
+
+@guarded()
+async def initialized(ls: PackgateServer, params: types.InitializedParams) -> None:
+    """Show early settings problems, watch the project's files, pull the editor settings."""
+    ls.thread_pool.submit(warm_up)
+    ls.collect_when_idle()
+    ls.say(ls.pending)
+    if ls.client.watch_files:
+        try:
+            await ls.client_register_capability_async(convert.watchers_registration(WATCHED))
+        except Exception as exc:  # a client that declines: open and save still revalidate
+            ls.log(f"file watching not registered: {exc!r}", "warning")
+    if ls.client.configuration:
+        before = ls.session.editor
+        ls.say(ls.session.set_editor_section(await ls.pull_configuration()))
+        if ls.session.editor != before:  # documents opened meanwhile used the older settings
+            ls.rediagnose()

@@ -1,0 +1,254 @@
+"""The pygls server object the handlers share: the client's features, the session, and the
+helpers that find a document, its analysis and its diagnostics, and push them.
+
+Diagnostics are pushed (``publishDiagnostics``) to clients that cannot pull and answered on
+``textDocument/diagnostic`` for clients that can, never both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import os
+import sys
+import time
+import traceback
+from typing import Any, Callable
+from urllib.parse import unquote
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
+
+import packgate.lsp.convert as convert
+import packgate.lsp.memory as memory
+import packgate.lsp.workspace as workspace
+from packgate.lsp.convert import ClientFeatures
+from packgate.lsp.protocol import PackgateProtocol, report_client_error
+from packgate.lsp.session import Entry, Session, path_of
+
+logger = logging.getLogger("packgate.lsp")
+# A change to a sourced file re-diagnoses the scripts that source it after this pause (a burst of
+# keystrokes in the env file costs one analysis of each of them).
+DEPENDENTS_DELAY = 0.05
+
+
+def _version() -> str:
+    return getattr(sys.modules.get("packgate"), "__version__", "0.0.0")
+
+
+class PackgateServer(LanguageServer):
+    """The server object: client features, the session and the helpers handlers share."""
+
+    def __init__(self) -> None:
+        super().__init__("packgate", _version(), protocol_cls=PackgateProtocol)
+        self.session = Session(loader_for=self.loader_for)
+        self.client = ClientFeatures()
+        self.pending: list[str] = []
+        self.checks = workspace.Checks()  # workspace diagnostics of closed scripts
+        self._waiting: set[str] = set()  # documents to re-diagnose after a sourced file changed
+        self._waiting_handle: asyncio.TimerHandle | None = None
+        self._tokens = itertools.count(1)
+        self.last_activity = time.monotonic()  # when the last message came in
+        self._collecting = False
+
+    def collect_when_idle(self) -> None:
+        """Run Python's cycle collector between keystrokes, not during them (packgate.lsp.memory)."""
+        if not self._collecting:
+            self._collecting = True
+            memory.collect_when_idle(lambda: self.last_activity)
+
+    # -- messages to the user --
+
+    def log(self, message: str, level: str = "info") -> None:
+        """Write to the client's log (window/logMessage)."""
+        try:
+            self.window_log_message(convert.log_params(message, level))
+        except Exception:  # no transport yet, or it is gone
+            logger.log(logging.WARNING, "%s", message)
+
+    def say(self, problems: list[str]) -> None:
+        """Show each settings problem once (window/showMessage)."""
+        for problem in self.session.unseen(problems):
+            self.window_show_message(convert.show_params(problem, "warning"))
+            self.log(problem, "warning")
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """pygls' errors go to the client's log, not to a pop-up; a client's mistakes are not ours."""
+        if not report_client_error(self.protocol, error):
+            self.log(f"packgate: internal error ({getattr(source, '__name__', source)}): {error!r}", "error")
+
+    # -- documents and analyses --
+
+    def document(self, uri: str) -> TextDocument | None:
+        """The open document at uri, or None (unknown and closed documents are not read from disk)."""
+        return self.workspace.text_documents.get(unquote(uri))
+
+    def entry(self, uri: str, revalidate: bool = False, full: bool = True) -> Entry | None:
+        """The analysis of the open document's current version (cached per version).
+
+        full=False: the findings are enough (diagnostics, code actions), so a slimmed analysis
+        of a document not used lately serves as it is.
+        """
+        doc = self.document(uri)
+        if doc is None:
+            return None
+        entry, problems = self.session.analysis(doc.uri, doc.version, doc.source, revalidate=revalidate,
+                                                full=full)
+        if entry.analysis.note:
+            problems.append(f"{doc.uri}: {entry.analysis.note}")
+        self.say(problems)
+        return entry
+
+    def diagnostics(self, uri: str, entry: Entry) -> list[types.Diagnostic]:
+        """The entry's findings as LSP diagnostics (converted once per entry)."""
+        if entry.rendered is None:
+            entry.rendered = convert.to_diagnostics(entry.analysis.findings, entry.analysis.source, uri,
+                                                    entry.version, self.client, entry.analysis.source_for)
+            if entry.analysis.note:  # not analysed (too large): say so where the user looks
+                entry.rendered.append(convert.note_diagnostic(entry.analysis.note))
+        return entry.rendered
+
+    def publish(self, uri: str, revalidate: bool = False) -> None:
+        """Push the document's diagnostics with its version (push clients only)."""
+        doc = self.document(uri)
+        if doc is None or self.client.pull_diagnostics:
+            return
+        entry = self.entry(uri, revalidate, full=False)
+        if entry is not None:
+            self.text_document_publish_diagnostics(
+                convert.publish_params(doc.uri, doc.version, self.diagnostics(doc.uri, entry)))
+
+    def publish_soon(self, uri: str) -> None:
+        """Push after a change; a slow document waits for the typing to pause, and stale versions are skipped."""
+        doc = self.document(uri)
+        if doc is None or self.client.pull_diagnostics:
+            return
+        version = doc.version
+
+        def run() -> None:
+            current = self.document(uri)
+            if current is not None and current.version == version:
+                try:
+                    self.publish(uri)
+                except Exception:
+                    self.log(f"packgate: publishing {uri} failed\n{traceback.format_exc()}", "error")
+
+        asyncio.get_running_loop().call_later(self.session.pause_before(doc.uri), run)
+
+    def rediagnose(self, uris: list[str] | None = None) -> None:
+        """After a settings or project change (or a change of files the documents uris source;
+        None: every open document): push again, or ask pulling clients to pull again."""
+        if self.client.inlay_hint_refresh:
+            self.workspace_inlay_hint_refresh(None)
+        if self.client.pull_diagnostics:
+            if self.client.diagnostic_refresh:
+                self.workspace_diagnostic_refresh(None)
+            return
+        if uris is None:
+            uris = [doc.uri for doc in list(self.workspace.text_documents.values())]
+        for uri in uris:
+            self.publish(uri)
+
+    def sources_changed(self, paths: list[str | None]) -> None:
+        """Files changed (edited, saved, opened, closed or on disk): re-diagnose the open
+        documents whose analysis read one of them, once the burst of changes is over."""
+        uris = self.session.depending_on([p for p in paths if p])
+        if not uris:
+            return
+        self.session.mark_stale(uris)
+        self._waiting.update(uris)
+        if self._waiting_handle is None:
+            delay = max([DEPENDENTS_DELAY] + [self.session.pause_before(u) for u in uris])
+            self._waiting_handle = asyncio.get_running_loop().call_later(delay, self._rediagnose_waiting)
+
+    def _rediagnose_waiting(self) -> None:
+        uris, self._waiting, self._waiting_handle = sorted(self._waiting), set(), None
+        try:
+            self.rediagnose(uris)
+        except Exception:
+            self.log(f"packgate: re-diagnosing {uris} failed\n{traceback.format_exc()}", "error")
+
+    # -- the workspace --
+
+    def roots(self) -> list[str]:
+        """The workspace folders (real paths), or the root the client gave, or none."""
+        folders = [path_of(f.uri) for f in self.workspace.folders.values()]
+        if not folders and self.workspace.root_path:
+            folders = [self.workspace.root_path]
+        return [os.path.realpath(f) for f in folders if f]
+
+    def root_for(self, path: str) -> str | None:
+        """The widest workspace folder holding path; outside them, the project root as the CLI finds it."""
+        from packgate.core.sources import default_root
+        real = os.path.realpath(path)
+        holding = [r for r in self.roots() if workspace.inside(real, r)]
+        return min(holding, key=len) if holding else default_root(path)
+
+    def overlay(self) -> dict[str, str]:
+        """The text of every open file-backed document, by path (unsaved edits count)."""
+        out = {}
+        for doc in list(self.workspace.text_documents.values()):
+            path = path_of(doc.uri)
+            if path:
+                out[path] = doc.source
+        return out
+
+    def loader_for(self, path: str | None) -> Callable[[str], Any] | None:
+        """The reader of sourced files for a document: inside its workspace root, open documents first."""
+        if path is None:
+            return None  # an untitled document: nothing to resolve relative paths against
+        from packgate.core.sources import SourceLoader
+        return SourceLoader(self.root_for(path), overlay=self.overlay()).load
+
+    def python_line(self, path: str, line: int) -> str | None:
+        """A line of a Python file (from the editor when open), to convert its columns."""
+        return workspace.read_line(path, line, self.overlay())
+
+    async def scripts(self, uri: str | None = None) -> tuple[list[str], bool]:
+        """The shell scripts of the workspace folders (or of the document's project without folders).
+
+        The walk runs in a worker thread: a large tree must not hold up keystrokes.
+        """
+        roots = self.roots()
+        if not roots and uri and (path := path_of(uri)):
+            from pathlib import Path
+
+            from packgate.core.project import find_root
+            found = find_root(Path(path))
+            roots = [os.path.realpath(found)] if found is not None else []
+        return await asyncio.to_thread(workspace.scripts, roots)
+
+    def open_uris(self) -> dict[str, str]:
+        """real path -> URI of each open file-backed document."""
+        out = {}
+        for doc in list(self.workspace.text_documents.values()):
+            path = path_of(doc.uri)
+            if path:
+                out[os.path.realpath(path)] = doc.uri
+        return out
+
+    async def progress(self, token: Any, title: str) -> Any:
+        """The token to report work on: the client's, else a server-created one (None: no progress)."""
+        if token is None and self.client.work_done_progress:
+            token = f"packgate-{next(self._tokens)}"
+            try:
+                await self.work_done_progress.create_async(token)
+            except Exception as exc:
+                self.log(f"window/workDoneProgress/create failed: {exc!r}", "warning")
+                return None
+        if token is not None:
+            self.work_done_progress.begin(token, convert.progress_begin(title))
+        return token
+
+    async def pull_configuration(self) -> Any:
+        """The client's `packgate` section via workspace/configuration (None if it has none)."""
+        try:
+            result = await self.workspace_configuration_async(convert.configuration_params())
+        except Exception as exc:
+            self.log(f"workspace/configuration failed: {exc!r}", "warning")
+            return None
+        return result[0] if result else None
+
+
