@@ -105,6 +105,6 @@ def test_the_editor_line_in_each_language(tmp_path):
     assumed = analyze("#!/bin/bash\n", path=str(tmp_path / "a.sh"), settings=Settings()).profile
     en, zh, both = (project.assumed_message(assumed, lang) for lang in ("en", "zh", "both"))
     assert en.startswith("packgate: profile ov2 assumed: no Python code below") and "\n" not in en
-    assert zh.startswith("packgate：假定使用 ov2 配置：") and both == f"{en} / {zh}"
+    assert zh.startswith("packgate：假定使用 ov2 配置：") and both == f"{en}\n{zh}"  # issue 17: one language a line
     chosen = analyze("#!/bin/bash\n", path=str(tmp_path / "a.sh"), settings=Settings(profile="ov2")).profile
     assert project.assumed_message(chosen, "en") == ""

@@ -53,7 +53,7 @@ def test_check_command_starts_light(tmp_path):
 
 
 def test_check_command_does_not_load_the_language_server_package(tmp_path):
-    """Not even packgate.lsp.fastinit, the early `initialize` answer of `packgate lsp` (it reads JSON)."""
+    """`check` imports nothing of packgate.lsp, not even its package."""
     out = _loaded_by_check(tmp_path, "m == 'packgate.lsp' or m.startswith('packgate.lsp.')")
     assert "LOADED []" in out.stdout, out.stdout + out.stderr
 

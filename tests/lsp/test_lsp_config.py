@@ -166,3 +166,21 @@ async def test_project_files_are_watched_and_a_change_re_diagnoses(vscode, tmp_p
     vscode.text_document_did_save(types.DidSaveTextDocumentParams(
         text_document=types.TextDocumentIdentifier(uri=env.as_uri())))
     assert "PG001" in codes(await pushed(vscode, uri, after=seen))
+
+
+async def test_auto_without_training_code_says_once_which_profile_it_assumed(vscode, tmp_path):
+    """Issue 18: `auto` finding no code that reads the gates judges as ov2 and says so, once."""
+    from packgate.core import project
+    project.invalidate()
+    (tmp_path / ".git").mkdir()
+    await reconfigure(vscode, {"packgate": {"profile": "auto"}})
+    try:
+        for name in ("a.sh", "b.sh"):
+            script = tmp_path / name
+            script.write_text(VQA_SCRIPT)
+            assert "PG002" in codes(await diagnostics(vscode, open_doc(vscode, VQA_SCRIPT, uri=script.as_uri()), 1))
+        shown = [m for m in vscode.messages if f"no Python code below {tmp_path} " in m.message]
+        assert len(shown) == 1 and "profile ov2 assumed" in shown[0].message, [m.message for m in shown]
+        assert shown[0].type == types.MessageType.Warning
+    finally:
+        await reconfigure(vscode, {"packgate": {}})

@@ -218,10 +218,10 @@ def auto_profile(path: str | None, *, revalidate: bool = True) -> G.Profile:
     index = index_for(path, revalidate=revalidate)
     if index is None:
         return _assumed(
-            "no project root above the script (.git, pyproject.toml, .packgate.toml, setup.py, "
-            "setup.cfg or an aiak_training_llm/ package)",
-            "脚本上方没有项目根目录（.git、pyproject.toml、.packgate.toml、setup.py、setup.cfg "
-            "或 aiak_training_llm/ 包）")
+            "no project root above the script (a .git folder, pyproject.toml, setup.py, setup.cfg, "
+            "an aiak_training_llm/ package or packgate's own configuration file)",
+            "脚本上方没有项目根目录（.git 目录、pyproject.toml、setup.py、setup.cfg、"
+            "aiak_training_llm/ 包或 packgate 自己的配置文件）")
     derived = index.profile()
     if derived is not None:
         return derived
@@ -231,13 +231,13 @@ def auto_profile(path: str | None, *, revalidate: bool = True) -> G.Profile:
 
 
 def assumed_message(profile: G.Profile, lang: str = "en") -> str:
-    """The one line that says `auto` assumed ov2 and why, in en, zh or both; "" when the
+    """The line that says `auto` assumed ov2 and why, in en, zh or both (one line each); "" when the
     profile was chosen or derived (what the editor shows once, like the CLI's summary)."""
     if not profile.assumed_en:
         return ""
     en = f"packgate: profile ov2 assumed: {profile.assumed_en}"
     zh = f"packgate：假定使用 ov2 配置：{profile.assumed_zh}"
-    return zh if lang == "zh" else f"{en} / {zh}" if lang == "both" else en
+    return zh if lang == "zh" else f"{en}\n{zh}" if lang == "both" else en
 
 
 def _assumed(why_en: str, why_zh: str) -> G.Profile:

@@ -24,6 +24,7 @@ from pygls.workspace import TextDocument
 import packgate.lsp.convert as convert
 import packgate.lsp.memory as memory
 import packgate.lsp.workspace as workspace
+from packgate.core.project import assumed_message
 from packgate.lsp.convert import ClientFeatures
 from packgate.lsp.protocol import PackgateProtocol, report_client_error
 from packgate.lsp.session import Entry, Session, path_of
@@ -98,6 +99,12 @@ class PackgateServer(LanguageServer):
                                                 full=full)
         if entry.analysis.note:
             problems.append(f"{doc.uri}: {entry.analysis.note}")
+        assumed = assumed_message(entry.analysis.profile, entry.analysis.settings.lang)
+        path = path_of(doc.uri)
+        # findings may be wrong for other training code: a warning, once per reason (and so per
+        # project root); a buffer with no file on disk has no project to look in
+        if assumed and path and os.path.isfile(path):
+            problems.append(assumed)
         self.say(problems)
         return entry
 
