@@ -38,7 +38,7 @@ def has_truth_table(hover: str) -> bool:
     """Whether a hover on the gate shows its four (BMR, PACKED_DATA) combinations: as Markdown
     table rows, or as the plain text a client that asks for plain text gets."""
     rows = [line.strip().strip("|").split("|") for line in hover.splitlines() if line.lstrip().startswith("|")]
-    plain = all(f"BMR={bmr} PACKED_DATA={data}" in hover for bmr in "01" for data in "01")
+    plain = all(f"OFFLINE_PACKING_BMR={bmr} OFFLINE_PACKED_DATA={data}" in hover for bmr in "01" for data in "01")
     return GATE in hover and (plain or len(table_combinations(rows)) == 4)
 
 

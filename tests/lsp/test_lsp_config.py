@@ -169,18 +169,22 @@ async def test_project_files_are_watched_and_a_change_re_diagnoses(vscode, tmp_p
 
 
 async def test_auto_without_training_code_says_once_which_profile_it_assumed(vscode, tmp_path):
-    """Issue 18: `auto` finding no code that reads the gates judges as ov2 and says so, once."""
+    """Issue 18: `auto` finding no code that reads the gates judges as ov2 and says so: once in
+    the log, and in the gate's hover (no pop-up: the findings are still worth reading)."""
     from packgate.core import project
     project.invalidate()
     (tmp_path / ".git").mkdir()
     await reconfigure(vscode, {"packgate": {"profile": "auto"}})
     try:
+        uris = []
         for name in ("a.sh", "b.sh"):
             script = tmp_path / name
             script.write_text(VQA_SCRIPT)
-            assert "PG002" in codes(await diagnostics(vscode, open_doc(vscode, VQA_SCRIPT, uri=script.as_uri()), 1))
-        shown = [m for m in vscode.messages if f"no Python code below {tmp_path} " in m.message]
-        assert len(shown) == 1 and "profile ov2 assumed" in shown[0].message, [m.message for m in shown]
-        assert shown[0].type == types.MessageType.Warning
+            uris.append(open_doc(vscode, VQA_SCRIPT, uri=script.as_uri()))
+            assert "PG002" in codes(await diagnostics(vscode, uris[-1], 1))
+        logged = [m.message for m in vscode.log_messages if f"no Python code below {tmp_path} " in m.message]
+        assert len(logged) == 1 and "profile ov2 assumed" in logged[0], logged
+        assert not [m for m in vscode.messages if "assumed" in m.message]
+        assert "assumed: no Python code below" in await hover_text(vscode, uris[0], VQA_SCRIPT, "OFFLINE_PACKED_DATA")
     finally:
         await reconfigure(vscode, {"packgate": {}})

@@ -81,7 +81,8 @@ def _variable_table(prof, name: str, langs, markdown: bool) -> str:
             read_at = "不在本项目的代码中" if zh else "not read anywhere in this project's code"
             check = "-"
         rows = [
-            ("状态" if zh else "Status", f"{status} ({'配置' if zh else 'profile'} `{prof.name}`: {prof_title})"),
+            ("状态" if zh else "Status", f"{status} ({'配置' if zh else 'profile'} `{prof.name}`: {prof_title}"
+                                          f"{_assumed(prof, zh)})"),
             ("默认值" if zh else "Default", doc.default),
             ("读取位置" if zh else "Read at", read_at),
             ("判断方式" if zh else "Check", check),
@@ -93,6 +94,13 @@ def _variable_table(prof, name: str, langs, markdown: bool) -> str:
         out.append(_table(("项目", "说明") if zh else ("", ""), rows, markdown))
         out.append("")
     return "\n".join(out)
+
+
+def _assumed(prof, zh: bool) -> str:
+    """Why `auto` fell back to ov2, as a clause of the status row ("" when it did not)."""
+    if not prof.assumed_en:
+        return ""
+    return f"；假定：{prof.assumed_zh}" if zh else f"; assumed: {prof.assumed_en}"
 
 
 def _table(header, rows, markdown: bool) -> str:

@@ -101,10 +101,11 @@ class PackgateServer(LanguageServer):
             problems.append(f"{doc.uri}: {entry.analysis.note}")
         assumed = assumed_message(entry.analysis.profile, entry.analysis.settings.lang)
         path = path_of(doc.uri)
-        # findings may be wrong for other training code: a warning, once per reason (and so per
-        # project root); a buffer with no file on disk has no project to look in
+        # logged once per reason (and so per project root), and the gate hover says it too; a
+        # buffer with no file on disk has no project to look in
         if assumed and path and os.path.isfile(path):
-            problems.append(assumed)
+            for line in self.session.unseen([assumed]):
+                self.log(line, "info")
         self.say(problems)
         return entry
 
