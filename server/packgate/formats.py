@@ -126,11 +126,15 @@ def render_text(report: Report, options: TextOptions = TextOptions()) -> str:
     else:
         for path, analysis, f in report.findings():
             sev = f.severity
+            # --lang both puts each language on a line of its own: the first keeps the
+            # file:line:col: shape and the rule tag, the others are indented beneath it
+            first, *more = f.message.split("\n")
             if color:
                 lines.append(f"{_BOLD}{path}:{f.line}:{f.column}:{_RESET} {_COLORS[sev]}{sev}{_RESET}: "
-                             f"{f.message} {_DIM}[{f.code} {f.rule}]{_RESET}")
+                             f"{first} {_DIM}[{f.code} {f.rule}]{_RESET}")
             else:
-                lines.append(f"{path}:{f.line}:{f.column}: {sev}: {f.message} [{f.code} {f.rule}]")
+                lines.append(f"{path}:{f.line}:{f.column}: {sev}: {first} [{f.code} {f.rule}]")
+            lines.extend(f"    {line}" for line in more)
             if options.show_source:
                 lines.extend(_source_excerpt(analysis, f))
     if options.quiet:

@@ -356,3 +356,16 @@ def test_folder_with_a_fifo_without_extension_does_not_hang(tmp_path, capsys):
     (tmp_path / "x.sh").write_text(LEAK)
     rc, out, err = run(capsys, "check", str(tmp_path))
     assert rc == 1 and "x.sh" in out
+
+
+def test_lang_both_keeps_the_location_line_and_indents_the_second_language(tmp_path, capsys):
+    """Issue 17: both languages on separate lines; the text format keeps file:line:col: and the
+    rule tag on the first, so grep and editors' problem matchers still find every finding."""
+    from packgate.cli import main
+    script = tmp_path / "leak.sh"
+    script.write_text("export OFFLINE_PACKING_BMR=1\ntorchrun train.py --micro-batch-size 1\n")
+    assert main(["check", "--lang", "both", "--color", "never", "--profile", "ov2", str(script)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{script}:1:8: error: ") and lines[0].endswith("[PG001 missing-companion]")
+    assert lines[1].startswith("    ") and "第 2 行" in lines[1] and "[PG001" not in lines[1]
+    assert lines[2].startswith("Found 1 problem")
