@@ -458,9 +458,8 @@ def _fix_file(path: str, got: FileResult, new_text: str, problems: list) -> bool
 
 def cmd_check(args, parser) -> int:
     """`packgate check`: exit 0 clean, 1 findings, 2 usage or unreadable input."""
-    from .core.engine import analyze, fix_all
     from .exclusion import excluded
-    from .formats import Problem, Report, TextOptions, at_least, render
+    from .formats import Problem, Report
 
     vars(args).pop("subparser", None)  # the pool pickles args; a parser is not data
     _check_arguments(args, parser)
@@ -487,29 +486,8 @@ def cmd_check(args, parser) -> int:
             if checked is not None:
                 report.add(display, checked)
             continue
-        got = _analyze_file(path, args, problems)
-        if got is None:
-            continue
-        display, text, analysis = got.display, got.text, got.analysis
-        if args.fix or args.diff:
-            new_text = fix_all(text, path=display, settings=got.settings)
-            if new_text != text:
-                if args.diff:
-                    import difflib
-                    diff_out.extend(difflib.unified_diff(
-                        text.splitlines(keepends=True), new_text.splitlines(keepends=True),
-                        fromfile=f"a/{display}", tofile=f"b/{display}"))
-                elif path == "-":
-                    fixed_stdin = new_text
-                elif _fix_file(path, got, new_text, problems):
-                    before = len(analysis.findings)
-                    analysis = analyze(new_text, path=display, settings=got.settings)
-                    report.fixed += max(0, before - len(analysis.findings))
-                    report.fixed_files += 1
-            if path == "-" and args.fix:
-                fixed_stdin = new_text
-        analysis.findings = [f for f in analysis.findings if at_least(f.severity, args.severity)]
-        report.add(display, analysis)
+        fixed = _check_file(path, args, problems, report, diff_out)
+        fixed_stdin = fixed if fixed is not None else fixed_stdin
 
     report.problems = list(dict.fromkeys(problems))  # a configuration's problems once, not per file
     for p in report.problems:
@@ -519,26 +497,67 @@ def cmd_check(args, parser) -> int:
     elif fixed_stdin is not None:
         output = fixed_stdin
     else:
-        to_terminal = args.output_file is None and sys.stdout.isatty()
-        color = args.color == "always" or (args.color == "auto" and to_terminal and "NO_COLOR" not in os.environ)
-        output = render(report, args.format, TextOptions(color=color, show_source=args.show_source,
-                                                         statistics=args.statistics, quiet=args.quiet))
-    if args.output_file is not None:
-        try:
-            with open(args.output_file, "w", encoding="utf-8", newline="") as handle:
-                handle.write(output)
-        except OSError as exc:
-            print(f"packgate: {args.output_file}: cannot write the report: {exc.strerror or exc}",
-                  file=sys.stderr)
-            return EXIT_USAGE
-    else:
-        sys.stdout.write(output)
+        output = _rendered(report, args)
+    if not _write_output(output, args.output_file):
+        return EXIT_USAGE
     if any(p.level == "error" for p in report.problems):
         return EXIT_USAGE
     if args.exit_zero:
         return EXIT_OK
     return EXIT_FINDINGS if any(True for _ in report.findings()) else EXIT_OK
 
+
+def _check_file(path: str, args, problems: list, report, diff_out: list) -> "str | None":
+    """Analyse one file in this process into report (with --fix / --diff applied); the fixed
+    text when it is standard input under --fix, else None."""
+    from .core.engine import analyze, fix_all
+    from .formats import at_least
+    got = _analyze_file(path, args, problems)
+    if got is None:
+        return None
+    display, text, analysis = got.display, got.text, got.analysis
+    fixed_stdin = None
+    if args.fix or args.diff:
+        new_text = fix_all(text, path=display, settings=got.settings)
+        if new_text != text:
+            if args.diff:
+                import difflib
+                diff_out.extend(difflib.unified_diff(
+                    text.splitlines(keepends=True), new_text.splitlines(keepends=True),
+                    fromfile=f"a/{display}", tofile=f"b/{display}"))
+            elif path != "-" and _fix_file(path, got, new_text, problems):
+                before = len(analysis.findings)
+                analysis = analyze(new_text, path=display, settings=got.settings)
+                report.fixed += max(0, before - len(analysis.findings))
+                report.fixed_files += 1
+        if path == "-" and args.fix:
+            fixed_stdin = new_text
+    analysis.findings = [f for f in analysis.findings if at_least(f.severity, args.severity)]
+    report.add(display, analysis)
+    return fixed_stdin
+
+
+def _rendered(report, args) -> str:
+    """The report in the chosen format (colour only on a terminal, unless NO_COLOR)."""
+    from .formats import TextOptions, render
+    to_terminal = args.output_file is None and sys.stdout.isatty()
+    color = args.color == "always" or (args.color == "auto" and to_terminal and "NO_COLOR" not in os.environ)
+    return render(report, args.format, TextOptions(color=color, show_source=args.show_source,
+                                                   statistics=args.statistics, quiet=args.quiet))
+
+
+def _write_output(output: str, output_file: "str | None") -> bool:
+    """Write to --output-file or standard output; False, with a message, when the file cannot be written."""
+    if output_file is None:
+        sys.stdout.write(output)
+        return True
+    try:
+        with open(output_file, "w", encoding="utf-8", newline="") as handle:
+            handle.write(output)
+    except OSError as exc:
+        print(f"packgate: {output_file}: cannot write the report: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
 
 if __name__ == "__main__":
     sys.exit(main())
