@@ -19,24 +19,12 @@ from pathlib import Path
 
 import pytest
 
+from editors import GATE, GATE_LINE, SCRIPT  # the CJK + emoji launcher every editor suite opens
+
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT_DIR = ROOT / "nvim-client"
 DRIVER = Path(__file__).resolve().parent / "nvim_driver.lua"
 
-# Chinese comments, and Chinese plus an emoji before the gate on its own line, so that the
-# UTF-8 byte column, the UTF-16 column and the code-point column of the gate all differ.
-GATE_LINE = "export RUN_NAME='二阶段-打包🚀' OFFLINE_PACKING_BMR='1'"
-SCRIPT = f"""#!/bin/bash
-# 第二阶段训练：图文对齐，使用离线打包的数据
-# 注意：这里只打开了数据层的开关
-set -euo pipefail
-
-{GATE_LINE}
-
-torchrun --nproc_per_node 8 train.py \\
-    --micro-batch-size 1
-"""
-GATE = "OFFLINE_PACKING_BMR"
 LAUNCHER = """#!/bin/bash
 # 阶段二：开关写在 env.sh 里
 source "$(dirname "$0")/env.sh"
