@@ -19,35 +19,6 @@ KNOWN: dict = {
                                               "exported (bash hands the caller's 1 to the launch); "
                                               "packgate says unset",
     # -- exit statuses and left-associative lists (issue 16: exit statuses)
-    "oracle/idiom_test_and_export_chain": _STATUS + "export returns 0, so `test && export A && export B` "
-                                          "sets both or neither; packgate adds the two one-gate paths (PG007)",
-    "oracle/idiom_mkdir_and_exports": _STATUS + "`mkdir -p && export A && export B`: both or neither; "
-                                      "packgate adds the two one-gate paths (PG007)",
-    "oracle/chain_second_test_can_leave_one_off": _STATUS + "when the first test fails the whole rest "
-                                                  "of the list is skipped; packgate adds a PACKED-only path",
-    "oracle/and_then_or_left_assoc": _STATUS + "`t && export B || export P`: export returns 0, so P "
-                                     "is set exactly when the test fails; packgate adds both-gates and "
-                                     "no-gate paths",
-    "oracle/or_then_and_left_assoc": _STATUS + "`(t || export) && export P`: P is exported on every "
-                                     "path; packgate adds paths without it (PG007)",
-    "oracle/test_status_three_way": _STATUS + "`t && export || export && export`: the last export "
-                                    "always runs; packgate adds paths where it is skipped",
-    "oracle/assignment_status_zero": _STATUS + "a plain assignment returns 0; packgate forks the "
-                                     "&& chain after it (PG007)",
-    "oracle/colon_and_exports": _STATUS + "`:` returns 0; packgate forks the chain after it (PG007)",
-    "oracle/declare_x_chain": _STATUS + "declare -x returns 0; packgate forks the && after it (PG007)",
-    "oracle/local_status_in_function": _STATUS + "local returns 0; packgate forks the chain after it (PG007)",
-    "oracle/export_or_never_runs": _STATUS + "export returns 0, so `|| export X=0` / `|| unset` never "
-                                   "run; packgate takes them (PG007)",
-    "oracle/false_and_export": _STATUS + "false returns 1: the export after && never runs; packgate "
-                               "takes it too (PG007 instead of PG001)",
-    "oracle/true_or_export": _STATUS + "true returns 0: the export after || never runs; packgate "
-                             "takes it too (PG007 instead of PG001)",
-    "oracle/bang_false_and_exports": _STATUS + "`! false` returns 0; packgate forks the chain (PG007)",
-    "oracle/bang_true_and_export": _STATUS + "`! true` returns 1: the export never runs; packgate "
-                                   "takes it too (PG007 instead of PG001)",
-    "oracle/set_e_or_list": _STATUS + "false returns 1, so `false || export P=1` always exports; "
-                            "packgate adds a path without P (PG007)",
     "oracle/readonly_failed_export_in_list": "readonly not modelled: `export P=1` of a readonly P "
                                              "fails (status 1, P keeps 0 and gets exported), so the "
                                              "`&& export B=1` after it never runs",
@@ -56,60 +27,19 @@ KNOWN: dict = {
     "oracle/subshell_exit_status_and": "out of reach: the status of `( true )` is 0; issue 16 keeps "
                                        "a subshell's status unknown, so packgate forks (PG007)",
     # -- if / while / until conditions
-    "oracle/if_true_exports": _COND + "`if true` always takes then; packgate adds the no-branch path",
-    "oracle/if_false_else": _COND + "`if false` always takes else; packgate adds the then path (PG007)",
-    "oracle/if_colon_elif": _COND + "`if :` always takes then, the elif is never tested; packgate "
-                            "adds elif and no-branch paths (PG007)",
-    "oracle/while_false_body_never_runs": _COND + "`while false` never runs its body; packgate "
-                                          "adds the loop-ran path (PG007)",
-    "oracle/until_true_body_never_runs": _COND + "`until true` never runs its body; packgate adds "
-                                         "the loop-ran path (PG007)",
-    "oracle/while_true_break": _COND + "`while true; ...; break` always runs the body; packgate "
-                               "adds the loop-skipped path",
-    "oracle/until_false_break": _COND + "`until false; ...; break` always runs the body; packgate "
-                                "adds the loop-skipped path",
-    "oracle/while_true_exit_inside": _COND + "`while true` without a break never reaches what "
-                                     "follows; packgate reaches the launch after the loop",
     "oracle/while_counter_loop": "out of reach: `while [ $n -lt 2 ]` on a counter the script set "
                                  "always runs; issue 16 keeps tests unknown, so packgate adds the "
                                  "loop-skipped path (PG007)",
     # -- set -e
-    "oracle/set_e_false_ends": _ERREXIT + "false ends the script before the launch; packgate reaches it",
-    "oracle/set_o_errexit_false_ends": _ERREXIT + "set -o errexit, then false: the launch is never "
-                                       "reached; packgate reaches it",
-    "oracle/shebang_bash_e": _ERREXIT + "a `#!/bin/bash -e` shebang, then false: the launch is "
-                             "never reached; packgate reaches it",
-    "oracle/set_e_and_list_last": _ERREXIT + "the last command of `true && false` fails: the "
-                                  "script ends; packgate reaches the launch",
     "oracle/set_e_pipefail_ends": _ERREXIT + "with pipefail, `false | true` fails and ends the "
                                   "script; packgate reaches the launch",
     "oracle/set_e_failing_subshell": "out of reach: set -e and `( exit 1 )` end the script, but "
                                      "issue 16 keeps a subshell's status unknown; packgate reaches "
                                      "the launch",
-    "oracle/set_e_function_in_condition": _COND + "`if setup` where setup ends with an export "
-                                          "returns 0 (set -e is suspended inside it, so its false "
-                                          "does not end the script); packgate adds the no-branch "
-                                          "path (PG007)",
     # -- paths that stop
-    "oracle/exit_in_function": _STOP + "after `exit` inside a called function packgate judges the "
-                               "end of the file with no variables set; bash exits with both gates "
-                               "exported",
-    "oracle/exit_before_launch": _STOP + "after an unconditional `exit 0` packgate judges the end "
-                                 "of the file with no variables set; bash exits with BMR=1 exported "
-                                 "(leak, no finding)",
-    "oracle/exec_launcher": _STOP + "`exec torchrun` replaces the shell; packgate reaches the "
-                            "second launch after it",
-    "oracle/exec_env_then_nothing": _STOP + "`exec env ... torchrun` replaces the shell; packgate "
-                                    "reaches the second launch after it",
     "oracle/set_u_unset_variable": _STOP + "set -u and a variable the script never sets end the "
                                    "script; packgate reaches the launch",
     # -- case fall-through
-    "oracle/case_fallthrough": "case ;& not modelled: the first arm also runs the next arm's body "
-                               "(both gates); packgate ends the arm (BMR only)",
-    "oracle/case_fallthrough_both": "case ;& not modelled: the default arm runs both bodies; "
-                                    "packgate takes each arm alone (PG007)",
-    "oracle/case_continue_testing": "case ;;& not modelled: `packed` matches both patterns and "
-                                    "runs both bodies; packgate stops at the first match",
     # -- unset options
     "oracle/unset_f_keeps_variable": "unset -f not modelled: it removes a function, the gate stays; "
                                      "packgate removes the variable (PG001)",

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import os
 import re
+from fnmatch import fnmatchcase
 from typing import Callable, Optional
 
 from .. import gates as G
-from ..parse.model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, SetOpt, Unset, Word
+from ..parse.model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, Opaque, SetOpt, Unset, Word
+from ..parse.words import SUBSTITUTION
 from .facts import UNSET, GateSite, Overwrite, Stop, Val, ValKind, Var
-from .state import State
+from .state import FAILED, OK, State
 from .values import LazyValues, concat
 
 _NAME_EQ = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -32,11 +34,13 @@ WRAPPED = object()  # a handler's answer: the command is the next word (see the 
 class Call:
     """One simple command on one path, from the word at index i (past its wrappers) on."""
 
-    __slots__ = ("cmd", "words", "vals", "names", "i", "base", "prefix", "s")
+    __slots__ = ("cmd", "words", "vals", "names", "i", "base", "prefix", "s", "replaces", "clears")
 
     def __init__(self, cmd: Command, vals: LazyValues, s: State):
         self.cmd, self.words, self.vals, self.names = cmd, cmd.words, vals, vals.names
         self.i, self.base, self.prefix, self.s = 0, "", list(cmd.prefix), s
+        self.replaces = False  # under `exec`: nothing after the command runs
+        self.clears = False  # under `env -i`: the command gets only the prefix
 
     @property
     def rest(self) -> list:
@@ -57,12 +61,58 @@ def base_name(name: str) -> str:
     return base
 
 
+def quiet_status(st) -> Optional[int]:
+    """The status a statement leaves when the walk steps over it (or an assignment's): `true`
+    and `:` 0, `false` 1, an assignment 0 unless a command substitution gives its status."""
+    if type(st) is Assign:
+        if st.mode == AssignMode.PLAIN and st.value is not None and \
+                any(type(p) is Opaque and p.reason == SUBSTITUTION for p in st.value.parts):
+            return None
+        return OK
+    if type(st) is Command and st.words and not st.prefix:
+        name = st.words[0].text
+        return OK if name in ("true", ":") else FAILED if name == "false" else None
+    return None
+
+
+_NOT_A_GLOB = re.compile(r"[\"'$\\(){}[\]]")  # quoting, expansions, extglob: patterns not matched here
+
+
+def case_match(pattern: str, subject: Optional[str]) -> Optional[bool]:
+    """Whether a case pattern (`a|b*`) matches a subject: None when it cannot be told here."""
+    alternatives = pattern.split("|")
+    if "*" in alternatives:
+        return True
+    if subject is None or any(_NOT_A_GLOB.search(p) for p in alternatives):
+        return None
+    return any(fnmatchcase(subject, p) for p in alternatives)
+
+
+def case_covers(earlier: str, pattern: str) -> bool:
+    """Whether every subject a plain pattern matches is matched by an earlier pattern."""
+    plain = pattern.split("|")
+    if any(_NOT_A_GLOB.search(p) or any(ch in p for ch in "*?[") for p in plain):
+        return False
+    return all(case_match(earlier, p) is True for p in plain)
+
+
+def shebang_errexit(data: bytes) -> bool:
+    """Whether the script's `#!/bin/bash -e` line turns errexit on."""
+    if not data.startswith(b"#!"):
+        return False
+    words = data[2:data.find(b"\n") if b"\n" in data else len(data)].split()
+    return len(words) > 1 and os.path.basename(words[0]) in (b"bash", b"sh") and \
+        words[1].startswith(b"-") and not words[1].startswith(b"--") and b"e" in words[1]
+
+
 # ---------------------------------------------------------------- the handlers
 
 def wrapper(flow, c: Call):
     """`nohup CMD`, `timeout 5 CMD`, `numactl -N 0 CMD`...: skip the wrapper's options (those in
     gates.WRAPPER_SYNTAX take a value) and operands; the command is what follows."""
     takes, operands = G.WRAPPER_SYNTAX[c.base]
+    if c.base == "exec":
+        c.replaces = True
     names, n = c.names, len(c.words)
     i = c.i + 1
     while i < n:
@@ -83,8 +133,16 @@ def env(flow, c: Call):
     i = c.i + 1
     while i < len(words):
         t = names[i]
-        if "=" in t and _NAME_EQ.match(t):
+        lead = words[i].parts[0] if words[i].parts else None
+        if type(lead) is Lit and _NAME_EQ.match(lead.text):  # `PATH="$PATH"` too
             c.prefix.append(flow.word_assign(words[i], AssignMode.ENV))
+            i += 1
+        elif t in ("-S", "--split-string") and i + 1 < len(words):
+            flow.split_string(c, words[i + 1])
+            return [c.s]
+        elif t in ("-i", "-", "--ignore-environment"):
+            c.clears = True
+            c.prefix = []  # what came before `env -i` is cleared too
             i += 1
         elif t in ("-u", "--unset") and i + 1 < len(words):
             flow.made += 1
@@ -100,24 +158,55 @@ def env(flow, c: Call):
 
 
 def stop(flow, c: Call):
-    """`exit`, `return`, `break`, `continue`: the path stops here (until its loop or call ends)."""
-    c.s.done = Stop(c.base)
+    """`exit`, `return`, `break`, `continue`: the path stops here (until its loop or call ends);
+    `return N` leaves N as the call's status."""
+    s = c.s
+    s.done = Stop(c.base)
+    if c.base == "return":
+        arg = c.names[c.i + 1] if c.i + 1 < len(c.words) else None
+        s.status = s.status if arg is None else OK if arg == "0" else FAILED if arg.isdigit() else None
+    return [s]
+
+
+def true(flow, c: Call):
+    """`true`, `:`: status 0."""
+    c.s.status = OK
     return [c.s]
 
 
+def false(flow, c: Call):
+    """`false`: status 1."""
+    c.s.status = FAILED
+    return [c.s]
+
+
+_OPTION_LETTERS = {"a": "allexport", "e": "errexit", "u": "nounset"}
+
+
 def set_(flow, c: Call):
-    """`set -a` / `set +a` / `set -o allexport`: whether every assignment exports."""
+    """`set -a` / `-e` / `-u` (`-o allexport|errexit|nounset`, `+` to turn off): the options
+    a path carries."""
     if c.prefix:
         return None
     s, names, n = c.s, c.names, len(c.words)
+    skip = False
     for j in c.rest:
         t = names[j]
-        if t.startswith("-") and not t.startswith("--") and "a" in t[1:] and "o" not in t[1:]:
-            s.allexport = True
-        elif t.startswith("+") and "a" in t[1:] and "o" not in t[1:]:
-            s.allexport = False
-        elif t in ("-o", "+o") and j + 1 < n and names[j + 1] == "allexport":
-            s.allexport = t == "-o"
+        if skip:
+            skip = False
+            continue
+        if t in ("-o", "+o"):
+            if j + 1 < n and names[j + 1] in _OPTION_LETTERS.values():
+                setattr(s, names[j + 1], t == "-o")
+            skip = True
+        elif t[:1] in ("-", "+") and t[1:].isalpha() and not t.startswith("--"):
+            for letter in t[1:]:
+                option = _OPTION_LETTERS.get(letter)
+                if option:
+                    setattr(s, option, t[0] == "-")
+        else:
+            break
+    s.status = OK
     return [s]
 
 
@@ -163,6 +252,7 @@ COMMANDS: dict[str, Handler] = {
     "env": env,
     "exit": stop, "return": stop, "break": stop, "continue": stop,
     "set": set_,
+    "true": true, ":": true, "false": false,
     "source": source, ".": source,
     "read": read,
     "docker": docker,
@@ -201,6 +291,7 @@ class Commands:
         for w in words:
             if w.effects:  # ${X:=d} assigns, a gate read makes it the caller's: even for `echo`
                 self.value(w, s)
+        s.status = None  # an ordinary command may succeed or fail
         c = Call(cmd, LazyValues(self, words, s), s)
         while c.i < len(words):
             c.base = base_name(c.names[c.i])
@@ -211,15 +302,24 @@ class Commands:
             if out is WRAPPED:
                 continue
             if out is not None:
-                return out
+                return self.replaced(c, out)
             break
         else:
-            return [s]  # wrappers of nothing
+            return [s]  # wrappers of nothing (`exec` alone only redirects)
         launcher = self.launcher(c)
         if launcher:
             self.launch(c, launcher)
-            return [s]
-        return self.function_call(c)
+            return self.replaced(c, [s])
+        return self.replaced(c, self.function_call(c))
+
+    @staticmethod
+    def replaced(c: Call, out: list) -> list:
+        """After `exec CMD`, nothing of this shell runs on (CMD replaced it)."""
+        if c.replaces:
+            for s in out:
+                if not s.done:
+                    s.done = Stop.EXIT
+        return out
 
     def function_call(self, c: Call) -> list:
         """`name args`: a function defined earlier runs where it is called (walk.call)."""
@@ -244,8 +344,11 @@ class Commands:
     # ---------------------------------------------------------------- declarations
 
     def assignment(self, st: Assign, states: list) -> list:
-        """NAME=value (plain, exported, declared or local) on every path."""
+        """NAME=value (plain, exported, declared or local) on every path: status 0 (a plain
+        one with a command substitution: the substitution's, unknown here)."""
+        status = quiet_status(st)
         for s in states:
+            s.status = status
             self.assign(s, st)
         return states
 
@@ -261,11 +364,13 @@ class Commands:
                 else:
                     s.set(name, var._replace(exported=True) if var is not None else
                           Var(UNSET, True, None))
+            s.status = OK
         return states
 
     def unset_names(self, st: Unset, states: list) -> list:
         """`unset NAME...` removes the variables (an overwrite of their assignments)."""
         for s in states:
+            s.status = OK
             for name, _, _ in st.names:
                 old = s.drop(name)
                 s.removed[name] = (st.start, st.end)
@@ -276,7 +381,7 @@ class Commands:
     def set_option(self, st: SetOpt, states: list) -> list:
         """`set -a` as a statement of its own."""
         for s in states:
-            s.allexport = st.allexport
+            s.allexport, s.status = st.allexport, OK
         return states
 
     def exit_statement(self, st, states: list) -> list:

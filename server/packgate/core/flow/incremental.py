@@ -346,7 +346,7 @@ class Incremental:
     def start(self) -> tuple:
         """The paths to start the top-level walk with, the checkpoints still valid, and how
         many top-level statements they cover."""
-        fresh = [State({}, relevant=self.relevant)]
+        fresh = [State({}, relevant=self.relevant, errexit=self.errexit_at_start)]
         r = self.resume_from
         if r is None or r.logs is None or r.relevant != self.relevant or r.path != self.path or not r.points:
             return fresh, [], 0

@@ -13,6 +13,9 @@ from typing import Optional
 from ..records import factory, record
 from .facts import Label, Stop, Var
 
+# an exit status as a path knows it: 0, non-zero (every failure is 1 here), or None (unknown)
+OK, FAILED = 0, 1
+
 MAX_LABELS = 6  # branch decisions a path remembers (messages name the last two)
 
 # fields fork() copies (each path changes its own); `frames` is a tuple of dicts, copied too
@@ -45,6 +48,10 @@ class State:
     mark: int = -1
     # names whose value can reach a check (None: all); paths that differ only elsewhere merge
     relevant: Optional[frozenset] = None
+    status: Optional[int] = None  # of the last command: OK, FAILED or None (unknown)
+    errexit: bool = False  # set -e
+    nounset: bool = False  # set -u
+    readonly: frozenset = frozenset()  # names a later assignment or unset cannot change
 
     def __post_init__(self):
         if self.mark == -1:

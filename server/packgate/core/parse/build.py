@@ -223,7 +223,7 @@ class Builder(SimpleBuilder):
         out = []
         for c in node.named_children:
             out.extend(self.statement(c, d))
-        return out
+        return [Block(self.s(node), self.e(node), out, negate=True)]
 
     def loop(self, node, d: int) -> list:
         s, e = self.s(node), self.e(node)
@@ -238,7 +238,7 @@ class Builder(SimpleBuilder):
         body_node = node.child_by_field_name("body")
         body = self.block(body_node.children, d, self.s(body_node), self.e(body_node)) \
             if body_node is not None else Block(s, e, [])
-        loop = Loop(s, e, cond=cond, body=body)
+        loop = Loop(s, e, cond=cond, body=body, keyword=node.children[0].type if node.children else "")
         if var_node is not None and items:
             loop.var, loop.items = self.text(var_node), items
         return [loop]
@@ -312,12 +312,12 @@ class Builder(SimpleBuilder):
         result = Case(self.s(node), self.e(node))
         value = node.child_by_field_name("value")
         if value is not None:
-            self.word(value, d)
+            result.subject = self.word(value, d)
         for c in node.named_children:
             if c.type != "case_item":
                 continue
             pats, body = [], []
-            seen_paren = False
+            seen_paren, end = False, ";;"
             for i, x in enumerate(c.children):
                 if x.type == ")" and not seen_paren:
                     seen_paren = True
@@ -325,12 +325,15 @@ class Builder(SimpleBuilder):
                 if not seen_paren:
                     if c.field_name_for_child(i) == "value":
                         pats.append(self.text(x))
-                elif x.is_named and c.field_name_for_child(i) != "termination":
+                elif c.field_name_for_child(i) in ("termination", "fallthrough"):
+                    end = x.type
+                elif x.is_named:
                     body.append(x)
             pattern = "|".join(pats)
             if pattern in ("*", "*)"):
                 result.has_default = True
             result.items.append((pattern, self.block(body, d, self.s(c), self.e(c)), self.s(c)))
+            result.ends.append(end)
         return [result]
 
 

@@ -190,6 +190,7 @@ class Block(Stmt):
     """A sequence of statements."""
 
     body: list = factory(list)
+    negate: bool = False  # `! cmd`: its status inverted
 
 
 @record
@@ -207,6 +208,8 @@ class Case(Stmt):
 
     items: list = factory(list)  # [(pattern text, Block, start)]
     has_default: bool = False
+    subject: Optional[Word] = None  # the word after `case`
+    ends: list = factory(list)  # per item: ";;", ";&" (run the next body too) or ";;&" (test on)
 
 
 @record
@@ -227,6 +230,7 @@ class Loop(Stmt):
     body: Block = None  # type: ignore[assignment]
     var: str = ""  # for NAME in WORDS: the loop variable
     items: Optional[list] = None  # ... and its words (None: `for NAME` / while / until)
+    keyword: str = ""  # while, until or for
 
 
 @record
