@@ -71,3 +71,20 @@ def test_the_table_decides_what_the_walk_may_not_step_over():
     assert not commands.STOPS & commands.REACHING
     for name, handler in commands.COMMANDS.items():
         assert handler.__doc__, name
+
+
+def test_env_i_starts_the_launch_with_only_what_follows_it():
+    seen = gates_seen("export OFFLINE_PACKING_BMR=1\nenv -i PATH=\"$PATH\" OFFLINE_PACKED_DATA=1 torchrun train.py\n")
+    assert seen == [{"OFFLINE_PACKING_BMR": ("unset", ""), "OFFLINE_PACKED_DATA": ("known", "1"),
+                     "OFFLINE_PACKING_VQA": ("unset", "")}]
+
+
+def test_env_double_dash_and_split_string():
+    assert gates_seen("env -- OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1 torchrun train.py\n") == [BOTH_ON]
+    assert gates_seen("export OFFLINE_PACKING_BMR=1\n"
+                      "env -S 'OFFLINE_PACKED_DATA=1 torchrun train.py'\n") == [BOTH_ON]
+
+
+def test_exec_env_i_replaces_the_shell():
+    text = "export OFFLINE_PACKING_BMR=1\nexec env -i OFFLINE_PACKED_DATA=1 torchrun a.py\ntorchrun b.py\n"
+    assert launch_labels(text) == ["torchrun"]

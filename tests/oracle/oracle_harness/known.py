@@ -67,15 +67,6 @@ KNOWN: dict = {
     "oracle/builtin_export": "`builtin export` not taken for export: both gates reach the "
                              "launch; packgate says unset",
     # -- env options
-    "oracle/env_i_clears": "`env -i PATH=... torchrun` not found as a launch (bash starts it with "
-                           "no gates); packgate has no launch",
-    "oracle/env_i_with_values": "`env -i PATH=... B=1 P=1 torchrun` not found as a launch; "
-                                "packgate has no launch",
-    "oracle/env_dash_clears": "`env - ... torchrun` not found as a launch; packgate has no launch",
-    "oracle/env_split_string": "`env -S 'P=1 torchrun ...'` not found as a launch; packgate has "
-                               "no launch",
-    "oracle/exec_env_i": "`exec env -i ... torchrun` not found as a launch; packgate judges the end "
-                         "of the file instead",
     # -- eval
     "oracle/eval_literal_double": "eval of a literal string not run: `eval \"export P=1\"` "
                                   "exports P; packgate says unset (PG001)",
