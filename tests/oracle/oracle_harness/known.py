@@ -19,9 +19,6 @@ KNOWN: dict = {
                                               "exported (bash hands the caller's 1 to the launch); "
                                               "packgate says unset",
     # -- exit statuses and left-associative lists (issue 16: exit statuses)
-    "oracle/readonly_failed_export_in_list": "readonly not modelled: `export P=1` of a readonly P "
-                                             "fails (status 1, P keeps 0 and gets exported), so the "
-                                             "`&& export B=1` after it never runs",
     "oracle/cmdsubst_status_true": "out of reach: the status of `X=$(true)` is the substitution's "
                                    "(0); issue 16 keeps it unknown, so packgate forks (PG007)",
     "oracle/subshell_exit_status_and": "out of reach: the status of `( true )` is 0; issue 16 keeps "
@@ -41,31 +38,9 @@ KNOWN: dict = {
                                    "script; packgate reaches the launch",
     # -- case fall-through
     # -- unset options
-    "oracle/unset_f_keeps_variable": "unset -f not modelled: it removes a function, the gate stays; "
-                                     "packgate removes the variable (PG001)",
-    "oracle/unset_n_plain_variable": "unset -n not modelled: on a variable that is not a nameref "
-                                     "bash 5.2 leaves it in place; packgate removes it (PG001)",
-    "oracle/unset_f_function_then_call": "unset -f not modelled: the function is gone, so calling "
-                                         "it exports nothing; packgate still runs its body",
-    "oracle/readonly_unset_fails": "readonly not modelled: unset of a readonly gate fails and it "
-                                   "stays; packgate removes it (PG001)",
-    "oracle/command_unset": "`command unset` not taken for unset: the gate is removed; packgate "
-                            "keeps it",
     # -- local / declare inside functions
-    "oracle/local_x_launch_inside": "local -x not modelled as an export: a launch inside the "
-                                    "function sees the gate; packgate says unset",
-    "oracle/local_shadows_exported": "local of an exported gate keeps the export attribute: the "
-                                     "launch in the function sees the local 0; packgate says unset",
     # -- readonly
-    "oracle/readonly_keeps_old_value": "readonly not modelled: `export P=1` of a readonly P=0 "
-                                       "fails, P stays 0 (and is exported); packgate says 1",
-    "oracle/declare_r_then_assign": "declare -r not modelled: P=0 fails, P keeps 1, and the later "
-                                    "`export P` exports it; packgate says unset",
     # -- command / builtin
-    "oracle/command_export": "`command export` not taken for export: both gates reach the "
-                             "launch; packgate says unset",
-    "oracle/builtin_export": "`builtin export` not taken for export: both gates reach the "
-                             "launch; packgate says unset",
     # -- env options
     # -- eval
     "oracle/eval_literal_double": "eval of a literal string not run: `eval \"export P=1\"` "

@@ -22,6 +22,7 @@ from .. import gates as G
 from ..parse.model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, Opaque, SetOpt, Unset, Word
 from ..parse.words import SUBSTITUTION
 from .facts import UNSET, GateSite, Overwrite, Stop, Val, ValKind, Var
+from .incremental import Define
 from .state import FAILED, OK, State
 from .values import LazyValues, concat
 
@@ -59,6 +60,16 @@ def base_name(name: str) -> str:
         if len(_BASES) < 4096:
             _BASES[name] = base
     return base
+
+
+# assignments that do not reassign this shell's variable (a readonly one stays as it is)
+_NOT_REASSIGNING = frozenset((AssignMode.PREFIX, AssignMode.ENV, AssignMode.ENV_UNSET, AssignMode.DOCKER))
+
+
+def _declares_readonly(keyword: str) -> bool:
+    """`declare -r`, `typeset -rx`, `local -r` as written."""
+    word, _, flags = keyword.partition(" ")
+    return word in ("declare", "typeset", "local") and flags.startswith("-") and "r" in flags
 
 
 def quiet_status(st) -> Optional[int]:
@@ -227,6 +238,38 @@ def read(flow, c: Call):
     return [s]
 
 
+def export(flow, c: Call):
+    """`export` reached as a command (`command export`, `builtin export`, or glued by the
+    grammar to the line before): what the declaration does; `-n` unexports, `-p` only lists."""
+    s, names, words = c.s, c.names, c.words
+    negate = False
+    for j in c.rest:
+        w, t = words[j], names[j]
+        lead = w.parts[0] if w.parts else None
+        if t.startswith("-"):
+            negate = negate or "n" in t
+        elif type(lead) is Lit and _NAME_EQ.match(lead.text):
+            a = flow.word_assign(w, AssignMode.EXPORT)
+            a.exported = not negate
+            flow.assign(s, a)
+        elif _NAME.match(t):
+            flow.export_names(ExportNames(w.start, w.end, names=[(t, w.start, w.end)], negate=negate), [s])
+    s.status = OK
+    return [s]
+
+
+def unset(flow, c: Call):
+    """`unset` reached as a command (`command unset`): what the statement does."""
+    names, option = [], ""
+    for j in c.rest:
+        t, w = c.names[j], c.words[j]
+        if t.startswith("-"):
+            option += t[1:]
+        elif _NAME.match(t):
+            names.append((t, w.start, w.end))
+    return flow.unset_names(Unset(c.cmd.start, c.cmd.end, names=names, option=option), [c.s])
+
+
 def docker(flow, c: Call):
     """`docker run [-e ...] IMAGE CMD`: CMD runs in a container (children.py)."""
     rest = c.rest
@@ -255,6 +298,7 @@ COMMANDS: dict[str, Handler] = {
     "true": true, ":": true, "false": false,
     "source": source, ".": source,
     "read": read,
+    "export": export, "unset": unset,
     "docker": docker,
     "bash": shell, "sh": shell, "zsh": shell,
 }
@@ -353,10 +397,16 @@ class Commands:
         return states
 
     def export_names(self, st: ExportNames, states: list) -> list:
-        """`export NAME...` marks the names exported; `export -n NAME` removes the mark."""
+        """`export NAME...` marks the names exported; `export -n NAME` removes the mark;
+        `readonly NAME` makes later changes fail."""
         for s in states:
+            s.status = OK
+            if st.readonly:
+                s.readonly = s.readonly | {name for name, _, _ in st.names}
             for name, _, _ in st.names:
                 var = s.vars.get(name)
+                if not st.exports:
+                    continue
                 if st.negate:
                     if var is not None:
                         s.set(name, var._replace(exported=False, negated=True))
@@ -364,14 +414,29 @@ class Commands:
                 else:
                     s.set(name, var._replace(exported=True) if var is not None else
                           Var(UNSET, True, None))
-            s.status = OK
         return states
 
     def unset_names(self, st: Unset, states: list) -> list:
-        """`unset NAME...` removes the variables (an overwrite of their assignments)."""
+        """`unset NAME...` removes the variables (an overwrite of their assignments); `-f` the
+        functions instead, `-n` namerefs (none here); a readonly name stays, status 1."""
+        if "f" in st.option:
+            for name, _, _ in st.names:
+                if name in self.functions:
+                    self.fn_version += 1
+                    self.define(Define(name, None, [], None))
+            for s in states:
+                s.status = OK
+            return states
+        if "n" in st.option:
+            for s in states:
+                s.status = OK
+            return states
         for s in states:
             s.status = OK
             for name, _, _ in st.names:
+                if name in s.readonly:
+                    s.status = FAILED
+                    continue
                 old = s.drop(name)
                 s.removed[name] = (st.start, st.end)
                 if old is not None and old.origin is not None:
@@ -391,8 +456,16 @@ class Commands:
         return states
 
     def assign(self, s: State, a: Assign, value: Optional[Val] = None) -> None:
-        """What an assignment does to one path: the value, the export mark, a local's frame."""
+        """What an assignment does to one path: the value, the export mark, a local's frame; to
+        a readonly name it fails (status 1) and changes nothing but an export's mark."""
         old = s.vars.get(a.name)
+        if a.name in s.readonly and a.mode not in _NOT_REASSIGNING:
+            s.status = FAILED
+            if a.mode == AssignMode.EXPORT and old is not None:
+                s.set(a.name, old._replace(exported=True))
+            return
+        if a.mode == AssignMode.READONLY or _declares_readonly(a.keyword):
+            s.readonly = s.readonly | {a.name}
         array = None
         if value is None:
             if a.array is not None:
@@ -418,8 +491,6 @@ class Commands:
         exported = a.exported or s.allexport or (old is not None and old.exported)
         if mode == AssignMode.LOCAL or (mode == AssignMode.DECLARE and s.frames and "g" not in a.keyword):
             s.save_local(a.name)  # local / declare in a function: undone on return
-        if mode == AssignMode.LOCAL:
-            exported = exported and a.exported
         s.removed.pop(a.name, None)
         if old is not None and old.origin is not None and mode != AssignMode.PREFIX:
             self.overwrite(old.origin, a)

@@ -330,9 +330,13 @@ class Incremental:
         self.lost_log.append(entry)
 
     def define(self, entry: Define) -> None:
-        """A function defined (see Define)."""
-        self.functions[entry.name] = entry.fdef
-        self.def_states[entry.name] = (entry.forks, entry.moves)
+        """A function defined (see Define); fdef None: removed by `unset -f`."""
+        if entry.fdef is None:
+            self.functions.pop(entry.name, None)
+            self.def_states.pop(entry.name, None)
+        else:
+            self.functions[entry.name] = entry.fdef
+            self.def_states[entry.name] = (entry.forks, entry.moves)
         self.fn_log.append(entry)
 
     def add_path(self, entry: LaunchEntry) -> None:

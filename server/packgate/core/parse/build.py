@@ -166,15 +166,16 @@ class Builder(SimpleBuilder):
         return out
 
     def unset(self, node, d: int) -> list:
-        names = []
+        names, option = [], ""
         for c in node.named_children:
             if c.type in ("variable_name", "word"):
                 name = self.text(c)
                 if name.startswith("-"):
+                    option += name[1:]
                     continue
                 names.append((name, self.s(c), self.e(c)))
                 self.occurrences.append(Occurrence(name, self.s(c), self.e(c), OccurrenceKind.UNSET))
-        return [Unset(self.s(node), self.e(node), names=names)]
+        return [Unset(self.s(node), self.e(node), names=names, option=option)]
 
     def compound(self, node, d: int) -> list:
         return [self.block(node.children, d, self.s(node), self.e(node))]

@@ -154,10 +154,12 @@ class Assign(Stmt):
 
 @record
 class ExportNames(Stmt):
-    """export NAME... / declare -x NAME... without a value, or export -n NAME."""
+    """export NAME... / declare -x NAME... without a value, export -n NAME, readonly NAME."""
 
     names: list = factory(list)  # [(name, start, end)]
     negate: bool = False
+    readonly: bool = False  # `readonly NAME`, `declare -r NAME`: later changes fail
+    exports: bool = True  # False: `readonly NAME` alone marks nothing exported
 
 
 @record
@@ -165,6 +167,7 @@ class Unset(Stmt):
     """unset NAME..."""
 
     names: list = factory(list)
+    option: str = ""  # the letters of its options: "f" functions, "n" namerefs, "v" variables
 
 
 @record
