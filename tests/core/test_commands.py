@@ -126,3 +126,17 @@ def test_local_x_is_seen_inside_the_call_only():
     launches = analyze(text, settings=EN, loader=None).flow.launches
     inside, after = ({g: str(s.val.kind) for g, s in launch.paths[0].gates.items()} for launch in launches)
     assert inside["OFFLINE_PACKED_DATA"] == "known" and after["OFFLINE_PACKED_DATA"] == "unset"
+
+
+def test_eval_of_a_literal_string_runs_it_here():
+    assert gates_seen("eval 'export OFFLINE_PACKING_BMR=1; export OFFLINE_PACKED_DATA=1'\n"
+                      "torchrun train.py\n") == [BOTH_ON]
+    assert gates_seen("eval export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\ntorchrun train.py\n") == [BOTH_ON]
+
+
+def test_eval_of_anything_else_makes_the_gates_unknown():
+    (seen,) = gates_seen('export OFFLINE_PACKING_BMR=1\neval "$EXTRA"\ntorchrun train.py\n')
+    assert {kind for kind, _ in seen.values()} == {"unknown"}
+    codes = [f.code for f in analyze('export OFFLINE_PACKING_BMR=1\neval "$EXTRA"\ntorchrun train.py '
+                                     '--micro-batch-size 1\n', settings=EN, loader=None).findings]
+    assert "PG001" not in codes

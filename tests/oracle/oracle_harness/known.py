@@ -43,14 +43,6 @@ KNOWN: dict = {
     # -- command / builtin
     # -- env options
     # -- eval
-    "oracle/eval_literal_double": "eval of a literal string not run: `eval \"export P=1\"` "
-                                  "exports P; packgate says unset (PG001)",
-    "oracle/eval_literal_single_two": "eval of a literal string not run: both exports happen; "
-                                      "packgate says unset",
-    "oracle/eval_literal_in_and_list": "eval of a literal string not run: with PACK set both "
-                                       "gates reach the launch; packgate says unset",
-    "oracle/eval_nonliteral": "eval of a caller's string: the gates it may set are unknown after "
-                              "it; packgate keeps BMR=1, PACKED unset and reports PG001",
     # -- correlated conditions
     "oracle/correlated_z_exit_then_n": "correlated tests: after `[ -z $1 ] && exit`, `[ -n $1 ] "
                                        "&& ...` always runs; packgate adds one-gate paths (PG007)",

@@ -270,6 +270,22 @@ def unset(flow, c: Call):
     return flow.unset_names(Unset(c.cmd.start, c.cmd.end, names=names, option=option), [c.s])
 
 
+def eval_(flow, c: Call):
+    """`eval 'export X=1'`: literal words run in this shell (parsed as a `bash -c` string is);
+    anything else may set any gate, so after it their values are unknown."""
+    args = [c.words[j] for j in c.rest]
+    s = c.s
+    if not args:
+        s.status = OK
+        return [s]
+    if all(w.text is not None for w in args):
+        quote = args[0].quote if len(args) == 1 else ""
+        return flow.block(flow.inner_script(Word([], args[0].start, args[-1].end, quote)).body, [s])
+    for gate in G.GATES:
+        s.set(gate, Var(Val(ValKind.UNKNOWN, via="eval"), True, None))
+    return [s]
+
+
 def docker(flow, c: Call):
     """`docker run [-e ...] IMAGE CMD`: CMD runs in a container (children.py)."""
     rest = c.rest
@@ -298,7 +314,7 @@ COMMANDS: dict[str, Handler] = {
     "true": true, ":": true, "false": false,
     "source": source, ".": source,
     "read": read,
-    "export": export, "unset": unset,
+    "export": export, "unset": unset, "eval": eval_,
     "docker": docker,
     "bash": shell, "sh": shell, "zsh": shell,
 }
