@@ -101,3 +101,22 @@ def test_an_exit_path_is_judged_at_the_end_of_a_file_without_launch():
     result = analyze(f"export {B}=1\nexit 0\nexport {P}=1\n", settings=EN, loader=None).flow
     (end,) = result.launches
     assert [p.gates[B].val.text for p in end.paths] == ["1"]
+
+
+def test_a_test_that_made_the_path_exit_decides_the_same_test_later():
+    text = f'[ -z "$1" ] && exit 1\n[ -n "$1" ] && export {B}=1 && export {P}=1\n' + LAUNCH
+    assert combos(text) == [[("1", "1")]]
+    text = f'if [ -z "$PACK" ]; then exit 0; fi\n[[ -n "$PACK" ]] && export {B}=1\nexport {P}=1\n' + LAUNCH
+    assert combos(text) == [[("1", "1")]]
+
+
+def test_equality_with_a_literal_is_remembered():
+    text = f'export {B}=1 {P}=1\n[ "$STAGE" = sft ] || exit 1\n[ "$STAGE" != sft ] && unset {P}\n' + LAUNCH
+    assert combos(text) == [[("1", "1")]]
+
+
+def test_a_change_of_the_variable_forgets_the_test():
+    text = f'[ -z "$1" ] && exit 1\nshift\n[ -n "$1" ] && export {B}=1\nexport {P}=1\n' + LAUNCH
+    assert combos(text) == [[("1", "1"), (None, "1")]]
+    text = f'[ -n "$X" ] || exit 1\nX=""\n[ -n "$X" ] && export {B}=1\nexport {P}=1\n' + LAUNCH
+    assert combos(text) == [[(None, "1")]]

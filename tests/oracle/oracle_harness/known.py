@@ -44,13 +44,4 @@ KNOWN: dict = {
     # -- env options
     # -- eval
     # -- correlated conditions
-    "oracle/correlated_z_exit_then_n": "correlated tests: after `[ -z $1 ] && exit`, `[ -n $1 ] "
-                                       "&& ...` always runs; packgate adds one-gate paths (PG007)",
-    "oracle/correlated_n_or_exit": "correlated tests: after `[ -n $1 ] || exit`, `[ -n $1 ] && "
-                                   "export B` always runs; packgate adds a PACKED-only path (PG007)",
-    "oracle/correlated_if_exit": "correlated tests: after `if [ -z $PACK ]; then exit; fi`, "
-                                 "`[ -n $PACK ] && export` always runs; packgate adds a PACKED-only "
-                                 "path (PG007)",
-    "oracle/correlated_equals": "correlated tests: after `[ $STAGE = sft ] || exit`, `[ $STAGE != "
-                                "sft ]` never holds; packgate adds the unset path (PG007)",
 }

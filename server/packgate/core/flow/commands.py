@@ -19,11 +19,12 @@ from fnmatch import fnmatchcase
 from typing import Callable, Optional
 
 from .. import gates as G
-from ..parse.model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, Opaque, SetOpt, Unset, Word
+from ..parse.model import (Assign, AssignMode, Command, ExportNames, Lit, Occurrence, Opaque, Ref, SetOpt, TestForm,
+                           Unset, Word)
 from ..parse.words import SUBSTITUTION
 from .facts import UNSET, GateSite, Overwrite, Stop, Val, ValKind, Var
 from .incremental import Define
-from .state import FAILED, OK, State
+from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues, concat
 
 _NAME_EQ = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -210,6 +211,11 @@ def set_(flow, c: Call):
             if j + 1 < n and names[j + 1] in _OPTION_LETTERS.values():
                 setattr(s, names[j + 1], t == "-o")
             skip = True
+        elif t == "--":  # `set -- ARGS`: new positional parameters
+            for f in s.facts:
+                if f.name.isdigit():
+                    s.forget(f.name)
+            break
         elif t[:1] in ("-", "+") and t[1:].isalpha() and not t.startswith("--"):
             for letter in t[1:]:
                 option = _OPTION_LETTERS.get(letter)
@@ -286,6 +292,36 @@ def eval_(flow, c: Call):
     return [s]
 
 
+def test(flow, cmd: Command, s: State) -> list:
+    """`[ -z "$1" ]`, `[[ $S = sft ]]` (a test of a form the walk decides; relevance.py keeps
+    it from being stepped over): decided when the path knows the word's value or what an
+    earlier test on the same variable said; else the status remembers the test (Tested)."""
+    form = cmd.test
+    word = cmd.words[1]
+    val = flow.value(word, s)
+    holds = None
+    if val.kind == ValKind.KNOWN:
+        holds = decided(Fact("", "eq", val.text), form.op, form.against)
+    parts = word.parts
+    name = parts[0].name if len(parts) == 1 and type(parts[0]) is Ref and not parts[0].op else None
+    if holds is None and name is not None:
+        holds = s.knows(name, form.op, form.against)
+    if holds is not None:
+        s.status = OK if holds else FAILED
+    elif name is not None:
+        s.status = Tested(name, form.op, form.against)
+    return [s]
+
+
+def shift(flow, c: Call):
+    """`shift`: the positional parameters move, so what tests said of them goes."""
+    s = c.s
+    for f in s.facts:
+        if f.name.isdigit():
+            s.forget(f.name)
+    return None
+
+
 def docker(flow, c: Call):
     """`docker run [-e ...] IMAGE CMD`: CMD runs in a container (children.py)."""
     rest = c.rest
@@ -315,10 +351,13 @@ COMMANDS: dict[str, Handler] = {
     "source": source, ".": source,
     "read": read,
     "export": export, "unset": unset, "eval": eval_,
+    "shift": shift,
     "docker": docker,
     "bash": shell, "sh": shell, "zsh": shell,
 }
 STOPS = frozenset(("exit", "return", "break", "continue"))
+# commands that decide a status or forget facts, whose words reach no check
+STATUS_ONLY = frozenset(("true", ":", "false", "shift"))
 # names can flow where the walk cannot follow them
 UNFOLLOWED = frozenset(("eval",))
 # builtins that change variables or options, reached as commands only through `command` or
@@ -328,7 +367,7 @@ DECLARING = frozenset(("export", "declare", "typeset", "local", "unset", "shopt"
 ACTIVE = frozenset(COMMANDS) | G.LAUNCH_COMMANDS | UNFOLLOWED | DECLARING
 # commands whose words can reach a check: launchers, the wrappers that run one (`numactl ...
 # torchrun`), and the commands that change this shell or start another
-REACHING = (frozenset(COMMANDS) - STOPS) | G.LAUNCH_COMMANDS | UNFOLLOWED
+REACHING = (frozenset(COMMANDS) - STOPS - STATUS_ONLY) | G.LAUNCH_COMMANDS | UNFOLLOWED
 
 
 class Commands:
@@ -352,6 +391,8 @@ class Commands:
             if w.effects:  # ${X:=d} assigns, a gate read makes it the caller's: even for `echo`
                 self.value(w, s)
         s.status = None  # an ordinary command may succeed or fail
+        if cmd.test is not None:
+            return test(self, cmd, s)
         c = Call(cmd, LazyValues(self, words, s), s)
         while c.i < len(words):
             c.base = base_name(c.names[c.i])

@@ -78,7 +78,7 @@ class Inertness:
             elif kind is Command:
                 first = st.words[0] if st.words else None
                 name = first.text if first is not None else None
-                if st.prefix or name is None or base_name(name) in ACTIVE or \
+                if st.prefix or name is None or base_name(name) in ACTIVE or st.test is not None or \
                         G.is_python(base_name(name)) or name in functions or \
                         any(w.effects for w in st.words):
                     result = name in functions and not st.prefix and \
@@ -217,6 +217,8 @@ def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[fro
         elif base in G.LAUNCHERS or (base is not None and G.is_python(base)):
             roots.update(launch_refs(cmd.words, G.is_python(base)))
             roots.update(str(i) for i in range(10))
+        elif cmd.test is not None:  # a test the walk decides: the facts on its variable must hold
+            roots.update(_word_refs(cmd.words[1:]))
         elif name is None or base in REACHING:
             roots.update(_word_refs(cmd.words))
             roots.update(str(i) for i in range(10))

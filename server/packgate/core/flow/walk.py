@@ -12,7 +12,7 @@ from .. import gates as G
 from ..parse.model import (AndOr, Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, If, Loop,
                            SetOpt, Sub, SubKind, Unset)
 from .commands import case_covers, case_match, quiet_status
-from .state import FAILED, OK
+from .state import FAILED, OK, is_known
 from .facts import UNSET, Label, LabelKind, Lost, Stop, Val, ValKind, Var, and_or_label
 from .incremental import Define, LostEntry
 
@@ -111,8 +111,8 @@ class Walker:
             return self.block(block, states)
         out = self.suspended(block, states)
         for s in out:
-            if not s.done and s.status is not None:
-                s.status = OK if s.status else FAILED
+            if not s.done:
+                s.status = (FAILED if s.status == OK else OK) if is_known(s.status) else None
         return out
 
     def stmt(self, st, states: list) -> list:
@@ -169,9 +169,11 @@ class Walker:
         for s in self.suspended(st.left, states):
             if s.done:
                 out.append(s)
-            elif s.status is None:
+            elif not is_known(s.status):
                 ran = s.fork(self.label(st.op_start, and_or_label(st.op, True)))
                 skipped = s.fork(self.label(st.op_start, and_or_label(st.op, False)))
+                ran.learn(s.status, on_ok)
+                skipped.learn(s.status, not on_ok)
                 ran.status, skipped.status = (OK, FAILED) if on_ok else (FAILED, OK)
                 out.extend(self.block(st.right, [ran]))
                 out.append(skipped)
@@ -188,8 +190,10 @@ class Walker:
         for s in states:
             if s.done:
                 stopped.append(s)
-            elif s.status is None:
+            elif not is_known(s.status):
                 t, r = s.fork(self.label(at, yes)), s.fork(self.label(at, no) if no else None)
+                t.learn(s.status, on_ok)
+                r.learn(s.status, not on_ok)
                 t.status, r.status = (OK, FAILED) if on_ok else (FAILED, OK)
                 taken.append(t)
                 rest.append(r)

@@ -12,7 +12,8 @@ from typing import Optional
 
 from .grammar import ASCII_ONLY, PARSER
 from .model import (AndOr, Block, Case, Command, Directive, DirectiveKind, FuncDef, If, Lit, Loop,
-                    Occurrence, OccurrenceKind, Opaque_, Script, Stmt, Sub, SubKind, Top, Unset, Word)
+                    Occurrence, OccurrenceKind, Opaque_, Script, Stmt, Sub, SubKind, TestForm, Top, Unset,
+                    Word)
 from .reuse import move, reusable
 from .simple import _PLAIN, SimpleBuilder
 from .words import MAX_DEPTH
@@ -253,8 +254,15 @@ class Builder(SimpleBuilder):
         return [FuncDef(s, e, name=name, body=body)]
 
     def test(self, node, d: int) -> list:
-        """`[[ ... ]]`: the expansions a test reads, as the words of a command, so their reads count."""
+        """`[[ ... ]]`: the expansions a test reads, as the words of a command, so their reads
+        count; a test of one word against emptiness or a literal keeps its form."""
         s, e = self.s(node), self.e(node)
+        test = Word([Lit("[[", s, s)], s, s, text="[[")
+        found = self.test_form(node, d)
+        if found is not None:
+            form, subject = found
+            return [Command(s, e, words=[test, subject], name_start=s, name_end=s, pre=self.take_pre(),
+                            test=form)]
         words = []
         stack = list(reversed(node.named_children))
         while stack:
@@ -265,8 +273,39 @@ class Builder(SimpleBuilder):
             if n.type == "variable_name":
                 self.occurrences.append(Occurrence(self.text(n), self.s(n), self.e(n), OccurrenceKind.EXPAND))
             stack.extend(reversed(n.named_children))
-        test = Word([Lit("[[", s, s)], s, s, text="[[")
         return [Command(s, e, words=[test, *words], name_start=s, name_end=s, pre=self.take_pre())]
+
+    def test_form(self, node, d: int) -> Optional[tuple]:
+        """(TestForm, the tested word) of `[ -z W ]`, `[ -n W ]`, `[[ W = lit ]]`, `[ W != lit ]`
+        (else None)."""
+        inner = [c for c in node.named_children if c.type != "comment"]
+        if len(inner) != 1:
+            return None
+        x = inner[0]
+        if x.type == "unary_expression":
+            op = x.child_by_field_name("operator")
+            operands = [c for c in x.named_children if c.type != "test_operator"]
+            if op is None or self.text(op) not in ("-z", "-n") or len(operands) != 1 \
+                    or operands[0].type not in _TEST_WORDS:
+                return None
+            return TestForm(self.text(op)), self.word(operands[0], d)
+        if x.type != "binary_expression":
+            return None
+        left, op, right = (x.child_by_field_name(f) for f in ("left", "operator", "right"))
+        if op is None or op.type not in ("=", "==", "!=") or left is None or right is None \
+                or left.type not in _TEST_WORDS or not self.plain_literal(right):
+            return None
+        subject, other = self.word(left, d), self.word(right, d)
+        return TestForm("!=" if op.type == "!=" else "=", other.literal() or ""), subject
+
+    def plain_literal(self, node) -> bool:
+        """A word with no expansion, no escape and no pattern character (`sft`, "sft", 'sft')."""
+        if node.type == "string":
+            if any(c.type != "string_content" for c in node.named_children):
+                return False
+        elif node.type not in ("word", "raw_string"):
+            return False
+        return not any(ch in self.text(node) for ch in "*?[\\$`")
 
     def comment_statement(self, node, d: int) -> list:
         self.comment(node)
@@ -337,6 +376,9 @@ class Builder(SimpleBuilder):
             result.ends.append(end)
         return [result]
 
+
+# the operand nodes a TestForm takes (an expansion, a word, a quoted string)
+_TEST_WORDS = frozenset(("word", "string", "raw_string", "simple_expansion", "expansion"))
 
 # tree-sitter-bash node type -> the Builder method that models it
 STATEMENTS = {

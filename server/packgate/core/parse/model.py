@@ -178,6 +178,16 @@ class SetOpt(Stmt):
 
 
 @record
+class TestForm:
+    """A test the walk can decide from what a path knows of one word (its command's second
+    word, kept there only: a record is moved once): `-z W`, `-n W`, `W = literal`,
+    `W != literal` (`==` is `=`)."""
+
+    op: str  # "-z", "-n", "=" or "!="
+    against: str = ""  # the literal of = and !=
+
+
+@record
 class Command(Stmt):
     """A simple command: prefix assignments, then words."""
 
@@ -186,6 +196,7 @@ class Command(Stmt):
     name_start: int = 0
     name_end: int = 0
     pre: list = factory(list)  # statements run before (command substitutions)
+    test: Optional[TestForm] = None  # `[ ... ]` / `[[ ... ]]` of a form the walk decides
 
 
 @record
