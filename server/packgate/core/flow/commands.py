@@ -430,7 +430,8 @@ class Commands:
             return [s]
         self.called[name] = None
         if not c.prefix:
-            if self.inert(fdef.body):  # log(), die(): nothing to walk
+            if self.inert(fdef.body):  # log(), die(): nothing to walk (but it may change variables)
+                s.facts = ()
                 return [s]
             args = []
             for w in c.words[c.i + 1:]:

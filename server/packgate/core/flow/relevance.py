@@ -217,8 +217,6 @@ def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[fro
         elif base in G.LAUNCHERS or (base is not None and G.is_python(base)):
             roots.update(launch_refs(cmd.words, G.is_python(base)))
             roots.update(str(i) for i in range(10))
-        elif cmd.test is not None:  # a test the walk decides: the facts on its variable must hold
-            roots.update(_word_refs(cmd.words[1:]))
         elif name is None or base in REACHING:
             roots.update(_word_refs(cmd.words))
             roots.update(str(i) for i in range(10))

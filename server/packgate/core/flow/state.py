@@ -63,7 +63,8 @@ MAX_LABELS = 6  # branch decisions a path remembers (messages name the last two)
 COPIED = ("vars", "lost", "removed")
 # fields two paths may differ in and still merge: the labels (which branch, not what it did),
 # where a container's state came from, and the walk's own bookkeeping
-NOT_MERGED = ("vars", "labels", "container", "host_exported", "mark", "relevant")
+# and the facts (merged paths keep those they share: Walker.merge)
+NOT_MERGED = ("vars", "labels", "container", "host_exported", "mark", "relevant", "facts")
 
 
 @record
@@ -125,7 +126,14 @@ class State:
 
     def forget(self, name: str) -> None:
         """Drop what tests said of a variable (it changed)."""
-        self.facts = tuple(f for f in self.facts if f.name != name)
+        for f in self.facts:
+            if f.name == name:
+                self.facts = tuple(f for f in self.facts if f.name != name)
+                return
+
+    def forget_all(self) -> None:
+        """Drop every fact (something the walk steps over may have changed any variable)."""
+        self.facts = ()
 
     def learn(self, status, holds: bool) -> None:
         """A condition forked on a test's status: the path where it held (or not) knows more."""

@@ -68,7 +68,10 @@ class Walker:
             for s in states:
                 if not s.done:
                     s.status = status
-            self.errexit(stmt, states)
+                    if s.facts:  # a variable no check reads changed, or a function ran
+                        self.forget_skipped(stmt, s)
+            if status == FAILED and not self.no_errexit:
+                self.errexit(states)
             return states
         if self.calling:
             self.call_steps += 1
@@ -82,17 +85,25 @@ class Walker:
         else:
             dead = [s for s in states if s.done]
         after = self.stmt(stmt, live)
-        self.errexit(stmt, after)
+        if not self.no_errexit and type(stmt) in _ERREXIT_ENDS:
+            self.errexit(after)
         states = dead + after
         if len(states) > MAX_PATHS // 2:
             states = self.prune(states)
         return states
 
-    def errexit(self, stmt, states: list) -> None:
-        """`set -e`: a command known to fail ends its path, except where bash suspends errexit
-        (a condition, a command of an && / || list but the last, after `!`)."""
-        if self.no_errexit or type(stmt) not in _ERREXIT_ENDS:
-            return
+    def forget_skipped(self, stmt, s) -> None:
+        """What a path's tests said no longer holds after a statement stepped over changed it."""
+        if type(stmt) is Assign:
+            s.forget(stmt.name)
+        elif stmt.words and stmt.words[0].text in self.functions:
+            s.forget_all()
+
+    @staticmethod
+    def errexit(states: list) -> None:
+        """`set -e`: a command known to fail ends its path (step() calls it only outside the
+        places bash suspends errexit: a condition, a command of an && / || list but the last,
+        after `!`)."""
         for s in states:
             if s.errexit and s.status == FAILED and not s.done:
                 s.done = Stop.EXIT
@@ -131,6 +142,8 @@ class Walker:
             group = groups.setdefault((s.mark, s.done, s.status), [])
             for o in group:
                 if s.same(o):
+                    if o.facts != s.facts:  # what both paths know holds after them
+                        o.facts = tuple(f for f in o.facts if f in s.facts)
                     break
             else:
                 group.append(s)
