@@ -120,3 +120,13 @@ def test_a_change_of_the_variable_forgets_the_test():
     assert combos(text) == [[("1", "1"), (None, "1")]]
     text = f'[ -n "$X" ] || exit 1\nX=""\n[ -n "$X" ] && export {B}=1\nexport {P}=1\n' + LAUNCH
     assert (None, "1") in combos(text)[0]  # X changed: the path no longer claims it is non-empty
+
+
+def test_pg007_names_each_path_by_the_test_that_tells_it_apart():
+    text = f'export {P}=1\n[[ -n "$PACK" ]] && export {B}=1\n' + LAUNCH
+    (finding,) = [f for f in analyze(text, settings=EN, loader=None).findings if f.code == "PG007"]
+    assert "when `$PACK` is not empty (line 2): BMR=1 PACKED_DATA=1" in finding.message
+    assert "when `$PACK` is empty (line 2): BMR=unset PACKED_DATA=1" in finding.message
+    text = f'case "$STAGE" in\n  sft) export {B}=1 {P}=1 ;;\n  dpo) export {P}=1 ;;\nesac\n' + LAUNCH
+    (finding,) = [f for f in analyze(text, settings=EN, loader=None).findings if f.code == "PG007"]
+    assert "`case $STAGE` = `dpo` (line 3)" in finding.message

@@ -34,8 +34,6 @@ KNOWN: dict = {
                                      "issue 16 keeps a subshell's status unknown; packgate reaches "
                                      "the launch",
     # -- paths that stop
-    "oracle/set_u_unset_variable": _STOP + "set -u and a variable the script never sets end the "
-                                   "script; packgate reaches the launch",
     # -- case fall-through
     # -- unset options
     # -- local / declare inside functions

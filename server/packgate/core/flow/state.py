@@ -53,6 +53,11 @@ def decided(fact: Fact, op: str, against: str) -> Optional[bool]:
     return None
 
 
+def learnt(status: Tested, holds: bool) -> Fact:
+    """What a test that held (or failed) says of its variable."""
+    return Fact(status.name, _LEARNT[(status.op, holds)], status.against)
+
+
 def is_known(status) -> bool:
     """Whether a status is known (OK or FAILED)."""
     return status == OK or status == FAILED
@@ -139,8 +144,7 @@ class State:
         """A condition forked on a test's status: the path where it held (or not) knows more."""
         if type(status) is Tested:
             self.forget(status.name)
-            fact = Fact(status.name, _LEARNT[(status.op, holds)], status.against)
-            self.facts = (self.facts + (fact,))[-MAX_FACTS:]
+            self.facts = (self.facts + (learnt(status, holds),))[-MAX_FACTS:]
 
     def knows(self, name: str, op: str, against: str) -> Optional[bool]:
         """Whether the facts decide a test on a variable."""

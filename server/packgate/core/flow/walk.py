@@ -12,8 +12,8 @@ from .. import gates as G
 from ..parse.model import (AndOr, Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, If, Loop,
                            SetOpt, Sub, SubKind, Unset)
 from .commands import case_covers, case_match, quiet_status
-from .state import FAILED, OK, is_known
-from .facts import UNSET, Label, LabelKind, Lost, Stop, Val, ValKind, Var, and_or_label
+from .state import FAILED, OK, Tested, is_known, learnt
+from .facts import CASE_SUBJECT, UNSET, Label, LabelKind, Lost, Stop, Val, ValKind, Var, and_or_label, test_key
 from .incremental import Define, LostEntry
 
 MAX_PATHS = 16  # distinct paths kept per statement; a launch rarely has more than 3 that differ
@@ -167,6 +167,14 @@ class Walker:
             out = slim
         return out
 
+    def decision(self, status, holds: bool, offset: int, key: str) -> Label:
+        """The label of one side of a fork on a status: the test's words when a test decided
+        it (`when $PACK is empty`), else key."""
+        if type(status) is Tested:
+            fact = learnt(status, holds)
+            return self.label(offset, test_key(fact.name, fact.kind, fact.against))
+        return self.label(offset, key)
+
     def label(self, offset: int, key: str) -> Label:
         """A branch decision at offset, shown in this script: inside a sourced file, at its
         `source` command (a path label's line is read in this script)."""
@@ -183,8 +191,8 @@ class Walker:
             if s.done:
                 out.append(s)
             elif not is_known(s.status):
-                ran = s.fork(self.label(st.op_start, and_or_label(st.op, True)))
-                skipped = s.fork(self.label(st.op_start, and_or_label(st.op, False)))
+                ran = s.fork(self.decision(s.status, on_ok, st.op_start, and_or_label(st.op, True)))
+                skipped = s.fork(self.decision(s.status, not on_ok, st.op_start, and_or_label(st.op, False)))
                 ran.learn(s.status, on_ok)
                 skipped.learn(s.status, not on_ok)
                 ran.status, skipped.status = (OK, FAILED) if on_ok else (FAILED, OK)
@@ -303,8 +311,9 @@ class Walker:
         the next arm's body too, `;;&` goes on testing the patterns after it."""
         out, falling, retesting = [], [], []
         fresh = [(s, self.case_subject(st, s)) for s in states]  # matched no pattern so far
+        written = CASE_SUBJECT + st.subject.raw if st.subject is not None and st.subject.raw else ""
         for idx, (pattern, body, start) in enumerate(st.items):
-            label = self.label(start, LabelKind.CASE + pattern)
+            label = self.label(start, LabelKind.CASE + pattern + written)
             # a plain pattern an earlier one matches is reached only by `;;&`
             shadowed = any(case_covers(q, pattern) for q, _, _ in st.items[:idx])
             entering: list = []
