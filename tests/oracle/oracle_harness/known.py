@@ -1,13 +1,7 @@
-"""Known disagreements between bash and packgate: case key -> the construct packgate does not
-model yet (the work plan of issue 16). Each runs as a strict xfail: when the semantics work
-fixes one, its test passes, the suite turns red, and the entry goes. Entries marked "out of
-reach" are outside the rules issue 16 sets (a status it keeps unknown): they stay until someone
-decides otherwise."""
-
-_STATUS = "exit status not followed by && / ||: "
-_COND = "if/while/until condition status not followed: "
-_ERREXIT = "set -e not modelled: "
-_STOP = "path that stops not modelled: "
+"""Known disagreements between bash and packgate: case key -> why packgate does not agree.
+Each runs as a strict xfail: when a fix makes one agree, its test passes, the suite turns red,
+and the entry goes. Entries marked "out of reach" are outside what issue 16 models (a status it
+keeps unknown, a grammar limit, a variable the walk does not track): each says why."""
 
 KNOWN: dict = {
     # -- text bash reads differently
@@ -18,12 +12,11 @@ KNOWN: dict = {
     "golden/param_assign_default_unexported": "${X:=d} of a variable the caller exported keeps it "
                                               "exported (bash hands the caller's 1 to the launch); "
                                               "packgate says unset",
-    # -- exit statuses and left-associative lists (issue 16: exit statuses)
+    # -- statuses issue 16 keeps unknown
     "oracle/cmdsubst_status_true": "out of reach: the status of `X=$(true)` is the substitution's "
                                    "(0); issue 16 keeps it unknown, so packgate forks (PG007)",
     "oracle/subshell_exit_status_and": "out of reach: the status of `( true )` is 0; issue 16 keeps "
                                        "a subshell's status unknown, so packgate forks (PG007)",
-    # -- if / while / until conditions
     "oracle/while_counter_loop": "out of reach: `while [ $n -lt 2 ]` on a counter the script set "
                                  "always runs; issue 16 keeps tests unknown, so packgate adds the "
                                  "loop-skipped path (PG007)",
@@ -34,18 +27,10 @@ KNOWN: dict = {
     "oracle/negated_group": "out of reach: tree-sitter-bash reads `! { false; }` as a command named "
                             "`{`, so the negation and the group are lost; packgate forks the && after it",
     # -- set -e
-    "oracle/set_e_pipefail_ends": _ERREXIT + "with pipefail, `false | true` fails and ends the "
-                                  "script; packgate reaches the launch",
+    "oracle/set_e_pipefail_ends": "out of reach: with pipefail, `false | true` fails and ends the "
+                                  "script, but a pipeline stage's status is kept unknown (as a "
+                                  "subshell's); packgate reaches the launch",
     "oracle/set_e_failing_subshell": "out of reach: set -e and `( exit 1 )` end the script, but "
                                      "issue 16 keeps a subshell's status unknown; packgate reaches "
                                      "the launch",
-    # -- paths that stop
-    # -- case fall-through
-    # -- unset options
-    # -- local / declare inside functions
-    # -- readonly
-    # -- command / builtin
-    # -- env options
-    # -- eval
-    # -- correlated conditions
 }
