@@ -130,3 +130,13 @@ def test_pg007_names_each_path_by_the_test_that_tells_it_apart():
     text = f'case "$STAGE" in\n  sft) export {B}=1 {P}=1 ;;\n  dpo) export {P}=1 ;;\nesac\n' + LAUNCH
     (finding,) = [f for f in analyze(text, settings=EN, loader=None).findings if f.code == "PG007"]
     assert "`case $STAGE` = `dpo` (line 3)" in finding.message
+
+
+def test_a_case_subject_the_script_set_picks_its_arm():
+    text = f'F=packed\ncase "$F" in\n  packed) export {B}=1 {P}=1 ;;\n  legacy) export {P}=1 ;;\nesac\n' + LAUNCH
+    assert combos(text) == [[("1", "1")]]
+
+
+def test_a_plain_pattern_an_earlier_glob_matches_is_never_entered_first():
+    text = f'case "$1" in\n  pack*) export {B}=1 {P}=1 ;;\n  packed) export {P}=1 ;;\nesac\n' + LAUNCH
+    assert combos(text) == [[("1", "1"), (None, None)]]

@@ -10,7 +10,7 @@ from typing import Optional
 
 from .children import Children
 from .commands import Commands, shebang_errexit
-from .facts import FlowResult, Launch, Stop
+from .facts import FlowResult, Launch
 from .incremental import Checkpoint, Incremental, Resume, Unmapped, moved_states, moves_of
 from .launches import Launches
 from .relevance import Inertness, RelevanceMemo, relevant_names

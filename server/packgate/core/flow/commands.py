@@ -19,7 +19,7 @@ from fnmatch import fnmatchcase
 from typing import Callable, Optional
 
 from .. import gates as G
-from ..parse.model import (Assign, AssignMode, Command, ExportNames, Lit, Occurrence, Opaque, Ref, SetOpt, TestForm,
+from ..parse.model import (Assign, AssignMode, Command, ExportNames, Lit, Occurrence, Opaque, Ref, SetOpt,
                            Unset, Word)
 from ..parse.words import SUBSTITUTION
 from .facts import UNSET, GateSite, Overwrite, Stop, Val, ValKind, Var

@@ -12,9 +12,9 @@ from .. import gates as G
 from ..parse.model import (AndOr, Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, If, Loop,
                            SetOpt, Sub, SubKind, Unset)
 from .commands import case_covers, case_match, quiet_status
-from .state import FAILED, OK, Tested, is_known, learnt
 from .facts import CASE_SUBJECT, UNSET, Label, LabelKind, Lost, Stop, Val, ValKind, Var, and_or_label, test_key
 from .incremental import Define, LostEntry
+from .state import FAILED, OK, Tested, is_known, learnt
 
 MAX_PATHS = 16  # distinct paths kept per statement; a launch rarely has more than 3 that differ
 MAX_CALL_DEPTH = 8
