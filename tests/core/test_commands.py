@@ -71,3 +71,72 @@ def test_the_table_decides_what_the_walk_may_not_step_over():
     assert not commands.STOPS & commands.REACHING
     for name, handler in commands.COMMANDS.items():
         assert handler.__doc__, name
+
+
+def test_env_i_starts_the_launch_with_only_what_follows_it():
+    seen = gates_seen("export OFFLINE_PACKING_BMR=1\nenv -i PATH=\"$PATH\" OFFLINE_PACKED_DATA=1 torchrun train.py\n")
+    assert seen == [{"OFFLINE_PACKING_BMR": ("unset", ""), "OFFLINE_PACKED_DATA": ("known", "1"),
+                     "OFFLINE_PACKING_VQA": ("unset", "")}]
+
+
+def test_env_double_dash_and_split_string():
+    assert gates_seen("env -- OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1 torchrun train.py\n") == [BOTH_ON]
+    assert gates_seen("export OFFLINE_PACKING_BMR=1\n"
+                      "env -S 'OFFLINE_PACKED_DATA=1 torchrun train.py'\n") == [BOTH_ON]
+
+
+def test_exec_env_i_replaces_the_shell():
+    text = "export OFFLINE_PACKING_BMR=1\nexec env -i OFFLINE_PACKED_DATA=1 torchrun a.py\ntorchrun b.py\n"
+    assert launch_labels(text) == ["torchrun"]
+
+
+PACKED_ONLY_OFF = {"OFFLINE_PACKING_BMR": ("known", "1"), "OFFLINE_PACKED_DATA": ("unset", ""),
+                   "OFFLINE_PACKING_VQA": ("unset", "")}
+
+
+def test_command_and_builtin_run_export_and_unset():
+    assert gates_seen("command export OFFLINE_PACKING_BMR=1\nbuiltin export OFFLINE_PACKED_DATA=1\n"
+                      "torchrun train.py\n") == [BOTH_ON]
+    assert gates_seen("export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\ncommand unset OFFLINE_PACKED_DATA\n"
+                      "torchrun train.py\n") == [PACKED_ONLY_OFF]
+
+
+def test_unset_f_removes_the_function_not_the_variable():
+    text = ("export OFFLINE_PACKING_BMR=1\non() { export OFFLINE_PACKED_DATA=1; }\n"
+            "unset -f on OFFLINE_PACKING_BMR\non\ntorchrun train.py\n")
+    assert gates_seen(text) == [PACKED_ONLY_OFF]
+
+
+def test_unset_n_leaves_a_plain_variable():
+    assert gates_seen("export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\nunset -n OFFLINE_PACKED_DATA\n"
+                      "torchrun train.py\n") == [BOTH_ON]
+
+
+def test_a_readonly_name_keeps_its_value():
+    text = ("export OFFLINE_PACKING_BMR=1\nreadonly OFFLINE_PACKED_DATA=1\nexport OFFLINE_PACKED_DATA=0\n"
+            "unset OFFLINE_PACKED_DATA\ntorchrun train.py\n")
+    assert gates_seen(text) == [BOTH_ON]
+    text = "export OFFLINE_PACKING_BMR=1\ndeclare -r OFFLINE_PACKED_DATA=1\nexport OFFLINE_PACKED_DATA\ntorchrun t.py\n"
+    assert gates_seen(text) == [BOTH_ON]
+
+
+def test_local_x_is_seen_inside_the_call_only():
+    text = ("export OFFLINE_PACKING_BMR=1\nrun() {\n  local -x OFFLINE_PACKED_DATA=1\n  torchrun a.py\n}\n"
+            "run\ntorchrun b.py\n")
+    launches = analyze(text, settings=EN, loader=None).flow.launches
+    inside, after = ({g: str(s.val.kind) for g, s in launch.paths[0].gates.items()} for launch in launches)
+    assert inside["OFFLINE_PACKED_DATA"] == "known" and after["OFFLINE_PACKED_DATA"] == "unset"
+
+
+def test_eval_of_a_literal_string_runs_it_here():
+    assert gates_seen("eval 'export OFFLINE_PACKING_BMR=1; export OFFLINE_PACKED_DATA=1'\n"
+                      "torchrun train.py\n") == [BOTH_ON]
+    assert gates_seen("eval export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\ntorchrun train.py\n") == [BOTH_ON]
+
+
+def test_eval_of_anything_else_makes_the_gates_unknown():
+    (seen,) = gates_seen('export OFFLINE_PACKING_BMR=1\neval "$EXTRA"\ntorchrun train.py\n')
+    assert {kind for kind, _ in seen.values()} == {"unknown"}
+    codes = [f.code for f in analyze('export OFFLINE_PACKING_BMR=1\neval "$EXTRA"\ntorchrun train.py '
+                                     '--micro-batch-size 1\n', settings=EN, loader=None).findings]
+    assert "PG001" not in codes

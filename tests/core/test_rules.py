@@ -219,6 +219,7 @@ PRODUCING = [
     ("export OFFLINE_PACKING_BMR=true\nexport OFFLINE_PACKED_DATA=1\n" + LAUNCH, "PG005", "value", {"value"}),
     ("export MEGATRON_LOGGING_LEVEL=INFO\n" + LAUNCH, "PG005", "level", {"value"}),
     ("export SCATTER_BEFORE_PATCH_EMBED=true\n" + LAUNCH, "PG005", "string", {"value"}),
+    ('export OFFLINE_PACKING_BMR="${SOME_VAR}"\nexport OFFLINE_PACKED_DATA=1\n' + LAUNCH, "PG005", "caller", set()),
     ("export OFFLINE_PACKING_BMR=1 & export OFFLINE_PACKED_DATA=1\n" + LAUNCH, "PG006", "background",
      {"split"}),
     ("export OFFLINE_PACKING_BMR=1\n(export OFFLINE_PACKED_DATA=1)\n" + LAUNCH, "PG006", "subshell",

@@ -125,7 +125,7 @@ def _never_empties(body: str) -> None:
 
 
 @pytest.mark.parametrize("body", [
-    "while false; do export OFFLINE_PACKING_VQA=1; done\n",
+    "while read -r line; do export OFFLINE_PACKING_VQA=1; done\n",
     "if [ -n \"$LEGACY\" ]; then export OFFLINE_PACKING_VQA=1; fi\n",
     "legacy() { export OFFLINE_PACKING_VQA=1; }\nlegacy\n",
 ], ids=["while", "if", "function"])

@@ -2,6 +2,7 @@
 # case ;& from the first arm: both gates together.
 # oracle-input:
 # oracle-input: -- other
+# oracle-input: -- batch
 case "${1:-all}" in
     all)
         export OFFLINE_PACKING_BMR=1

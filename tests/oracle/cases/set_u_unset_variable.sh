@@ -1,5 +1,7 @@
 #!/bin/bash
-# set -u: a variable the script never sets ends it before the launch.
+# set -u: a variable the script never sets ends it before the launch, unless the caller sets it.
+# oracle-input:
+# oracle-input: DATA_ROOT_NEVER_SET=/data
 set -u
 export OFFLINE_PACKING_BMR=1
 echo "data in $DATA_ROOT_NEVER_SET"

@@ -9,8 +9,8 @@ import os
 from typing import Optional
 
 from .children import Children
-from .commands import Commands
-from .facts import FlowResult, Launch, Stop
+from .commands import Commands, shebang_errexit
+from .facts import FlowResult, Launch
 from .incremental import Checkpoint, Incremental, Resume, Unmapped, moved_states, moves_of
 from .launches import Launches
 from .relevance import Inertness, RelevanceMemo, relevant_names
@@ -41,6 +41,8 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
         self.calling: list = []  # the functions being walked, outermost first
         self.call_steps = 0  # statements walked inside the calls of the current top-level statement
         self.child_depth = 0
+        self.no_errexit = 0  # > 0 where bash suspends `set -e` (conditions, lists, after `!`)
+        self.errexit_at_start = shebang_errexit(data)
         # tables filled from the logs (incremental.Incremental.define, lost_entry, add_path)
         self.launches: dict = {}  # launch key (its span) -> Launch
         self.functions: dict = {}  # name -> FuncDef
@@ -103,9 +105,7 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
         end = len(self.data.rstrip())
         line_start = max(self.data.rfind(b"\n", 0, end), self.data.rfind(b"\r", 0, end)) + 1
         launch = Launch(end, end, line_start, end, "end of file", implicit=True)
-        for st in states:
-            if st.done == Stop.EXIT:
-                continue
+        for st in states:  # a path that ran `exit` ends the script where it stopped
             launch.paths.append(self.see(st, [], [], implicit=True))
         if not launch.paths:
             launch.paths.append(self.see(State({}, relevant=self.relevant), [], [], implicit=True))

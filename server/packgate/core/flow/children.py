@@ -65,6 +65,19 @@ class Children:
                 self.assign(child, a)
         self.run_child(script_word, child, parent=s)
 
+    def split_string(self, c, word: Word) -> None:
+        """`env -S 'NAME=1 CMD ...'`: the string, split into words, is the command env runs
+        with what this shell exported and the assignments before it (c: the commands.Call)."""
+        s = c.s
+        child = State({} if c.clears else {k: v for k, v in s.vars.items() if v.exported}, labels=s.labels,
+                      relevant=self.relevant)
+        for a in c.prefix:
+            if a.mode != AssignMode.ENV_UNSET:
+                self.assign(child, a)
+            else:
+                child.drop(a.name)
+        self.run_child(word, child, parent=s)
+
     def run_child(self, word: Word, child: State, parent: Optional[State] = None) -> None:
         """Walk a child shell's script; its exports are lost when it launches nothing."""
         script = self.inner_script(word)

@@ -34,7 +34,8 @@ class Stop(TextEnum):
 
 
 class LabelKind(TextEnum):
-    """A branch decision a path remembers (a case pattern is "case:" + the pattern)."""
+    """A branch decision a path remembers (a case pattern is "case:" + the pattern, then
+    CASE_SUBJECT and the subject as written; a decided test is test_key())."""
 
     THEN = "then"
     ELIF = "elif"
@@ -42,6 +43,7 @@ class LabelKind(TextEnum):
     NO_BRANCH = "no-branch"
     CASE = "case:"
     CASE_NONE = "case-none"
+    TEST = "test:"
     LOOP_RAN = "loop-ran"
     LOOP_SKIPPED = "loop-skipped"
     AND_RAN = "&&-ran"
@@ -54,6 +56,14 @@ _AND_OR = {("&&", True): LabelKind.AND_RAN, ("&&", False): LabelKind.AND_SKIPPED
            ("||", True): LabelKind.OR_RAN, ("||", False): LabelKind.OR_SKIPPED}
 
 
+CASE_SUBJECT = "\x1f"  # between a case label's pattern and the case's subject
+
+
+def test_key(name: str, kind: str, against: str) -> str:
+    """The label key of a path on which a test on $name said kind (a state.Fact's)."""
+    return f"{LabelKind.TEST}{kind}:{name}:{against}"
+
+
 def and_or_label(op: str, ran: bool) -> LabelKind:
     """The label of `&&` / `||` whose right side ran (or did not)."""
     return _AND_OR[(op, ran)]
@@ -63,7 +73,7 @@ class Label(NamedTuple):
     """One branch decision on a path: where it was taken and which."""
 
     at: int  # byte offset shown in messages (a sourced file's: its `source` command)
-    key: str  # a LabelKind, or "case:" + the pattern
+    key: str  # a LabelKind, "case:" + the pattern (+ CASE_SUBJECT + the subject), or a test_key()
 
 
 class Val(NamedTuple):

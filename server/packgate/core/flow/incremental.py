@@ -330,9 +330,13 @@ class Incremental:
         self.lost_log.append(entry)
 
     def define(self, entry: Define) -> None:
-        """A function defined (see Define)."""
-        self.functions[entry.name] = entry.fdef
-        self.def_states[entry.name] = (entry.forks, entry.moves)
+        """A function defined (see Define); fdef None: removed by `unset -f`."""
+        if entry.fdef is None:
+            self.functions.pop(entry.name, None)
+            self.def_states.pop(entry.name, None)
+        else:
+            self.functions[entry.name] = entry.fdef
+            self.def_states[entry.name] = (entry.forks, entry.moves)
         self.fn_log.append(entry)
 
     def add_path(self, entry: LaunchEntry) -> None:
@@ -346,7 +350,7 @@ class Incremental:
     def start(self) -> tuple:
         """The paths to start the top-level walk with, the checkpoints still valid, and how
         many top-level statements they cover."""
-        fresh = [State({}, relevant=self.relevant)]
+        fresh = [State({}, relevant=self.relevant, errexit=self.errexit_at_start)]
         r = self.resume_from
         if r is None or r.logs is None or r.relevant != self.relevant or r.path != self.path or not r.points:
             return fresh, [], 0

@@ -46,6 +46,10 @@ class Launches:
             launch = self.launches.get(key) or Launch(cmd.start, cmd.end, words[i].start, words[i].end, launcher)
         self.sub_launches += 1
         child = s.fork()
+        if c.clears:  # `env -i`: only the assignments after it reach the command
+            for gate in G.GATES:
+                if gate in child.vars and child.vars[gate].exported:
+                    child.drop(gate)
         prefix_sites = []
         relevant = self.relevant
         for a in prefix:

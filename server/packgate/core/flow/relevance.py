@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import NamedTuple, Optional
 
 from .. import gates as G
-from ..parse.model import (Assign, AssignMode, Block, Command, Exit, ExportNames, FuncDef, Lit, Loop,
+from ..parse.model import (Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, Lit, Loop,
                            Opaque_, Ref, SetOpt, Unset)
 from ..parse.visit import children
 from .commands import ACTIVE, REACHING, UNFOLLOWED, base_name
@@ -78,7 +78,7 @@ class Inertness:
             elif kind is Command:
                 first = st.words[0] if st.words else None
                 name = first.text if first is not None else None
-                if st.prefix or name is None or base_name(name) in ACTIVE or \
+                if st.prefix or name is None or base_name(name) in ACTIVE or st.test is not None or \
                         G.is_python(base_name(name)) or name in functions or \
                         any(w.effects for w in st.words):
                     result = name in functions and not st.prefix and \
@@ -108,10 +108,11 @@ class _Summary(NamedTuple):
     commands: list
     arrays: list  # array assignments: their deps once flag-like names are known
     opaque: bool  # a source, . or eval command: names can flow where the walk cannot see
+    subjects: list  # the words after `case`: a subject the path knows picks the arm
 
 
 def _summarize(top) -> _Summary:
-    deps, values, functions, commands, arrays = [], [], [], [], []
+    deps, values, functions, commands, arrays, subjects = [], [], [], [], [], []
     opaque = False
     stack = [top]
     while stack:
@@ -138,7 +139,9 @@ def _summarize(top) -> _Summary:
             values.append((st.var, st.items or []))
         elif kind is FuncDef:
             functions.append((st.name, st))
-    return _Summary(deps, values, functions, commands, arrays, opaque)
+        elif kind is Case and st.subject is not None:
+            subjects.append(st.subject)
+    return _Summary(deps, values, functions, commands, arrays, opaque, subjects)
 
 
 class RelevanceMemo:
@@ -185,6 +188,7 @@ def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[fro
             functions.setdefault(name, []).append(fdef)
         commands.extend(sm.commands)
         arrays.extend(sm.arrays)
+        roots.update(_word_refs(sm.subjects))
     flaggy = frozenset(n for n, words in values.items() if _any_lead(words, _is_flag))
 
     def launch_refs(words, python: Optional[bool]) -> set:

@@ -8,10 +8,59 @@ compares every field but those it handles itself (incremental.same_path).
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from ..records import factory, record
 from .facts import Label, Stop, Var
+
+# an exit status as a path knows it: 0, non-zero (every failure is 1 here), None (unknown), or
+# a Tested (unknown, but what it says about a variable is learnt where a condition forks on it)
+OK, FAILED = 0, 1
+MAX_FACTS = 8  # what a path remembers of tests it passed (one per variable)
+# what a test that held (True) or failed (False) says of its word
+_LEARNT = {("-z", True): "empty", ("-z", False): "nonempty", ("-n", True): "nonempty",
+           ("-n", False): "empty", ("=", True): "eq", ("=", False): "ne", ("!=", True): "ne", ("!=", False): "eq"}
+
+
+class Tested(NamedTuple):
+    """The status of a test on one variable (`[ -z "$1" ]`) whose outcome the path does not know."""
+
+    name: str
+    op: str  # a TestForm's
+    against: str
+
+
+class Fact(NamedTuple):
+    """What a path knows of a variable from a test it passed or failed."""
+
+    name: str
+    kind: str  # "empty", "nonempty", "eq" (the value is `against`), "ne"
+    against: str
+
+
+def decided(fact: Fact, op: str, against: str) -> Optional[bool]:
+    """Whether a test (op, against) holds given fact: None when the fact does not tell."""
+    kind = fact.kind
+    if kind == "eq" or kind == "empty":
+        value = fact.against if kind == "eq" else ""
+        return (value == "") if op == "-z" else (value != "") if op == "-n" else \
+            (value == against) if op == "=" else (value != against)
+    if kind == "nonempty":
+        return False if op == "-z" else True if op == "-n" else \
+            (False if op == "=" and against == "" else True if op == "!=" and against == "" else None)
+    if op in ("=", "!=") and against == fact.against:  # ne
+        return op == "!="
+    return None
+
+
+def learnt(status: Tested, holds: bool) -> Fact:
+    """What a test that held (or failed) says of its variable."""
+    return Fact(status.name, _LEARNT[(status.op, holds)], status.against)
+
+
+def is_known(status) -> bool:
+    """Whether a status is known (OK or FAILED)."""
+    return status == OK or status == FAILED
 
 MAX_LABELS = 6  # branch decisions a path remembers (messages name the last two)
 
@@ -19,7 +68,8 @@ MAX_LABELS = 6  # branch decisions a path remembers (messages name the last two)
 COPIED = ("vars", "lost", "removed")
 # fields two paths may differ in and still merge: the labels (which branch, not what it did),
 # where a container's state came from, and the walk's own bookkeeping
-NOT_MERGED = ("vars", "labels", "container", "host_exported", "mark", "relevant")
+# and the facts (merged paths keep those they share: Walker.merge)
+NOT_MERGED = ("vars", "labels", "container", "host_exported", "mark", "relevant", "facts")
 
 
 @record
@@ -45,6 +95,11 @@ class State:
     mark: int = -1
     # names whose value can reach a check (None: all); paths that differ only elsewhere merge
     relevant: Optional[frozenset] = None
+    status: Optional[int] = None  # of the last command: OK, FAILED or None (unknown)
+    errexit: bool = False  # set -e
+    nounset: bool = False  # set -u
+    readonly: frozenset = frozenset()  # names a later assignment or unset cannot change
+    facts: tuple = ()  # of Fact, the last MAX_FACTS: dropped when their variable changes
 
     def __post_init__(self):
         if self.mark == -1:
@@ -56,6 +111,8 @@ class State:
 
     def set(self, name: str, var: Var) -> None:
         """Give a variable a value."""
+        if self.facts:
+            self.forget(name)
         old = self.vars.get(name)
         if self.relevant is None or name in self.relevant:
             if old is not None:
@@ -65,10 +122,36 @@ class State:
 
     def drop(self, name: str):
         """Remove a variable; returns what it held, or None."""
+        if self.facts:
+            self.forget(name)
         old = self.vars.pop(name, None)
         if old is not None and (self.relevant is None or name in self.relevant):
             self.mark ^= hash((name, id(old)))
         return old
+
+    def forget(self, name: str) -> None:
+        """Drop what tests said of a variable (it changed)."""
+        for f in self.facts:
+            if f.name == name:
+                self.facts = tuple(f for f in self.facts if f.name != name)
+                return
+
+    def forget_all(self) -> None:
+        """Drop every fact (something the walk steps over may have changed any variable)."""
+        self.facts = ()
+
+    def learn(self, status, holds: bool) -> None:
+        """A condition forked on a test's status: the path where it held (or not) knows more."""
+        if type(status) is Tested:
+            self.forget(status.name)
+            self.facts = (self.facts + (learnt(status, holds),))[-MAX_FACTS:]
+
+    def knows(self, name: str, op: str, against: str) -> Optional[bool]:
+        """Whether the facts decide a test on a variable."""
+        for f in self.facts:
+            if f.name == name:
+                return decided(f, op, against)
+        return None
 
     def same(self, other: "State") -> bool:
         """True when the two paths cannot lead to different findings."""

@@ -10,9 +10,11 @@ from typing import Optional
 
 from .. import gates as G
 from ..parse.model import (AndOr, Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, If, Loop,
-                           SetOpt, Sub, Unset)
-from .facts import UNSET, Label, LabelKind, Lost, Stop, Val, ValKind, Var, and_or_label
+                           SetOpt, Sub, SubKind, Unset)
+from .commands import case_covers, case_match, quiet_status
+from .facts import CASE_SUBJECT, UNSET, Label, LabelKind, Lost, Stop, Val, ValKind, Var, and_or_label, test_key
 from .incremental import Define, LostEntry
+from .state import FAILED, OK, Tested, is_known, learnt
 
 MAX_PATHS = 16  # distinct paths kept per statement; a launch rarely has more than 3 that differ
 MAX_CALL_DEPTH = 8
@@ -22,6 +24,9 @@ MAX_CALL_DEPTH = 8
 MAX_CALL_STEPS = 20_000
 MAX_LOOP_ITEMS = 8
 _LOOP_ENDS = (Stop.BREAK, Stop.CONTINUE)  # end an iteration, not the script
+# statements whose failure ends the path under `set -e` (a list, an if or a loop fails only
+# through a command inside, which is checked where it runs)
+_ERREXIT_ENDS = frozenset((Command, Assign, ExportNames, Unset, Sub))
 
 # model type -> the Flow method that walks it (walk.py's for the compound statements,
 # commands.py's for commands and declarations); Opaque_ and unknown types change nothing
@@ -32,7 +37,7 @@ STATEMENTS = {
     Unset: "unset_names",
     SetOpt: "set_option",
     Exit: "exit_statement",
-    Block: "block",
+    Block: "group",
     If: "if_",
     Case: "case",
     AndOr: "and_or",
@@ -59,18 +64,67 @@ class Walker:
     def step(self, stmt, states: list) -> Optional[list]:
         """One statement of a block walked on every live path; None when no path is left."""
         if self.skippable(stmt):
+            status = quiet_status(stmt)
+            for s in states:
+                if not s.done:
+                    s.status = status
+                    if s.facts:  # a variable no check reads changed, or a function ran
+                        self.forget_skipped(stmt, s)
+            if status == FAILED and not self.no_errexit:
+                self.errexit(states)
             return states
         if self.calling:
             self.call_steps += 1
         live = [s for s in states if not s.done]
         if not live:
             return None
-        # paths that ended with `exit` reach nothing: drop them; return/break wait for their frame
-        dead = [s for s in states if s.done and s.done != Stop.EXIT]
-        states = dead + self.stmt(stmt, live)
+        # paths that stopped wait: return/break for their frame, `exit` for the end of the
+        # script, which is judged only when it has no launch (once one is seen, they go)
+        if self.launches:
+            dead = [s for s in states if s.done and s.done != Stop.EXIT]
+        else:
+            dead = [s for s in states if s.done]
+        after = self.stmt(stmt, live)
+        if not self.no_errexit and type(stmt) in _ERREXIT_ENDS:
+            self.errexit(after)
+        states = dead + after
         if len(states) > MAX_PATHS // 2:
             states = self.prune(states)
         return states
+
+    def forget_skipped(self, stmt, s) -> None:
+        """What a path's tests said no longer holds after a statement stepped over changed it."""
+        if type(stmt) is Assign:
+            s.forget(stmt.name)
+        elif stmt.words and stmt.words[0].text in self.functions:
+            s.forget_all()
+
+    @staticmethod
+    def errexit(states: list) -> None:
+        """`set -e`: a command known to fail ends its path (step() calls it only outside the
+        places bash suspends errexit: a condition, a command of an && / || list but the last,
+        after `!`)."""
+        for s in states:
+            if s.errexit and s.status == FAILED and not s.done:
+                s.done = Stop.EXIT
+
+    def suspended(self, block: Block, states: list) -> list:
+        """A block walked where bash suspends errexit."""
+        self.no_errexit += 1
+        try:
+            return self.block(block, states)
+        finally:
+            self.no_errexit -= 1
+
+    def group(self, block: Block, states: list) -> list:
+        """A nested block (a `{ ...; }` group, a pipeline); `! cmd` inverts its status."""
+        if not block.negate:
+            return self.block(block, states)
+        out = self.suspended(block, states)
+        for s in out:
+            if not s.done:
+                s.status = (FAILED if s.status == OK else OK) if is_known(s.status) else None
+        return out
 
     def stmt(self, st, states: list) -> list:
         """One statement on the given paths."""
@@ -85,11 +139,11 @@ class Walker:
         out: list = []
         groups: dict = {}
         for s in states:
-            if s.done == Stop.EXIT:
-                continue
-            group = groups.setdefault((s.mark, s.done), [])
+            group = groups.setdefault((s.mark, s.done, s.status), [])
             for o in group:
                 if s.same(o):
+                    if o.facts != s.facts:  # what both paths know holds after them
+                        o.facts = tuple(f for f in o.facts if f in s.facts)
                     break
             else:
                 group.append(s)
@@ -113,6 +167,14 @@ class Walker:
             out = slim
         return out
 
+    def decision(self, status, holds: bool, offset: int, key: str) -> Label:
+        """The label of one side of a fork on a status: the test's words when a test decided
+        it (`when $PACK is empty`), else key."""
+        if type(status) is Tested:
+            fact = learnt(status, holds)
+            return self.label(offset, test_key(fact.name, fact.kind, fact.against))
+        return self.label(offset, key)
+
     def label(self, offset: int, key: str) -> Label:
         """A branch decision at offset, shown in this script: inside a sourced file, at its
         `source` command (a path label's line is read in this script)."""
@@ -121,30 +183,84 @@ class Walker:
     # ---------------------------------------------------------------- compound statements
 
     def and_or(self, st: AndOr, states: list) -> list:
-        """left && right, left || right: right runs on a path of its own."""
+        """left && right, left || right: right runs when left's status says so; an unknown
+        status forks a path where it ran and one where it did not."""
         out = []
-        for s in self.block(st.left, states):
+        on_ok = st.op == "&&"  # && runs right after a success, || after a failure
+        for s in self.suspended(st.left, states):
             if s.done:
                 out.append(s)
-                continue
-            ran = s.fork(self.label(st.op_start, and_or_label(st.op, True)))
-            skipped = s.fork(self.label(st.op_start, and_or_label(st.op, False)))
-            out.extend(self.block(st.right, [ran]))
-            out.append(skipped)
+            elif not is_known(s.status):
+                ran = s.fork(self.decision(s.status, on_ok, st.op_start, and_or_label(st.op, True)))
+                skipped = s.fork(self.decision(s.status, not on_ok, st.op_start, and_or_label(st.op, False)))
+                ran.learn(s.status, on_ok)
+                skipped.learn(s.status, not on_ok)
+                ran.status, skipped.status = (OK, FAILED) if on_ok else (FAILED, OK)
+                out.extend(self.block(st.right, [ran]))
+                out.append(skipped)
+            elif (s.status == OK) == on_ok:
+                out.extend(self.block(st.right, [s]))
+            else:
+                out.append(s)
         return self.merge(out)
 
+    def decide(self, states: list, at: int, yes: str, no: str, on_ok: bool = True) -> tuple:
+        """Split paths on the status a condition left: (taken, not taken, stopped). A known
+        status takes one side without a label; an unknown one forks both, labelled."""
+        taken, rest, stopped = [], [], []
+        for s in states:
+            if s.done:
+                stopped.append(s)
+            elif not is_known(s.status):
+                t, r = s.fork(self.label(at, yes)), s.fork(self.label(at, no) if no else None)
+                t.learn(s.status, on_ok)
+                r.learn(s.status, not on_ok)
+                t.status, r.status = (OK, FAILED) if on_ok else (FAILED, OK)
+                taken.append(t)
+                rest.append(r)
+            elif (s.status == OK) == on_ok:
+                taken.append(s)
+            else:
+                rest.append(s)
+        return taken, rest, stopped
+
     def loop(self, st: Loop, states: list) -> list:
-        """while / until / for: the body runs (once stands for any number) or does not."""
-        if st.cond is not None:
-            states = self.block(st.cond, states)
+        """while / until: the body runs while the condition's status says so (one pass stands
+        for any number); a condition that surely holds again never lets a pass out but by
+        break. for: the body runs (once) or does not."""
         if st.var and st.items is not None:
             return self.for_items(st, states)
-        ran = self.block(st.body, [s.fork(self.label(st.start, LabelKind.LOOP_RAN)) for s in states if not s.done])
-        skipped = [s.fork(self.label(st.start, LabelKind.LOOP_SKIPPED)) for s in states]
-        for s in ran:
-            if s.done in _LOOP_ENDS:
-                s.done = Stop.NONE
-        return self.merge(skipped + ran)
+        if st.cond is None or st.keyword not in ("while", "until"):
+            if st.cond is not None:
+                states = self.block(st.cond, states)
+            ran = self.block(st.body, [s.fork(self.label(st.start, LabelKind.LOOP_RAN)) for s in states if not s.done])
+            skipped = [s.fork(self.label(st.start, LabelKind.LOOP_SKIPPED)) for s in states]
+            for s in ran:
+                if s.done in _LOOP_ENDS:
+                    s.done = Stop.NONE
+                s.status = None
+            return self.merge(skipped + ran)
+        on_ok = st.keyword == "while"
+        goes, leaves, out = self.decide(self.suspended(st.cond, states), st.start, LabelKind.LOOP_RAN,
+                                        LabelKind.LOOP_SKIPPED, on_ok)
+        for s in leaves:
+            s.status = OK  # a loop whose body never ran returns 0
+        again = []
+        for r in self.block(st.body, goes):
+            if r.done == Stop.BREAK:
+                r.done, r.status = Stop.NONE, None
+                out.append(r)
+            elif r.done in _LOOP_ENDS or not r.done:
+                r.done = Stop.NONE
+                again.append(r)
+            else:
+                out.append(r)
+        if again:  # the condition is tested again: where it surely holds, the loop goes on
+            _, left, stopped = self.decide(self.suspended(st.cond, again), st.start, "", "", on_ok)
+            for r in left:
+                r.status = None
+            out.extend(left + stopped)
+        return self.merge(leaves + out)
 
     def for_items(self, st: Loop, states: list) -> list:
         """for NAME in WORDS: one path per value (a few at most), as each pass sees it."""
@@ -176,30 +292,87 @@ class Walker:
         out = []
         pending = states
         for idx, (cond, body, kw) in enumerate(st.clauses):
-            pending = self.block(cond, pending)
-            taken = [s.fork(self.label(kw, LabelKind.THEN if idx == 0 else LabelKind.ELIF))
-                     for s in pending if not s.done]
+            taken, pending, stopped = self.decide(self.suspended(cond, pending), kw,
+                                                  LabelKind.THEN if idx == 0 else LabelKind.ELIF, "")
             out.extend(self.block(body, taken))
-            out.extend(s for s in pending if s.done)
-            pending = [s for s in pending if not s.done]
+            out.extend(stopped)
         if st.otherwise is not None:
             out.extend(self.block(st.otherwise, [s.fork(self.label(st.else_start, LabelKind.ELSE)) for s in pending]))
         else:
-            out.extend(s.fork(self.label(st.start, LabelKind.NO_BRANCH)) for s in pending)
+            for s in pending:
+                s = s.fork(self.label(st.start, LabelKind.NO_BRANCH))
+                s.status = OK  # an if that took no branch returns 0
+                out.append(s)
         return self.merge(out)
 
     def case(self, st: Case, states: list) -> list:
-        """case: each pattern's body on a path of its own (and none matched, without `*)`)."""
-        out = []
-        for pattern, body, start in st.items:
-            out.extend(self.block(body, [s.fork(self.label(start, LabelKind.CASE + pattern)) for s in states]))
-        if not st.has_default:
-            out.extend(s.fork(self.label(st.start, LabelKind.CASE_NONE)) for s in states)
+        """case: each arm's body on the paths whose subject its pattern may match (a subject
+        the path knows picks one; an unknown one forks); none matched, without `*)`. `;&` runs
+        the next arm's body too, `;;&` goes on testing the patterns after it."""
+        out, falling, retesting = [], [], []
+        fresh = [(s, self.case_subject(st, s)) for s in states]  # matched no pattern so far
+        written = CASE_SUBJECT + st.subject.raw if st.subject is not None and st.subject.raw else ""
+        for idx, (pattern, body, start) in enumerate(st.items):
+            label = self.label(start, LabelKind.CASE + pattern + written)
+            # a plain pattern an earlier one matches is reached only by `;;&`
+            shadowed = any(case_covers(q, pattern) for q, _, _ in st.items[:idx])
+            entering: list = []
+            fresh = self.case_enter(pattern, label, fresh, entering, shadowed)
+            retesting = self.case_enter(pattern, label, retesting, entering, False)
+            subjects = {subject for _, subject in entering}
+            after = self.block(body, [s for s, _ in entering] + falling)
+            falling = []
+            end = st.ends[idx] if idx < len(st.ends) else ";;"
+            going = [s for s in after if not s.done]
+            out.extend(s for s in after if s.done)
+            if end == ";&":
+                falling = going
+            elif end == ";;&":
+                subject = subjects.pop() if len(subjects) == 1 else None
+                retesting.extend((s, subject) for s in going)
+            else:
+                out.extend(going)
+        out.extend(falling)
+        out.extend(s for s, _ in retesting)
+        for s, _ in fresh:
+            s = s.fork(self.label(st.start, LabelKind.CASE_NONE))
+            s.status = OK  # a case that matched nothing returns 0
+            out.append(s)
         return self.merge(out)
+
+    @staticmethod
+    def case_enter(pattern: str, label: Label, testing: list, entering: list, shadowed: bool) -> list:
+        """The paths of testing (with their subjects) that enter the arm of pattern go to
+        entering (forked and labelled when the match is not known); returns those that go on."""
+        still = []
+        for s, subject in testing:
+            match = case_match(pattern, subject)
+            if match is None and shadowed:
+                match = False
+            if match is None:
+                entering.append((s.fork(label), subject))
+                still.append((s, subject))
+            elif match:  # `*)` after arms an unknown subject may have taken: labelled too
+                entering.append((s if subject is not None else s.fork(label), subject))
+            else:
+                still.append((s, subject))
+        return still
+
+    def case_subject(self, st: Case, s) -> Optional[str]:
+        """The text of the case's subject when the path knows it (a word that reads a gate or
+        assigns is not evaluated here)."""
+        word = st.subject
+        if word is None or word.effects:
+            return None
+        val = self.value(word, s)
+        return val.text if val.kind == ValKind.KNOWN else None
 
     def sub(self, st: Sub, states: list) -> list:
         """A subshell, background job, pipeline stage or command substitution: walked on
         copies; the exports it makes without launching are lost."""
+        status = OK if st.kind == SubKind.BACKGROUND else None  # `cmd &` returns 0 at once
+        for s in states:
+            s.status = status
         if self.inert(st.body):  # `$(date +%F)`, `( cd dir && ls )`: nothing a check can see
             return states
         launched_before = self.sub_launches

@@ -12,7 +12,8 @@ from typing import Optional
 
 from .grammar import ASCII_ONLY, PARSER
 from .model import (AndOr, Block, Case, Command, Directive, DirectiveKind, FuncDef, If, Lit, Loop,
-                    Occurrence, OccurrenceKind, Opaque_, Script, Stmt, Sub, SubKind, Top, Unset, Word)
+                    Occurrence, OccurrenceKind, Opaque_, Script, Stmt, Sub, SubKind, TestForm, Top, Unset,
+                    Word)
 from .reuse import move, reusable
 from .simple import _PLAIN, SimpleBuilder
 from .words import MAX_DEPTH
@@ -166,15 +167,16 @@ class Builder(SimpleBuilder):
         return out
 
     def unset(self, node, d: int) -> list:
-        names = []
+        names, option = [], ""
         for c in node.named_children:
             if c.type in ("variable_name", "word"):
                 name = self.text(c)
                 if name.startswith("-"):
+                    option += name[1:]
                     continue
                 names.append((name, self.s(c), self.e(c)))
                 self.occurrences.append(Occurrence(name, self.s(c), self.e(c), OccurrenceKind.UNSET))
-        return [Unset(self.s(node), self.e(node), names=names)]
+        return [Unset(self.s(node), self.e(node), names=names, option=option)]
 
     def compound(self, node, d: int) -> list:
         return [self.block(node.children, d, self.s(node), self.e(node))]
@@ -223,7 +225,7 @@ class Builder(SimpleBuilder):
         out = []
         for c in node.named_children:
             out.extend(self.statement(c, d))
-        return out
+        return [Block(self.s(node), self.e(node), out, negate=True)]
 
     def loop(self, node, d: int) -> list:
         s, e = self.s(node), self.e(node)
@@ -238,7 +240,7 @@ class Builder(SimpleBuilder):
         body_node = node.child_by_field_name("body")
         body = self.block(body_node.children, d, self.s(body_node), self.e(body_node)) \
             if body_node is not None else Block(s, e, [])
-        loop = Loop(s, e, cond=cond, body=body)
+        loop = Loop(s, e, cond=cond, body=body, keyword=node.children[0].type if node.children else "")
         if var_node is not None and items:
             loop.var, loop.items = self.text(var_node), items
         return [loop]
@@ -252,8 +254,15 @@ class Builder(SimpleBuilder):
         return [FuncDef(s, e, name=name, body=body)]
 
     def test(self, node, d: int) -> list:
-        """`[[ ... ]]`: the expansions a test reads, as the words of a command, so their reads count."""
+        """`[[ ... ]]`: the expansions a test reads, as the words of a command, so their reads
+        count; a test of one word against emptiness or a literal keeps its form."""
         s, e = self.s(node), self.e(node)
+        test = Word([Lit("[[", s, s)], s, s, text="[[")
+        found = self.test_form(node, d)
+        if found is not None:
+            form, subject = found
+            return [Command(s, e, words=[test, subject], name_start=s, name_end=s, pre=self.take_pre(),
+                            test=form)]
         words = []
         stack = list(reversed(node.named_children))
         while stack:
@@ -264,8 +273,39 @@ class Builder(SimpleBuilder):
             if n.type == "variable_name":
                 self.occurrences.append(Occurrence(self.text(n), self.s(n), self.e(n), OccurrenceKind.EXPAND))
             stack.extend(reversed(n.named_children))
-        test = Word([Lit("[[", s, s)], s, s, text="[[")
         return [Command(s, e, words=[test, *words], name_start=s, name_end=s, pre=self.take_pre())]
+
+    def test_form(self, node, d: int) -> Optional[tuple]:
+        """(TestForm, the tested word) of `[ -z W ]`, `[ -n W ]`, `[[ W = lit ]]`, `[ W != lit ]`
+        (else None)."""
+        inner = [c for c in node.named_children if c.type != "comment"]
+        if len(inner) != 1:
+            return None
+        x = inner[0]
+        if x.type == "unary_expression":
+            op = x.child_by_field_name("operator")
+            operands = [c for c in x.named_children if c.type != "test_operator"]
+            if op is None or self.text(op) not in ("-z", "-n") or len(operands) != 1 \
+                    or operands[0].type not in _TEST_WORDS:
+                return None
+            return TestForm(self.text(op)), self.word(operands[0], d)
+        if x.type != "binary_expression":
+            return None
+        left, op, right = (x.child_by_field_name(f) for f in ("left", "operator", "right"))
+        if op is None or op.type not in ("=", "==", "!=") or left is None or right is None \
+                or left.type not in _TEST_WORDS or not self.plain_literal(right):
+            return None
+        subject, other = self.word(left, d), self.word(right, d)
+        return TestForm("!=" if op.type == "!=" else "=", other.literal() or ""), subject
+
+    def plain_literal(self, node) -> bool:
+        """A word with no expansion, no escape and no pattern character (`sft`, "sft", 'sft')."""
+        if node.type == "string":
+            if any(c.type != "string_content" for c in node.named_children):
+                return False
+        elif node.type not in ("word", "raw_string"):
+            return False
+        return not any(ch in self.text(node) for ch in "*?[\\$`")
 
     def comment_statement(self, node, d: int) -> list:
         self.comment(node)
@@ -312,12 +352,12 @@ class Builder(SimpleBuilder):
         result = Case(self.s(node), self.e(node))
         value = node.child_by_field_name("value")
         if value is not None:
-            self.word(value, d)
+            result.subject = self.word(value, d)
         for c in node.named_children:
             if c.type != "case_item":
                 continue
             pats, body = [], []
-            seen_paren = False
+            seen_paren, end = False, ";;"
             for i, x in enumerate(c.children):
                 if x.type == ")" and not seen_paren:
                     seen_paren = True
@@ -325,14 +365,20 @@ class Builder(SimpleBuilder):
                 if not seen_paren:
                     if c.field_name_for_child(i) == "value":
                         pats.append(self.text(x))
-                elif x.is_named and c.field_name_for_child(i) != "termination":
+                elif c.field_name_for_child(i) in ("termination", "fallthrough"):
+                    end = x.type
+                elif x.is_named:
                     body.append(x)
             pattern = "|".join(pats)
             if pattern in ("*", "*)"):
                 result.has_default = True
             result.items.append((pattern, self.block(body, d, self.s(c), self.e(c)), self.s(c)))
+            result.ends.append(end)
         return [result]
 
+
+# the operand nodes a TestForm takes (an expansion, a word, a quoted string)
+_TEST_WORDS = frozenset(("word", "string", "raw_string", "simple_expansion", "expansion"))
 
 # tree-sitter-bash node type -> the Builder method that models it
 STATEMENTS = {

@@ -154,10 +154,12 @@ class Assign(Stmt):
 
 @record
 class ExportNames(Stmt):
-    """export NAME... / declare -x NAME... without a value, or export -n NAME."""
+    """export NAME... / declare -x NAME... without a value, export -n NAME, readonly NAME."""
 
     names: list = factory(list)  # [(name, start, end)]
     negate: bool = False
+    readonly: bool = False  # `readonly NAME`, `declare -r NAME`: later changes fail
+    exports: bool = True  # False: `readonly NAME` alone marks nothing exported
 
 
 @record
@@ -165,6 +167,7 @@ class Unset(Stmt):
     """unset NAME..."""
 
     names: list = factory(list)
+    option: str = ""  # the letters of its options: "f" functions, "n" namerefs, "v" variables
 
 
 @record
@@ -172,6 +175,16 @@ class SetOpt(Stmt):
     """set -a / set +a / set -o allexport / set +o allexport."""
 
     allexport: bool = False
+
+
+@record
+class TestForm:
+    """A test the walk can decide from what a path knows of one word (its command's second
+    word, kept there only: a record is moved once): `-z W`, `-n W`, `W = literal`,
+    `W != literal` (`==` is `=`)."""
+
+    op: str  # "-z", "-n", "=" or "!="
+    against: str = ""  # the literal of = and !=
 
 
 @record
@@ -183,6 +196,7 @@ class Command(Stmt):
     name_start: int = 0
     name_end: int = 0
     pre: list = factory(list)  # statements run before (command substitutions)
+    test: Optional[TestForm] = None  # `[ ... ]` / `[[ ... ]]` of a form the walk decides
 
 
 @record
@@ -190,6 +204,7 @@ class Block(Stmt):
     """A sequence of statements."""
 
     body: list = factory(list)
+    negate: bool = False  # `! cmd`: its status inverted
 
 
 @record
@@ -207,6 +222,8 @@ class Case(Stmt):
 
     items: list = factory(list)  # [(pattern text, Block, start)]
     has_default: bool = False
+    subject: Optional[Word] = None  # the word after `case`
+    ends: list = factory(list)  # per item: ";;", ";&" (run the next body too) or ";;&" (test on)
 
 
 @record
@@ -227,6 +244,7 @@ class Loop(Stmt):
     body: Block = None  # type: ignore[assignment]
     var: str = ""  # for NAME in WORDS: the loop variable
     items: Optional[list] = None  # ... and its words (None: `for NAME` / while / until)
+    keyword: str = ""  # while, until or for
 
 
 @record

@@ -44,7 +44,8 @@ class _Movers(dict):
 _MOVERS = _Movers()
 _SCALARS = frozenset(("text", "raw", "name", "quote", "op", "mode", "keyword", "kind", "reason", "var", "file",
                       "array_all", "quoted", "effects", "append", "exported", "decl_items", "negate",
-                      "allexport", "has_default", "refs"))
+                      "allexport", "has_default", "refs", "ends", "readonly", "exports",
+                      "option", "against"))
 _TUPLE_LISTS = frozenset(("names", "clauses", "items"))  # lists that may hold (.., offset) tuples
 
 

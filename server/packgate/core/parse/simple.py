@@ -29,8 +29,10 @@ class SimpleBuilder(WordBuilder):
                 items.append(c)
             elif c.type in ("word",) and _INTERESTING.match(self.text(c)):
                 items.append(c)
-        exported = keyword == "export" or (keyword in ("declare", "typeset") and "x" in flags
+        exported = keyword == "export" or (keyword in ("declare", "typeset", "local") and "x" in flags
                                            and not flags.startswith("+"))
+        readonly = keyword == "readonly" or (keyword in ("declare", "typeset", "local") and "r" in flags
+                                             and not flags.startswith("+"))
         negate = keyword == "export" and "n" in flags
         if keyword in ("declare", "typeset") and flags.startswith("+") and "x" in flags:
             negate = True
@@ -58,8 +60,9 @@ class SimpleBuilder(WordBuilder):
                 name = self.text(c)
                 names.append((name, self.s(c), self.e(c)))
                 self.occurrences.append(Occurrence(name, self.s(c), self.e(c), OccurrenceKind.EXPORT))
-        if names and (exported or negate):
-            out.append(ExportNames(s, e, names=names, negate=negate))
+        if names and (exported or negate or readonly):
+            out.append(ExportNames(s, e, names=names, negate=negate, readonly=readonly,
+                                   exports=exported or negate))
         return out
 
     def assignment(self, node, mode: str, d: int) -> Optional[Assign]:

@@ -18,6 +18,9 @@ _SCRIPT_DIR = re.compile(r"""^\$\(\s*(?:dirname\s+(?:--\s+)?""" + _SELF + r"""|c
                          + _DIRNAME + r"""\s*(?:&&|;)\s*pwd(?:\s+-P)?)\s*\)$""")
 
 
+SUBSTITUTION = "the output of a command"  # the reason of a command substitution's Opaque
+
+
 class WordBuilder:
     """The word half of the builder: needs `data`, `base`, `occurrences`, `_pre` and `block()`
     from the statement half (build.Builder)."""
@@ -154,7 +157,7 @@ class WordBuilder:
             saved, self._pre = getattr(self, "_pre", []), []
             body = self.block(node.children, d + 1, self.s(node), self.e(node))
             self._pre = saved + [Sub(self.s(node), self.e(node), kind=SubKind.CMDSUBST, body=body)]
-            out.append(Opaque("the output of a command", self.s(node), self.e(node)))
+            out.append(Opaque(SUBSTITUTION, self.s(node), self.e(node)))
         elif t == "arithmetic_expansion":
             self.collect_refs(node, d + 1)
             out.append(Opaque("arithmetic", self.s(node), self.e(node)))

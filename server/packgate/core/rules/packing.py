@@ -42,11 +42,27 @@ def label_text(ctx: Context, labels: tuple) -> str:
         line = ctx.line(offset)
         en, zh = _LABELS.get(key.split(":")[0], (key, key))
         if key.startswith("case:"):
-            en = zh = f"case {one_line(key[5:])})"
+            pattern, _, subject = key[5:].partition("\x1f")  # flow.facts.CASE_SUBJECT
+            en = zh = f"case {one_line(pattern)})"
+            if subject:
+                subject = one_line(subject.strip('"'))
+                en, zh = (f"`case {subject}` is none of the above", f"`case {subject}` 不匹配以上各项") \
+                    if pattern == "*" else (f"`case {subject}` = `{one_line(pattern)}`",) * 2
+        elif key.startswith("test:"):
+            kind, name, against = key[5:].split(":", 2)
+            en, zh = _TESTED.get(kind, (key, key))
+            en, zh = (t.format(name=name, against=one_line(against)) for t in (en, zh))
         parts.append(pick(ctx.lang, f"{en} (line {line})", f"{zh}（第 {line} 行）"))
     return " → ".join(parts)
 
 
+# a path a test decided (flow.facts.test_key): what the test said of the variable
+_TESTED = {
+    "empty": ("when `${name}` is empty", "`${name}` 为空时"),
+    "nonempty": ("when `${name}` is not empty", "`${name}` 非空时"),
+    "eq": ("when `${name}` is `{against}`", "`${name}` 为 `{against}` 时"),
+    "ne": ("when `${name}` is not `{against}`", "`${name}` 不为 `{against}` 时"),
+}
 _LABELS = {
     "then": ("if taken", "if 成立"),
     "elif": ("elif taken", "elif 成立"),

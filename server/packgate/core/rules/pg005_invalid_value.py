@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .. import gates as G
 from .base import Context, shown, value_edit
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
@@ -37,6 +39,12 @@ RULE = Rule(
             "{name}={shown} makes int() raise ValueError in the training code ({where}); use an "
             "integer level",
             "{name}={shown} 会让训练代码中的 int() 抛出 ValueError（{where}）；请使用整数级别"),
+        "caller": Text(
+            "{name} takes {var} from the caller, which the script never sets: when the caller "
+            "leaves it unset, {name} is empty and int('') raises ValueError in the training code "
+            "({where}); set it to 1 or 0 here, or give {var} a default of 0",
+            "{name} 取自调用方的 {var}，脚本自身从未设置它：调用方不设置时 {name} 为空，训练代码中的 "
+            "int('') 会抛出 ValueError（{where}）；请在脚本中设为 1 或 0，或给 {var} 默认值 0"),
         "string": Text(
             "{name}={shown} is compared with the string \"1\": only 1 turns it on; use 1 or 0",
             "{name}={shown} 是与字符串 \"1\" 比较的：只有 1 才算打开；请使用 1 或 0"),
@@ -54,6 +62,9 @@ RULE = Rule(
 def check(ctx: Context) -> None:
     """A live gate (or another int-parsed variable) whose value int() rejects."""
     for a, val in ctx.flow.gate_sites:
+        if val.kind == "unknown" and a.name in G.GATES and _CALLERS.match(val.via):
+            _from_the_caller(ctx, a, val)
+            continue
         if val.kind not in ("known", "default"):
             continue
         judged = _judge(ctx, a.name, val.text)
@@ -67,6 +78,22 @@ def check(ctx: Context) -> None:
         start = a.name_start
         end = a.value.end if a.value is not None else a.eq_end
         ctx.emit(RULE, msg, start, end, fixes=fixes, site=a)
+
+
+# what an unknown value's `via` is when it is the caller's variable or argument as it came
+_CALLERS = re.compile(r"^\$?[A-Za-z_0-9]+$")
+
+
+def _from_the_caller(ctx: Context, a, val) -> None:
+    """A gate given a variable the script never set (`"${SOME_VAR}"`): information, because
+    the caller may set it right, but empty (the caller's default) makes int() raise."""
+    judged = _judge(ctx, a.name, "")
+    if judged is None:
+        return
+    where = judged[1]
+    msg = ctx.message(RULE, "caller", name=a.name, var="$" + val.via.lstrip("$"), where=where)
+    end = a.value.end if a.value is not None else a.eq_end
+    ctx.emit(RULE, msg, a.name_start, end, severity="information", site=a)
 
 
 def _judge(ctx: Context, name: str, text: str):
