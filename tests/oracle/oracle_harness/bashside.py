@@ -15,7 +15,7 @@ from .stubs import make_scratch
 
 GATES = ("OFFLINE_PACKING_BMR", "OFFLINE_PACKED_DATA", "OFFLINE_PACKING_VQA")
 MBS_FLAG = "--micro-batch-size"
-TIMEOUT = 10.0
+TIMEOUT = 60.0  # a hung script is caught; a loaded 2-core machine never waits this long for a stub
 # `python` starts the trainer when it runs the entry point or torch's launcher module
 PYTHON_LAUNCH_MODULES = ("torch.distributed.run", "torch.distributed.launch")
 ENTRY_POINT = "train.py"
