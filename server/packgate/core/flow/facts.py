@@ -34,16 +34,15 @@ class Stop(TextEnum):
 
 
 class LabelKind(TextEnum):
-    """A branch decision a path remembers (a case pattern is "case:" + the pattern, then
-    CASE_SUBJECT and the subject as written; a decided test is test_key())."""
+    """Which branch decision a path remembers (a CASE or TEST label carries its details)."""
 
     THEN = "then"
     ELIF = "elif"
     ELSE = "else"
     NO_BRANCH = "no-branch"
-    CASE = "case:"
+    CASE = "case"
     CASE_NONE = "case-none"
-    TEST = "test:"
+    TEST = "test"
     LOOP_RAN = "loop-ran"
     LOOP_SKIPPED = "loop-skipped"
     AND_RAN = "&&-ran"
@@ -56,24 +55,31 @@ _AND_OR = {("&&", True): LabelKind.AND_RAN, ("&&", False): LabelKind.AND_SKIPPED
            ("||", True): LabelKind.OR_RAN, ("||", False): LabelKind.OR_SKIPPED}
 
 
-CASE_SUBJECT = "\x1f"  # between a case label's pattern and the case's subject
-
-
-def test_key(name: str, kind: str, against: str) -> str:
-    """The label key of a path on which a test on $name said kind (a state.Fact's)."""
-    return f"{LabelKind.TEST}{kind}:{name}:{against}"
-
-
 def and_or_label(op: str, ran: bool) -> LabelKind:
     """The label of `&&` / `||` whose right side ran (or did not)."""
     return _AND_OR[(op, ran)]
 
 
 class Label(NamedTuple):
-    """One branch decision on a path: where it was taken and which."""
+    """One branch decision on a path: where it was taken and which (all fields plain text,
+    so labels hash and order as paths are compared and merged)."""
 
     at: int  # byte offset shown in messages (a sourced file's: its `source` command)
-    key: str  # a LabelKind, "case:" + the pattern (+ CASE_SUBJECT + the subject), or a test_key()
+    kind: LabelKind
+    pattern: str = ""  # CASE: the arm's pattern as written
+    subject: str = ""  # CASE: the case's subject as written ("" when it has none to show)
+    name: str = ""  # TEST: the variable the test decided
+    said: str = ""  # TEST: what it said of it, a state.Fact's kind ("empty", "nonempty", "eq", "ne")
+    against: str = ""  # TEST: the literal of "eq" / "ne"
+
+    @property
+    def key(self) -> str:
+        """The decision as one short text, for logs and test reports (never parsed back)."""
+        if self.kind == LabelKind.CASE:
+            return f"case:{self.pattern}" + (f" ({self.subject})" if self.subject else "")
+        if self.kind == LabelKind.TEST:
+            return f"test:{self.said}:{self.name}:{self.against}"
+        return str(self.kind)
 
 
 class Val(NamedTuple):
