@@ -204,15 +204,13 @@ class FlowResult:
     extra_occurrences: list
     children: list  # parsed Scripts of `bash -c` / container bodies (for directives)
     truncated: bool = False
-    # id(Assign in a sourced file) -> (start, end) of the source command (see sourced_at)
-    site_via: dict = factory(dict)
-    # id(overwriting statement in a sourced file) -> (file, source command span) (see overwritten_in)
-    overwrite_sites: dict = factory(dict)
     unfollowed: list = factory(list)  # of Unfollowed
     foreign: dict = factory(dict)  # sourced file path -> its text
     dependencies: set = factory(set)  # every file the analysis read (or tried to)
     resume: object = None  # incremental.Resume: where the walk of an edited version may start again
     resumed_at: int = 0  # top-level statements taken from an earlier walk (0: walked from the start)
     resynced_at: int = 0  # where the walk took the rest from the earlier walk (0: it did not)
+    # keyed by the statement objects (records hash by identity, so two equal assignments at
+    # the same offsets of different walks stay apart); left out of equality for that reason
     sourced_at: dict = factory(dict, compare=False)  # Assign in a sourced file -> its source command's span
     overwritten_in: dict = factory(dict, compare=False)  # overwriting statement in a sourced file -> (file, span)

@@ -4,7 +4,7 @@ hints judge."""
 from __future__ import annotations
 
 from .. import gates as G
-from ..flow import Label, LabelKind
+from ..flow import Label, LabelKind, ValKind
 from .base import Context, gate_state, one_line
 from .rule import pick
 
@@ -90,6 +90,6 @@ def combo_text(ctx: Context, path) -> str:
     bits = []
     for n in names:
         v = path.gates[n].val
-        text = one_line(v.text) if v.kind in ("known", "default") else "unset" if v.kind == "unset" else "?"
+        text = one_line(v.text) if v.kind in (ValKind.KNOWN, ValKind.DEFAULT) else "unset" if v.kind == ValKind.UNSET else "?"
         bits.append(f"{G.short(n)}={text}")
     return " ".join(bits)

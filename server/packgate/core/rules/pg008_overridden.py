@@ -52,7 +52,7 @@ def check(ctx: Context) -> None:
             continue
         val = site_value(ctx, a)
         key = "overwritten" if isinstance(by, Assign) else "unset"
-        where = ctx.flow.overwrite_sites.get(id(by))
+        where = ctx.flow.overwritten_in.get(by)
         if where is not None:  # in a sourced file: the line of the `source` command, and a link into the file
             by_file, via = where
             by_line = ctx.line(via[0])
