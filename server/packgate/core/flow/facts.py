@@ -1,7 +1,8 @@
 """The typed facts the flow walk leaves for the rules: values, variables, what a launch sees on
 each path, the sites, labels and records of FlowResult.
 
-The enums are `str`-valued (ValKind.KNOWN == "known"), so a rule may compare with the text.
+The enums are `str`-valued (ValKind.KNOWN == "known"): they print and format as their text;
+the rules compare them as members.
 Val, Var, Label and the FlowResult entries are NamedTuples: cheap to create and compare (the
 walk makes many), and they unpack like the tuples they replace (`for a, val in gate_sites`).
 """
@@ -85,7 +86,7 @@ class Label(NamedTuple):
 class Val(NamedTuple):
     """A value as far as the script can tell (see ValKind)."""
 
-    kind: str  # a ValKind
+    kind: ValKind
     text: str = ""
     via: str = ""
     lit: Optional[tuple] = None  # byte span of the literal that decides the value
@@ -138,7 +139,7 @@ class UnfollowedKind(TextEnum):
 
 
 class Reason(NamedTuple):
-    kind: str  # an UnfollowedKind
+    kind: UnfollowedKind
     detail: str
 
 

@@ -6,7 +6,7 @@ from .. import gates as G
 from ..fixes import quote_like, remove_statement, remove_word
 from ..flow import UNSET, FlowResult, ValKind
 from ..model import Edit, Finding, Fix, Related
-from ..parse import Assign, Script
+from ..parse import Assign, AssignMode, Script
 from ..records import factory, record
 from ..source import Source
 from .rule import Rule, pick
@@ -143,9 +143,9 @@ def value_edit(a: Assign, new: str, source: Source) -> Edit:
 def removal(ctx: Context, a: Assign) -> Edit:
     """The edit that removes one assignment: its word in a prefix, `env` or `docker run -e`
     list or a multi-name declaration, else the whole statement."""
-    if a.mode in ("prefix", "env"):
+    if a.mode in (AssignMode.PREFIX, AssignMode.ENV):
         return remove_word(ctx.source, a.start, a.end)
-    if a.mode == "docker":
+    if a.mode == AssignMode.DOCKER:
         # `-e NAME=1` (two words) or `-eNAME=1` / `--env=NAME=1`
         data = ctx.source.data
         begin = a.start

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..fixes import insert_statement_after, quote_like
 from ..flow import ValKind
 from ..model import Edit
+from ..parse import AssignMode
 from .base import Context, shown, value_edit
 from .packing import WRONG, path_verdict
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
@@ -190,7 +191,7 @@ def _report(ctx: Context, launch, verdict, on, off, on_name, off_name, path=None
         return
     if a is not None:
         quote = a.value.quote if a.value is not None else ""
-        if off.origin is not None and off.origin.file is None and off.origin.mode != "param-default":
+        if off.origin is not None and off.origin.file is None and off.origin.mode != AssignMode.PARAM_DEFAULT:
             if off.val.kind == ValKind.DEFAULT and off.val.lit is not None and not off.val.foreign:
                 edit = Edit(off.val.lit[0], off.val.lit[1], "1")  # keep the caller's override
             else:
@@ -213,7 +214,7 @@ def _host_export(ctx: Context, name: str, path):
         return None
     found = None
     for a, _val in ctx.flow.gate_sites:
-        if a.name == name and a.exported and a.file is None and a.mode not in ("prefix", "env", "docker") \
+        if a.name == name and a.exported and a.file is None and a.mode not in (AssignMode.PREFIX, AssignMode.ENV, AssignMode.DOCKER) \
                 and a.start < path.docker_at:
             found = a
     return found
@@ -231,9 +232,9 @@ def _companion_fix(ctx: Context, a, on_name: str, off_name: str, quote: str, off
         # an unset / export -n removes it after the gate: add the export after that
         edit = insert_statement_after(ctx.source, off.removed[1], f"export {off_name}={value}",
                                       before=off.removed[0])
-    elif a.mode in ("prefix", "env"):
+    elif a.mode in (AssignMode.PREFIX, AssignMode.ENV):
         edit = Edit(a.end, a.end, f" {off_name}={value}")
-    elif a.mode == "docker":
+    elif a.mode == AssignMode.DOCKER:
         spec = f"{off_name}={value}"
         return ctx.fix(RULE, "pass", [Edit(a.end, a.end, f" -e {spec}")], preferred=True, spec=spec)
     else:
