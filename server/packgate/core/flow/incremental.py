@@ -14,7 +14,7 @@ from itertools import islice
 from typing import Callable, NamedTuple, Optional
 
 from ..records import record, replace
-from .facts import Label, Launch, LaunchPath, Lost, Seen, Unfollowed, Val, Var
+from .facts import Launch, LaunchPath, Lost, Seen, Unfollowed, Val, Var
 from .state import State
 
 CHECKPOINTS = 16  # per walk, evenly spread over the top-level statements
