@@ -60,7 +60,7 @@ class PathView:
         bits.append(f"mbs={'absent' if self.mbs is None else self.mbs.describe()}")
         if self.sft or self.pretrain:
             bits.append("online packing")
-        labels = ",".join(str(key) for _, key in self.labels)
+        labels = ",".join(label.key for label in self.labels)
         return " ".join(bits) + (f" [{labels}]" if labels else "")
 
 

@@ -118,12 +118,10 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
             launches=sorted(self.launches.values(), key=lambda l: l.start),
             gate_sites=list(self.gate_sites.values()),
             overwritten=[v for k, v in self.overwrites.items() if k not in self.read],
-            overwrite_sites={id(k): v for k, v in self.overwritten_in.items()},
             lost=list(self.lost.values()),
             extra_occurrences=self.extra_occ,
             children=self.children,
             truncated=self.truncated,
-            site_via={id(k): v for k, v in self.sourced_at.items()},
             unfollowed=self.unfollowed,
             foreign=self.foreign,
             dependencies=self.dependencies,
@@ -131,8 +129,8 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
                           self.logs(), self.end, sourced, self.memo) if self.record else None,
             resumed_at=resumed,
             resynced_at=self.resynced,
-            sourced_at=self.sourced_at,
-            overwritten_in=self.overwritten_in,
+            sourced_at=dict(self.sourced_at),
+            overwritten_in=dict(self.overwritten_in),
         )
 
 

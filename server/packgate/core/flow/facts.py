@@ -1,7 +1,8 @@
 """The typed facts the flow walk leaves for the rules: values, variables, what a launch sees on
 each path, the sites, labels and records of FlowResult.
 
-The enums are `str`-valued (ValKind.KNOWN == "known"), so a rule may compare with the text.
+The enums are `str`-valued (ValKind.KNOWN == "known"): they print and format as their text;
+the rules compare them as members.
 Val, Var, Label and the FlowResult entries are NamedTuples: cheap to create and compare (the
 walk makes many), and they unpack like the tuples they replace (`for a, val in gate_sites`).
 """
@@ -34,16 +35,15 @@ class Stop(TextEnum):
 
 
 class LabelKind(TextEnum):
-    """A branch decision a path remembers (a case pattern is "case:" + the pattern, then
-    CASE_SUBJECT and the subject as written; a decided test is test_key())."""
+    """Which branch decision a path remembers (a CASE or TEST label carries its details)."""
 
     THEN = "then"
     ELIF = "elif"
     ELSE = "else"
     NO_BRANCH = "no-branch"
-    CASE = "case:"
+    CASE = "case"
     CASE_NONE = "case-none"
-    TEST = "test:"
+    TEST = "test"
     LOOP_RAN = "loop-ran"
     LOOP_SKIPPED = "loop-skipped"
     AND_RAN = "&&-ran"
@@ -56,30 +56,37 @@ _AND_OR = {("&&", True): LabelKind.AND_RAN, ("&&", False): LabelKind.AND_SKIPPED
            ("||", True): LabelKind.OR_RAN, ("||", False): LabelKind.OR_SKIPPED}
 
 
-CASE_SUBJECT = "\x1f"  # between a case label's pattern and the case's subject
-
-
-def test_key(name: str, kind: str, against: str) -> str:
-    """The label key of a path on which a test on $name said kind (a state.Fact's)."""
-    return f"{LabelKind.TEST}{kind}:{name}:{against}"
-
-
 def and_or_label(op: str, ran: bool) -> LabelKind:
     """The label of `&&` / `||` whose right side ran (or did not)."""
     return _AND_OR[(op, ran)]
 
 
 class Label(NamedTuple):
-    """One branch decision on a path: where it was taken and which."""
+    """One branch decision on a path: where it was taken and which (all fields plain text,
+    so labels hash and order as paths are compared and merged)."""
 
     at: int  # byte offset shown in messages (a sourced file's: its `source` command)
-    key: str  # a LabelKind, "case:" + the pattern (+ CASE_SUBJECT + the subject), or a test_key()
+    kind: LabelKind
+    pattern: str = ""  # CASE: the arm's pattern as written
+    subject: str = ""  # CASE: the case's subject as written ("" when it has none to show)
+    name: str = ""  # TEST: the variable the test decided
+    said: str = ""  # TEST: what it said of it, a state.Fact's kind ("empty", "nonempty", "eq", "ne")
+    against: str = ""  # TEST: the literal of "eq" / "ne"
+
+    @property
+    def key(self) -> str:
+        """The decision as one short text, for logs and test reports (never parsed back)."""
+        if self.kind == LabelKind.CASE:
+            return f"case:{self.pattern}" + (f" ({self.subject})" if self.subject else "")
+        if self.kind == LabelKind.TEST:
+            return f"test:{self.said}:{self.name}:{self.against}"
+        return str(self.kind)
 
 
 class Val(NamedTuple):
     """A value as far as the script can tell (see ValKind)."""
 
-    kind: str  # a ValKind
+    kind: ValKind
     text: str = ""
     via: str = ""
     lit: Optional[tuple] = None  # byte span of the literal that decides the value
@@ -132,7 +139,7 @@ class UnfollowedKind(TextEnum):
 
 
 class Reason(NamedTuple):
-    kind: str  # an UnfollowedKind
+    kind: UnfollowedKind
     detail: str
 
 
@@ -198,15 +205,13 @@ class FlowResult:
     extra_occurrences: list
     children: list  # parsed Scripts of `bash -c` / container bodies (for directives)
     truncated: bool = False
-    # id(Assign in a sourced file) -> (start, end) of the source command (see sourced_at)
-    site_via: dict = factory(dict)
-    # id(overwriting statement in a sourced file) -> (file, source command span) (see overwritten_in)
-    overwrite_sites: dict = factory(dict)
     unfollowed: list = factory(list)  # of Unfollowed
     foreign: dict = factory(dict)  # sourced file path -> its text
     dependencies: set = factory(set)  # every file the analysis read (or tried to)
     resume: object = None  # incremental.Resume: where the walk of an edited version may start again
     resumed_at: int = 0  # top-level statements taken from an earlier walk (0: walked from the start)
     resynced_at: int = 0  # where the walk took the rest from the earlier walk (0: it did not)
+    # keyed by the statement objects (records hash by identity, so two equal assignments at
+    # the same offsets of different walks stay apart); left out of equality for that reason
     sourced_at: dict = factory(dict, compare=False)  # Assign in a sourced file -> its source command's span
     overwritten_in: dict = factory(dict, compare=False)  # overwriting statement in a sourced file -> (file, span)

@@ -14,7 +14,7 @@ from itertools import islice
 from typing import Callable, NamedTuple, Optional
 
 from ..records import record, replace
-from .facts import Label, Launch, LaunchPath, Lost, Seen, Unfollowed, Val, Var
+from .facts import Launch, LaunchPath, Lost, Seen, Unfollowed, Val, Var
 from .state import State
 
 CHECKPOINTS = 16  # per walk, evenly spread over the top-level statements
@@ -125,7 +125,7 @@ class Mapper:
 
     def labels(self, labels: tuple) -> tuple:
         """Branch decisions moved."""
-        return tuple(Label(self.start(at), key) for at, key in labels)
+        return tuple(label._replace(at=self.start(label.at)) for label in labels)
 
     def state(self, s: State) -> State:
         """A copy of a path with its relevant values, labels and ranges moved (the other

@@ -12,7 +12,7 @@ from .. import gates as G
 from ..parse.model import (AndOr, Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, If, Loop,
                            SetOpt, Sub, SubKind, Unset)
 from .commands import case_covers, case_match, quiet_status
-from .facts import CASE_SUBJECT, UNSET, Label, LabelKind, Lost, Stop, Val, ValKind, Var, and_or_label, test_key
+from .facts import UNSET, Label, LabelKind, Lost, Stop, Val, ValKind, Var, and_or_label
 from .incremental import Define, LostEntry
 from .state import FAILED, OK, Tested, is_known, learnt
 
@@ -167,18 +167,18 @@ class Walker:
             out = slim
         return out
 
-    def decision(self, status, holds: bool, offset: int, key: str) -> Label:
-        """The label of one side of a fork on a status: the test's words when a test decided
-        it (`when $PACK is empty`), else key."""
+    def decision(self, status, holds: bool, offset: int, kind: LabelKind) -> Label:
+        """The label of one side of a fork on a status: what the test said when a test decided
+        it (`when $PACK is empty`), else kind."""
         if type(status) is Tested:
             fact = learnt(status, holds)
-            return self.label(offset, test_key(fact.name, fact.kind, fact.against))
-        return self.label(offset, key)
+            return self.label(offset, LabelKind.TEST, name=fact.name, said=fact.kind, against=fact.against)
+        return self.label(offset, kind)
 
-    def label(self, offset: int, key: str) -> Label:
+    def label(self, offset: int, kind: LabelKind, **details: str) -> Label:
         """A branch decision at offset, shown in this script: inside a sourced file, at its
         `source` command (a path label's line is read in this script)."""
-        return Label(offset if self.via is None else self.via[0], key)
+        return Label(offset if self.via is None else self.via[0], kind, **details)
 
     # ---------------------------------------------------------------- compound statements
 
@@ -204,15 +204,17 @@ class Walker:
                 out.append(s)
         return self.merge(out)
 
-    def decide(self, states: list, at: int, yes: str, no: str, on_ok: bool = True) -> tuple:
+    def decide(self, states: list, at: int, yes: Optional[LabelKind], no: Optional[LabelKind],
+               on_ok: bool = True) -> tuple:
         """Split paths on the status a condition left: (taken, not taken, stopped). A known
-        status takes one side without a label; an unknown one forks both, labelled."""
+        status takes one side without a label; an unknown one forks both, labelled (a side
+        whose kind is None: unlabelled)."""
         taken, rest, stopped = [], [], []
         for s in states:
             if s.done:
                 stopped.append(s)
             elif not is_known(s.status):
-                t, r = s.fork(self.label(at, yes)), s.fork(self.label(at, no) if no else None)
+                t, r = s.fork(self.label(at, yes) if yes else None), s.fork(self.label(at, no) if no else None)
                 t.learn(s.status, on_ok)
                 r.learn(s.status, not on_ok)
                 t.status, r.status = (OK, FAILED) if on_ok else (FAILED, OK)
@@ -256,7 +258,7 @@ class Walker:
             else:
                 out.append(r)
         if again:  # the condition is tested again: where it surely holds, the loop goes on
-            _, left, stopped = self.decide(self.suspended(st.cond, again), st.start, "", "", on_ok)
+            _, left, stopped = self.decide(self.suspended(st.cond, again), st.start, None, None, on_ok)
             for r in left:
                 r.status = None
             out.extend(left + stopped)
@@ -293,7 +295,7 @@ class Walker:
         pending = states
         for idx, (cond, body, kw) in enumerate(st.clauses):
             taken, pending, stopped = self.decide(self.suspended(cond, pending), kw,
-                                                  LabelKind.THEN if idx == 0 else LabelKind.ELIF, "")
+                                                  LabelKind.THEN if idx == 0 else LabelKind.ELIF, None)
             out.extend(self.block(body, taken))
             out.extend(stopped)
         if st.otherwise is not None:
@@ -311,9 +313,9 @@ class Walker:
         the next arm's body too, `;;&` goes on testing the patterns after it."""
         out, falling, retesting = [], [], []
         fresh = [(s, self.case_subject(st, s)) for s in states]  # matched no pattern so far
-        written = CASE_SUBJECT + st.subject.raw if st.subject is not None and st.subject.raw else ""
+        written = st.subject.raw if st.subject is not None and st.subject.raw else ""
         for idx, (pattern, body, start) in enumerate(st.items):
-            label = self.label(start, LabelKind.CASE + pattern + written)
+            label = self.label(start, LabelKind.CASE, pattern=pattern, subject=written)
             # a plain pattern an earlier one matches is reached only by `;;&`
             shadowed = any(case_covers(q, pattern) for q, _, _ in st.items[:idx])
             entering: list = []

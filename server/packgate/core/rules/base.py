@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from .. import gates as G
 from ..fixes import quote_like, remove_statement, remove_word
+from ..flow import UNSET, FlowResult, ValKind
 from ..model import Edit, Finding, Fix, Related
-from ..parse import Assign
+from ..parse import Assign, AssignMode, Script
 from ..records import factory, record
 from ..source import Source
 from .rule import Rule, pick
@@ -16,8 +17,8 @@ class Context:
     """Inputs of the checks and the list they append findings to."""
 
     source: Source
-    script: object
-    flow: object
+    script: Script
+    flow: FlowResult
     profile: G.Profile
     lang: str
     path: str | None = None
@@ -56,7 +57,7 @@ class Context:
         fixes built for this script (keep_fixes).
         """
         if site is not None and getattr(site, "file", None):
-            via = self.flow.site_via.get(id(site))
+            via = self.flow.sourced_at.get(site)
             if via is None:
                 return
             related = [Related(site.name_start, site.name_end,
@@ -101,9 +102,9 @@ class Context:
 def gate_state(seen, profile: G.Profile | None = None, name: str = "") -> str:
     """on / off / invalid / unknown for what a launch sees of a gate."""
     val = seen.val
-    if val.kind == "unset":
+    if val.kind == ValKind.UNSET:
         return "off"
-    if val.kind == "unknown":
+    if val.kind == ValKind.UNKNOWN:
         return "unknown"
     if profile is not None and name:
         return profile.judge(name, val.text)
@@ -117,9 +118,9 @@ def one_line(text: str) -> str:
 
 def shown(val) -> str:
     """A value as a message shows it, always on one line."""
-    if val.kind == "unset":
+    if val.kind == ValKind.UNSET:
         return "unset"
-    if val.kind == "unknown":
+    if val.kind == ValKind.UNKNOWN:
         return f"<{one_line(val.via)}>"
     text = val.text
     if not text.isprintable():  # a newline or a control character would break `file:line:col:` lines
@@ -142,9 +143,9 @@ def value_edit(a: Assign, new: str, source: Source) -> Edit:
 def removal(ctx: Context, a: Assign) -> Edit:
     """The edit that removes one assignment: its word in a prefix, `env` or `docker run -e`
     list or a multi-name declaration, else the whole statement."""
-    if a.mode in ("prefix", "env"):
+    if a.mode in (AssignMode.PREFIX, AssignMode.ENV):
         return remove_word(ctx.source, a.start, a.end)
-    if a.mode == "docker":
+    if a.mode == AssignMode.DOCKER:
         # `-e NAME=1` (two words) or `-eNAME=1` / `--env=NAME=1`
         data = ctx.source.data
         begin = a.start
@@ -167,9 +168,5 @@ def site_value(ctx: Context, a: Assign):
     """The value an assignment of a gate gave (UNSET when the flow has none for it)."""
     vals = ctx.cache.get("site_vals")
     if vals is None:  # once per analysis: a lookup per finding would make many findings quadratic
-        vals = ctx.cache["site_vals"] = {id(site): val for site, val in ctx.flow.gate_sites}
-    val = vals.get(id(a))
-    if val is None:
-        from ..flow import UNSET
-        return UNSET
-    return val
+        vals = ctx.cache["site_vals"] = {site: val for site, val in ctx.flow.gate_sites}
+    return vals.get(a, UNSET)

@@ -4,6 +4,7 @@ hints judge."""
 from __future__ import annotations
 
 from .. import gates as G
+from ..flow import Label, LabelKind, ValKind
 from .base import Context, gate_state, one_line
 from .rule import pick
 
@@ -38,25 +39,30 @@ def label_text(ctx: Context, labels: tuple) -> str:
     if not labels:
         return ctx.lang == "zh" and "直接执行" or "straight through"
     parts = []
-    for offset, key in labels[-2:]:
-        line = ctx.line(offset)
-        en, zh = _LABELS.get(key.split(":")[0], (key, key))
-        if key.startswith("case:"):
-            pattern, _, subject = key[5:].partition("\x1f")  # flow.facts.CASE_SUBJECT
-            en = zh = f"case {one_line(pattern)})"
-            if subject:
-                subject = one_line(subject.strip('"'))
-                en, zh = (f"`case {subject}` is none of the above", f"`case {subject}` 不匹配以上各项") \
-                    if pattern == "*" else (f"`case {subject}` = `{one_line(pattern)}`",) * 2
-        elif key.startswith("test:"):
-            kind, name, against = key[5:].split(":", 2)
-            en, zh = _TESTED.get(kind, (key, key))
-            en, zh = (t.format(name=name, against=one_line(against)) for t in (en, zh))
+    for label in labels[-2:]:
+        en, zh = _label_words(label)
+        line = ctx.line(label.at)
         parts.append(pick(ctx.lang, f"{en} (line {line})", f"{zh}（第 {line} 行）"))
     return " → ".join(parts)
 
 
-# a path a test decided (flow.facts.test_key): what the test said of the variable
+def _label_words(label: Label) -> tuple[str, str]:
+    """One branch decision in English and Chinese."""
+    if label.kind == LabelKind.CASE:
+        pattern = one_line(label.pattern)
+        if not label.subject:
+            return (f"case {pattern})",) * 2
+        subject = one_line(label.subject.strip('"'))
+        if label.pattern == "*":
+            return f"`case {subject}` is none of the above", f"`case {subject}` 不匹配以上各项"
+        return (f"`case {subject}` = `{pattern}`",) * 2
+    if label.kind == LabelKind.TEST:
+        en, zh = _TESTED[label.said]
+        return tuple(t.format(name=label.name, against=one_line(label.against)) for t in (en, zh))
+    return _LABELS[label.kind]
+
+
+# a path a test decided (Label.said): what the test said of the variable
 _TESTED = {
     "empty": ("when `${name}` is empty", "`${name}` 为空时"),
     "nonempty": ("when `${name}` is not empty", "`${name}` 非空时"),
@@ -64,17 +70,17 @@ _TESTED = {
     "ne": ("when `${name}` is not `{against}`", "`${name}` 不为 `{against}` 时"),
 }
 _LABELS = {
-    "then": ("if taken", "if 成立"),
-    "elif": ("elif taken", "elif 成立"),
-    "else": ("else", "else 分支"),
-    "no-branch": ("no if branch taken", "if 各分支都未进入"),
-    "case-none": ("no case matched", "case 未匹配"),
-    "&&-ran": ("&& right side ran", "&& 右侧执行"),
-    "&&-skipped": ("&& right side skipped", "&& 右侧未执行"),
-    "||-ran": ("|| right side ran", "|| 右侧执行"),
-    "||-skipped": ("|| right side skipped", "|| 右侧未执行"),
-    "loop-ran": ("loop body ran", "循环体执行"),
-    "loop-skipped": ("loop body skipped", "循环体未执行"),
+    LabelKind.THEN: ("if taken", "if 成立"),
+    LabelKind.ELIF: ("elif taken", "elif 成立"),
+    LabelKind.ELSE: ("else", "else 分支"),
+    LabelKind.NO_BRANCH: ("no if branch taken", "if 各分支都未进入"),
+    LabelKind.CASE_NONE: ("no case matched", "case 未匹配"),
+    LabelKind.AND_RAN: ("&& right side ran", "&& 右侧执行"),
+    LabelKind.AND_SKIPPED: ("&& right side skipped", "&& 右侧未执行"),
+    LabelKind.OR_RAN: ("|| right side ran", "|| 右侧执行"),
+    LabelKind.OR_SKIPPED: ("|| right side skipped", "|| 右侧未执行"),
+    LabelKind.LOOP_RAN: ("loop body ran", "循环体执行"),
+    LabelKind.LOOP_SKIPPED: ("loop body skipped", "循环体未执行"),
 }
 
 
@@ -84,6 +90,6 @@ def combo_text(ctx: Context, path) -> str:
     bits = []
     for n in names:
         v = path.gates[n].val
-        text = one_line(v.text) if v.kind in ("known", "default") else "unset" if v.kind == "unset" else "?"
+        text = one_line(v.text) if v.kind in (ValKind.KNOWN, ValKind.DEFAULT) else "unset" if v.kind == ValKind.UNSET else "?"
         bits.append(f"{G.short(n)}={text}")
     return " ".join(bits)

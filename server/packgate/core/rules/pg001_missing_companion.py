@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from ..fixes import insert_statement_after, quote_like
+from ..flow import ValKind
 from ..model import Edit
+from ..parse import AssignMode
 from .base import Context, shown, value_edit
 from .packing import WRONG, path_verdict
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
@@ -142,10 +144,10 @@ def _explained(off, ctx: Context) -> bool:
 
 
 def _message(ctx: Context, launch, verdict, on, off, on_name, off_name, path) -> str:
-    on_value = repr(on.val.text) if on.val.kind in ("known", "default") else shown(on.val)
+    on_value = repr(on.val.text) if on.val.kind in (ValKind.KNOWN, ValKind.DEFAULT) else shown(on.val)
     fields = dict(on=on_name, off=off_name, on_value=on_value, launch=ctx.launch_name(launch),
                   line=ctx.line(launch.name_start))
-    if path is not None and path.docker_at >= 0 and off.val.kind == "unset":
+    if path is not None and path.docker_at >= 0 and off.val.kind == ValKind.UNSET:
         # in a container the host's exports do not count: the cause is the missing -e
         if off_name in path.host_exported:
             state = ("is only exported on the host, and docker run does not pass it (no -e)",
@@ -155,7 +157,7 @@ def _message(ctx: Context, launch, verdict, on, off, on_name, off_name, path) ->
             state = ("is not set there", "在容器内未设置")
             spec = f"{off_name}='1'"
         return ctx.message(RULE, f"{verdict}-container", off_state=state, spec=spec, **fields)
-    if off.val.kind in ("known", "default"):
+    if off.val.kind in (ValKind.KNOWN, ValKind.DEFAULT):
         state = (f"{off.val.text!r}", f"为 {off.val.text!r}")
     else:
         state = ("not set", "未设置")
@@ -166,7 +168,7 @@ def _report(ctx: Context, launch, verdict, on, off, on_name, off_name, path=None
     a = on.origin
     msg = _message(ctx, launch, verdict, on, off, on_name, off_name, path)
     related = [ctx.launch_related(launch)]
-    host = _host_export(ctx, off_name, path) if off.val.kind == "unset" else None
+    host = _host_export(ctx, off_name, path) if off.val.kind == ValKind.UNSET else None
     if host is not None:
         related.append(ctx.site_related(
             host, f"{off_name} is exported here, on the host: the container does not inherit it",
@@ -177,7 +179,7 @@ def _report(ctx: Context, launch, verdict, on, off, on_name, off_name, path=None
     fixes = []
     if a is not None and a.file is not None:
         # the gate is on in a sourced file: add the companion right after the `source` line
-        via = ctx.flow.site_via.get(id(a))
+        via = ctx.flow.sourced_at.get(a)
         quote = a.value.quote if a.value is not None else ""
         if via is not None:
             edit = insert_statement_after(ctx.source, via[1], f"export {off_name}={quote_like(quote, '1')}",
@@ -185,12 +187,12 @@ def _report(ctx: Context, launch, verdict, on, off, on_name, off_name, path=None
             fixes.append(ctx.fix(RULE, "insert", [edit], preferred=True, off=off_name, on=on_name,
                                  value=quote_like(quote, "1")))
         ctx.emit(RULE, msg, a.name_start, a.name_end, fixes=fixes, related=related, site=a,
-                 keep_fixes=True, dedupe=(id(a), verdict), data={"launch": [launch.start, launch.end]})
+                 keep_fixes=True, dedupe=(a, verdict), data={"launch": [launch.start, launch.end]})
         return
     if a is not None:
         quote = a.value.quote if a.value is not None else ""
-        if off.origin is not None and off.origin.file is None and off.origin.mode != "param-default":
-            if off.val.kind == "default" and off.val.lit is not None and not off.val.foreign:
+        if off.origin is not None and off.origin.file is None and off.origin.mode != AssignMode.PARAM_DEFAULT:
+            if off.val.kind == ValKind.DEFAULT and off.val.lit is not None and not off.val.foreign:
                 edit = Edit(off.val.lit[0], off.val.lit[1], "1")  # keep the caller's override
             else:
                 edit = value_edit(off.origin, "1", ctx.source)
@@ -212,7 +214,7 @@ def _host_export(ctx: Context, name: str, path):
         return None
     found = None
     for a, _val in ctx.flow.gate_sites:
-        if a.name == name and a.exported and a.file is None and a.mode not in ("prefix", "env", "docker") \
+        if a.name == name and a.exported and a.file is None and a.mode not in (AssignMode.PREFIX, AssignMode.ENV, AssignMode.DOCKER) \
                 and a.start < path.docker_at:
             found = a
     return found
@@ -230,9 +232,9 @@ def _companion_fix(ctx: Context, a, on_name: str, off_name: str, quote: str, off
         # an unset / export -n removes it after the gate: add the export after that
         edit = insert_statement_after(ctx.source, off.removed[1], f"export {off_name}={value}",
                                       before=off.removed[0])
-    elif a.mode in ("prefix", "env"):
+    elif a.mode in (AssignMode.PREFIX, AssignMode.ENV):
         edit = Edit(a.end, a.end, f" {off_name}={value}")
-    elif a.mode == "docker":
+    elif a.mode == AssignMode.DOCKER:
         spec = f"{off_name}={value}"
         return ctx.fix(RULE, "pass", [Edit(a.end, a.end, f" -e {spec}")], preferred=True, spec=spec)
     else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import gates as G
+from ..flow import ValKind
 from ..model import Edit
 from .base import Context, gate_state, one_line
 from .rule import FixText, Rule, Text
@@ -83,7 +84,7 @@ def _judge(ctx: Context, launch, mbs, flag, why: str) -> None:
         anchor = (launch.name_start, launch.name_end)
     common = dict(launch=ctx.launch_name(launch), line=ctx.line(launch.name_start), why=why)
     related = [ctx.launch_related(launch)]
-    if mbs.kind == "unknown":
+    if mbs.kind == ValKind.UNKNOWN:
         via = one_line(mbs.via or "?")
         msg = ctx.message(RULE, "unknown", via=via, **common)
         ctx.emit(RULE, msg, anchor[0], anchor[1], related=related,
@@ -102,7 +103,7 @@ def _judge(ctx: Context, launch, mbs, flag, why: str) -> None:
     if mbs.lit is not None and mbs.lit != anchor and not mbs.foreign:
         related.append(ctx.related(mbs.lit[0], mbs.lit[1], f"the value {one_line(text)} comes from here",
                                    f"值 {one_line(text)} 来自这里"))
-    key = "default" if mbs.kind == "default" else "value"
+    key = "default" if mbs.kind == ValKind.DEFAULT else "value"
     msg = ctx.message(RULE, key, value=one_line(text), via=mbs.via, **common)
     ctx.emit(RULE, msg, anchor[0], anchor[1], fixes=fixes, related=related,
              dedupe=(anchor, mbs.lit))

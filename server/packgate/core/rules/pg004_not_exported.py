@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..fixes import insert_statement_after
 from ..model import Edit
+from ..parse import AssignMode
 from .base import Context, shown, site_value
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
 
@@ -59,12 +60,12 @@ def check(ctx: Context) -> None:
 
 
 def _export_fixes(ctx: Context, a, name: str) -> list:
-    if a.mode == "plain" and a.decl_items == 1:
+    if a.mode == AssignMode.PLAIN and a.decl_items == 1:
         return [ctx.fix(RULE, "export", [Edit(a.start, a.start, "export ")], preferred=True, name=name)]
-    if a.mode == "plain":  # `A=1 B=2`: export just this one, after the statement
+    if a.mode == AssignMode.PLAIN:  # `A=1 B=2`: export just this one, after the statement
         edit = insert_statement_after(ctx.source, a.decl_end, f"export {name}", before=a.decl_start)
         return [ctx.fix(RULE, "export", [edit], preferred=True, name=name)]
-    if a.mode == "declare" and a.keyword.split()[0] in ("declare", "typeset"):
+    if a.mode == AssignMode.DECLARE and a.keyword.split()[0] in ("declare", "typeset"):
         kw = a.keyword.split()[0]
         edit = Edit(a.decl_start, a.decl_start + len(kw), kw + " -x")
         return [ctx.fix(RULE, "export", [edit], preferred=True, name=name)]

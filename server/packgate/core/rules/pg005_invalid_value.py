@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from .. import gates as G
+from ..flow import ValKind
 from .base import Context, shown, value_edit
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
 
@@ -62,10 +63,10 @@ RULE = Rule(
 def check(ctx: Context) -> None:
     """A live gate (or another int-parsed variable) whose value int() rejects."""
     for a, val in ctx.flow.gate_sites:
-        if val.kind == "unknown" and a.name in G.GATES and _CALLERS.match(val.via):
+        if val.kind == ValKind.UNKNOWN and a.name in G.GATES and _CALLERS.match(val.via):
             _from_the_caller(ctx, a, val)
             continue
-        if val.kind not in ("known", "default"):
+        if val.kind not in (ValKind.KNOWN, ValKind.DEFAULT):
             continue
         judged = _judge(ctx, a.name, val.text)
         if judged is None:

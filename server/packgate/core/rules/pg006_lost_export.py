@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..model import Edit
-from ..parse import Assign, ExportNames
+from ..parse import Assign, ExportNames, SubKind
 from .base import Context
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
 
@@ -65,7 +65,7 @@ def check(ctx: Context) -> None:
     """Gate exports made in a child process that the launch never sees."""
     for a, sub in ctx.flow.lost:
         # the launch the export misses: the first one after it
-        at = ctx.flow.site_via.get(id(a), (a.start, a.end))[0] if a.file else a.start
+        at = ctx.flow.sourced_at.get(a, (a.start, a.end))[0] if a.file else a.start
         later = [l for l in ctx.flow.launches if l.start > at]
         launch = later[0] if later else (ctx.flow.launches[0] if ctx.flow.launches else None)
         if a.name not in ctx.live and a.name not in ctx.profile.dead:
@@ -84,7 +84,7 @@ def check(ctx: Context) -> None:
 
 def _split(ctx: Context, sub) -> list:
     data = ctx.source.data
-    if sub.kind == "background" and sub.amp_end:
+    if sub.kind == SubKind.BACKGROUND and sub.amp_end:
         stop = sub.amp_end
         while stop < len(data) and data[stop] in b" \t":
             stop += 1
@@ -96,7 +96,7 @@ def _split(ctx: Context, sub) -> list:
         if not rest or rest.startswith(b"#"):
             return [Edit(begin, sub.amp_end, "")]
         return [Edit(begin, stop, ctx.source.eol + ctx.source.indentation(sub.start))]
-    if sub.kind == "subshell" and sub.body is not None and sub.body.body:
+    if sub.kind == SubKind.SUBSHELL and sub.body is not None and sub.body.body:
         inner = sub.body.body
         if all(isinstance(s, (Assign, ExportNames)) for s in inner):
             first = min(s.start if not isinstance(s, Assign) else s.decl_start for s in inner)

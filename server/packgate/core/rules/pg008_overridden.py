@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..model import Related
-from ..parse import Assign
+from ..parse import Assign, AssignMode
 from .base import Context, removal, shown, site_value
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text, pick
 
@@ -48,11 +48,11 @@ RULE = Rule(
 def check(ctx: Context) -> None:
     """A gate assignment that nothing reads before it is replaced."""
     for a, by in ctx.flow.overwritten:
-        if a.mode in ("prefix", "env", "docker") or a.name not in ctx.live:
+        if a.mode in (AssignMode.PREFIX, AssignMode.ENV, AssignMode.DOCKER) or a.name not in ctx.live:
             continue
         val = site_value(ctx, a)
         key = "overwritten" if isinstance(by, Assign) else "unset"
-        where = ctx.flow.overwrite_sites.get(id(by))
+        where = ctx.flow.overwritten_in.get(by)
         if where is not None:  # in a sourced file: the line of the `source` command, and a link into the file
             by_file, via = where
             by_line = ctx.line(via[0])
