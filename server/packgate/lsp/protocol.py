@@ -10,6 +10,8 @@
 - ``lsp_exit``: the exit code is kept (pygls exits through ``sys.exit`` inside the event loop);
 - ``didChange``: changes are applied with LSP's line breaks (pygls' own splits at form feed and
   U+2028), through the session, which keeps the parse tree in step.
+- ``didOpen`` / ``didChange`` / ``didClose``: packgate's handler runs directly, not yielded as
+  pygls does it (pygls 2.1 keeps a Future per yielded notification handler forever).
 
 ``report_client_error`` is the part of the server's error report that deals with bytes a
 client got wrong (not JSON, not UTF-8, params that do not fit).
