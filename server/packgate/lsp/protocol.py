@@ -10,6 +10,8 @@
 - ``lsp_exit``: the exit code is kept (pygls exits through ``sys.exit`` inside the event loop);
 - ``didChange``: changes are applied with LSP's line breaks (pygls' own splits at form feed and
   U+2028), through the session, which keeps the parse tree in step.
+- ``didOpen`` / ``didChange`` / ``didClose``: packgate's handler runs directly, not yielded as
+  pygls does it (pygls 2.1 keeps a Future per yielded notification handler forever).
 
 ``report_client_error`` is the part of the server's error report that deals with bytes a
 client got wrong (not JSON, not UTF-8, params that do not fit).
@@ -17,6 +19,7 @@ client got wrong (not JSON, not UTF-8, params that do not fit).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -84,8 +87,33 @@ class PackgateProtocol(LanguageServerProtocol):
             text = self._server.session.splice(doc.uri, source, start, end, change.text)
         doc.apply_change(types.TextDocumentContentChangeWholeDocument(text=text))
         doc.version = params.text_document.version
-        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
-            yield handler, (params,), None
+        self._notify_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        """Put the document in the workspace, then run packgate's handler (as pygls does, no generator)."""
+        self.workspace.put_text_document(params.text_document)
+        self._notify_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+        """Remove the document from the workspace, then run packgate's handler (no generator)."""
+        self.workspace.remove_text_document(params.text_document.uri)
+        self._notify_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
+
+    def _notify_handler(self, method: str, params: Any) -> None:
+        """Run the handler registered for a notification, here and now.
+
+        Not by yielding it, as pygls' own document handlers do: pygls 2.1 files a generator
+        handler's future under a fresh id in its table of running requests and, for a
+        notification, never takes it out again, so every keystroke kept a Future with its lock
+        and condition (about 2-3 KiB: the long-session memory growth of issue 19)."""
+        handler = self.fm.features.get(method)
+        if handler is None:
+            return
+        result = handler(params)
+        if asyncio.iscoroutine(result):
+            asyncio.ensure_future(result)
 
     def structure_message(self, data: Any):
         """Answer a request whose params do not parse with an error instead of silence."""

@@ -43,6 +43,11 @@ async def check(ls: "PackgateServer", params: types.WorkspaceDiagnosticParams) -
             ls.work_done_progress.tokens.pop(token, None)
     if not cut:
         ls.checks.keep_only(paths)
+    else:  # the user is told once, not left to wonder why some scripts show nothing
+        run.problems.append(
+            f"packgate: workspace diagnostics cover the first {len(paths)} shell scripts only: the scan of the "
+            f"workspace folders stops at {workspace.MAX_SCRIPTS} scripts or {workspace.MAX_VISITED} directory "
+            "entries; open a script or run `packgate check DIR` for the others")
     ls.say(run.problems)
     return run.items
 

@@ -1,0 +1,108 @@
+"""Where a keystroke's time goes on the server's path, phase by phase (for RESULTS.md).
+
+    .venv/bin/python benchmarks/profile_keystroke.py [--lines 250|2000] [--spots 100]
+
+Replays the keystrokes of `make bench` (lsp_bench.keystroke_spots) through the session the
+server uses (splice into the kept tree, analysis with the previous version's tree, model and
+walk, conversion to protocol types) and the JSON the server writes for publishDiagnostics,
+under cProfile, and prints each phase's share of the total. cProfile slows Python code more
+than C code (tree-sitter's parse), so the shares are a guide to where to look, not timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import json
+import pstats
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent / "server"), str(HERE)]
+
+import lsp_bench as lb  # noqa: E402
+from generate import generate  # noqa: E402
+from lsprotocol import types  # noqa: E402
+from pygls.protocol import default_converter  # noqa: E402
+
+from packgate.lsp import convert  # noqa: E402
+from packgate.lsp.session import Session  # noqa: E402
+
+# (phase, file suffix, function name): cumulative times, chosen so that none holds another
+PHASES = [
+    ("splice: the edit applied to the text, the Source and the kept tree", "lsp/session.py", "splice"),
+    ("re-parse and model reuse (core/parse parse_bytes)", "parse/build.py", "parse_bytes"),
+    ("relevance (flow/relevance relevant_names)", "flow/relevance.py", "relevant_names"),
+    ("library functions (flow/analysis library_functions)", "flow/analysis.py", "library_functions"),
+    ("walk from the last checkpoint (flow/incremental top)", "flow/incremental.py", "top"),
+    ("profile and settings (engine resolve_profile)", "core/engine.py", "resolve_profile"),
+    ("conversion to protocol types (convert.to_diagnostics)", "lsp/convert.py", "to_diagnostics"),
+    ("serialization of publishDiagnostics (cattrs + json)", "profile_keystroke.py", "serialize"),
+]
+
+
+def serialize(converter, uri: str, version: int, diagnostics) -> str:
+    """What pygls writes for one publishDiagnostics."""
+    note = types.PublishDiagnosticsNotification(
+        params=types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=diagnostics))
+    return json.dumps(converter.unstructure(note))
+
+
+def rules_time(stats: pstats.Stats) -> float:
+    """The checks (core/rules/*.py check functions), summed."""
+    return sum(v[3] for (f, _, name), v in stats.stats.items() if "/core/rules/" in f and name == "check")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, choices=(250, 2000), default=250)
+    parser.add_argument("--spots", type=int, default=100)
+    args = parser.parse_args(argv)
+    text = (HERE / "inputs" / "ov2_stage2_launcher.sh").read_text(encoding="utf-8") if args.lines == 250 \
+        else generate(2000, 7)
+    session, uri = Session(), "file:///packgate-bench/profile.sh"
+    features, converter = convert.ClientFeatures(), default_converter()
+    session.analysis(uri, 0, text)
+    spots = lb.keystroke_spots(text, args.spots)
+    gc.disable()  # as the server (packgate.lsp.memory): collections run between keystrokes
+    profile, version, wall = cProfile.Profile(), 0, time.perf_counter()
+    profile.enable()
+    for spot in spots:
+        for rng, new, _ in lb.spot_edits(text, spot):
+            version += 1
+            source = session.source(uri, text)
+            start, end = convert.change_offsets(source, types.TextDocumentContentChangePartial(range=rng, text=new),
+                                                "utf-16")
+            text = session.splice(uri, source, start, end, new)
+            entry, _ = session.analysis(uri, version, text, full=False)
+            rendered = convert.to_diagnostics(entry.analysis.findings, entry.analysis.source, uri, version,
+                                              features, entry.analysis.source_for)
+            serialize(converter, uri, version, rendered)
+    profile.disable()
+    wall = time.perf_counter() - wall
+    t0 = time.perf_counter()
+    gc.collect()
+    collect = time.perf_counter() - t0
+    stats = pstats.Stats(profile)
+    total = sum(v[2] for v in stats.stats.values())  # all functions' own time: the profiled total
+    rows = [(label, sum(v[3] for (f, _, name), v in stats.stats.items() if f.endswith(suffix) and name == fn))
+            for label, suffix, fn in PHASES]
+    rows.insert(6, ("the checks (core/rules/*: check)", rules_time(stats)))
+    print(f"{version} keystrokes on {args.lines} lines, {wall / version * 1000:.2f} ms each under cProfile")
+    print("| phase | share of a keystroke |\n| --- | --- |")
+    for label, t in rows:
+        print(f"| {label} | {t / total:.0%} |")
+    rest = total - sum(t for _, t in rows)
+    if rest >= 0:
+        print(f"| everything else (the session's bookkeeping, the flow's set-up and findings) | {rest / total:.0%} |")
+    else:  # a phase called from inside another (the checks' own walks, say) is counted twice
+        print(f"| (the phases overlap by {-rest / total:.0%}: one calls into another) | - |")
+    print(f"\ngc.collect() after them (the server runs it when the client is quiet): {collect * 1000:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
