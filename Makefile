@@ -45,7 +45,7 @@ test: test-python test-vscode test-editors
 	@echo "make test: all suites passed"
 
 test-python: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider --ignore=tests/e2e tests
+	$(BIN)/python -m pytest -q -rs -p no:cacheprovider --ignore=tests/e2e tests
 
 # npm test packages the platform .vsix first (its wheels come from PyPI, pip's cache keeps them)
 test-vscode: $(STAMP) $(NPM_STAMP)

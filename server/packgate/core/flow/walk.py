@@ -319,8 +319,8 @@ class Walker:
             # a plain pattern an earlier one matches is reached only by `;;&`
             shadowed = any(case_covers(q, pattern) for q, _, _ in st.items[:idx])
             entering: list = []
-            fresh = self.case_enter(pattern, label, fresh, entering, shadowed)
-            retesting = self.case_enter(pattern, label, retesting, entering, False)
+            fresh = case_enter(pattern, label, fresh, entering, shadowed)
+            retesting = case_enter(pattern, label, retesting, entering, False)
             subjects = {subject for _, subject in entering}
             after = self.block(body, [s for s, _ in entering] + falling)
             falling = []
@@ -341,24 +341,6 @@ class Walker:
             s.status = OK  # a case that matched nothing returns 0
             out.append(s)
         return self.merge(out)
-
-    @staticmethod
-    def case_enter(pattern: str, label: Label, testing: list, entering: list, shadowed: bool) -> list:
-        """The paths of testing (with their subjects) that enter the arm of pattern go to
-        entering (forked and labelled when the match is not known); returns those that go on."""
-        still = []
-        for s, subject in testing:
-            match = case_match(pattern, subject)
-            if match is None and shadowed:
-                match = False
-            if match is None:
-                entering.append((s.fork(label), subject))
-                still.append((s, subject))
-            elif match:  # `*)` after arms an unknown subject may have taken: labelled too
-                entering.append((s if subject is not None else s.fork(label), subject))
-            else:
-                still.append((s, subject))
-        return still
 
     def case_subject(self, st: Case, s) -> Optional[str]:
         """The text of the case's subject when the path knows it (a word that reads a gate or
@@ -450,3 +432,20 @@ class Walker:
                 else:
                     s.drop(str(idx))
 
+
+def case_enter(pattern: str, label: Label, testing: list, entering: list, shadowed: bool) -> list:
+    """The paths of testing (with their subjects) that enter the arm of pattern go to
+    entering (forked and labelled when the match is not known); returns those that go on."""
+    still = []
+    for s, subject in testing:
+        match = case_match(pattern, subject)
+        if match is None and shadowed:
+            match = False
+        if match is None:
+            entering.append((s.fork(label), subject))
+            still.append((s, subject))
+        elif match:  # `*)` after arms an unknown subject may have taken: labelled too
+            entering.append((s if subject is not None else s.fork(label), subject))
+        else:
+            still.append((s, subject))
+    return still
