@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from packgate import Settings, analyze
+from packgate import Settings, analyze, lint
 from packgate.core.rules import CHECKS, MODULES, RULES, rule_by_key
 from packgate.core.rules.rule import FixText, Text
 from packgate.core.source import apply_edits
@@ -338,3 +338,14 @@ def test_values_with_control_characters_stay_on_one_line(value, tmp_path, capsys
     lines = capsys.readouterr().out.splitlines()
     assert [ln for ln in lines if "PG005" in ln], lines
     assert all(ln.startswith(f"{script}:") or ln.startswith("Found ") for ln in lines), lines
+
+
+@pytest.mark.parametrize("options, informed", [("", True), ("set -u\n", False), ("set -euo pipefail\n", False),
+                                               ("set -u\nset +u\n", True)])
+def test_a_caller_variable_under_set_u_is_set_on_every_path_that_goes_on(options, informed):
+    """Under set -u bash stops at `${SOME_VAR}` when the caller leaves it unset, so no launch sees
+    the empty value and the information about int('') would be wrong (checked by the oracle case
+    set_u_caller_variable_gate)."""
+    text = options + 'export OFFLINE_PACKING_BMR="${SOME_VAR}"\nexport OFFLINE_PACKED_DATA=1\n' + LAUNCH
+    found = [f for f in lint(text, profile="ov2") if f.code == "PG005"]
+    assert bool(found) == informed, found

@@ -94,7 +94,10 @@ class Values:
         elif s.container and not positional:
             base = UNSET  # a container starts from an empty environment
         else:  # the caller's environment or argument: the script cannot know it
-            base = Val(_UNKNOWN, via="$" + r.name if positional else r.name)
+            shown = "$" + r.name if positional else r.name
+            if s.nounset and r.op == "":  # set -u ends the script at an unset $X: here it was set
+                shown = f"the caller's {shown} (set, or set -u stops the script)"
+            base = Val(_UNKNOWN, via=shown)
             if r.name in G.GATES and r.name not in s.removed:
                 # the script consults the caller's gate: from here on it is the caller's value
                 s.set(r.name, Var(Val(_UNKNOWN, via=f"the caller's {r.name}"), True, None))
