@@ -292,6 +292,19 @@ async def first_diagnostics(command: list[str], text: str, extra_env: dict[str, 
     return diagnosed
 
 
+async def change_and_wait(client: LanguageClient, uri: str, version: int, rng: types.Range, new: str,
+                          timeout: float = 60) -> float:
+    """Send one didChange (an edit at rng) and wait for that version's publishDiagnostics:
+    the seconds it took."""
+    waiter = asyncio.get_running_loop().create_future()
+    client.published[(uri, version)] = waiter  # type: ignore[attr-defined]
+    t0 = time.perf_counter()
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[types.TextDocumentContentChangePartial(range=rng, text=new)]))
+    return await asyncio.wait_for(waiter, timeout) - t0
+
+
 async def keystrokes(client: LanguageClient, uri: str, text: str, version: int, spots: list,
                      baseline=None) -> tuple[list[float], list[float], str, int]:
     """Type at each spot (spot_edits: an `x`, then deleted), each keystroke awaited to its
@@ -303,13 +316,7 @@ async def keystrokes(client: LanguageClient, uri: str, text: str, version: int, 
     for spot in spots:
         for rng, new, after in spot_edits(text, spot):
             version += 1
-            waiter = loop.create_future()
-            client.published[(uri, version)] = waiter  # type: ignore[attr-defined]
-            t0 = time.perf_counter()
-            client.text_document_did_change(types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                content_changes=[types.TextDocumentContentChangePartial(range=rng, text=new)]))
-            latencies.append(await asyncio.wait_for(waiter, 60) - t0)
+            latencies.append(await change_and_wait(client, uri, version, rng, new))
             text = after
         if baseline is not None:
             t0 = time.perf_counter()
@@ -354,12 +361,7 @@ async def long_session(text: str, edits: int, marks: list[int], hover_every: int
         pending = None
         for n in range(1, edits + 1):
             rng_, new, text, pending = end_of_line_edit(text, rng, pending)
-            waiter = loop.create_future()
-            client.published[(uri, n + 1)] = waiter  # type: ignore[attr-defined]
-            client.text_document_did_change(types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=n + 1),
-                content_changes=[types.TextDocumentContentChangePartial(range=rng_, text=new)]))
-            await asyncio.wait_for(waiter, 60)
+            await change_and_wait(client, uri, n + 1, rng_, new)
             if n % hover_every == 0:
                 row = rng.randrange(text.count("\n") + 1)
                 await client.text_document_hover_async(types.HoverParams(
@@ -431,15 +433,7 @@ async def bench_did_change(edits: int, kind: str) -> None:
     cpu_before = cpu_ms(client)
     for n in range(edits):
         rng, new, text = edit_at(text, n)
-        version = n + 2
-        waiter = loop.create_future()
-        client.published[(uri, version)] = waiter  # type: ignore[attr-defined]
-        t0 = time.perf_counter()
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[types.TextDocumentContentChangePartial(range=rng, text=new)]))
-        t1 = await asyncio.wait_for(waiter, 30)
-        push_times.append((t1 - t0) * 1000)
+        push_times.append(await change_and_wait(client, uri, n + 2, rng, new, timeout=30) * 1000)
     cpu_after = cpu_ms(client)
     rss = rss_mib(client)
     await stop(client)

@@ -471,13 +471,7 @@ async def lsp_figures(edits: int, requests: int, docs: int, spawns: int, keystro
             for n in range(edits):
                 rng, new, text = edit_at(text, n)
                 version += 1
-                waiter = loop.create_future()
-                client.published[(uri, version)] = waiter
-                t0 = time.perf_counter()
-                client.text_document_did_change(types.DidChangeTextDocumentParams(
-                    text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                    content_changes=[types.TextDocumentContentChangePartial(range=rng, text=new)]))
-                change_times.append(await asyncio.wait_for(waiter, 60) - t0)
+                change_times.append(await lb.change_and_wait(client, uri, version, rng, new))
             p95 = pct(change_times, 0.95)
             figures.append(Figure(f"(best case) LSP didChange -> publishDiagnostics, 2,000 lines, p95, keystrokes {where}",
                                   ms(p95), f"core `analyze()` in process {ms(core)}", p95 / core, "<= 25 ms",
