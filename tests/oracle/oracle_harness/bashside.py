@@ -7,6 +7,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -112,10 +113,18 @@ def copy_case(script: Path, extra_files: list, folder: Path) -> Path:
     return target
 
 
+# Runs go on in threads. A child another thread forks holds every open file of this process
+# until it execs, so a stub being written then is "busy" and bash cannot run it (ETXTBSY: the
+# launch goes unrecorded). Writing the executables and starting a process take turns.
+_EXEC_FILES = threading.Lock()
+
+
 def run_script(script: Path, extra_files: list, inp: Input, scratch: Path) -> Run:
     """Run script (with the files it may source) under bash in scratch with the given input."""
-    target = copy_case(script, extra_files, scratch)
-    os.chmod(target, 0o755)
+    with _EXEC_FILES:
+        target = copy_case(script, extra_files, scratch)
+        os.chmod(target, 0o755)
+        paths = make_scratch(scratch, script.name)
     for rel in inp.files:
         p = scratch / rel
         if rel.endswith("/"):
@@ -125,7 +134,6 @@ def run_script(script: Path, extra_files: list, inp: Input, scratch: Path) -> Ru
             p.touch()
     home = scratch / ".oracle-home"
     home.mkdir(exist_ok=True)
-    paths = make_scratch(scratch, script.name)
     env = {"PATH": f"{paths['bin']}:/usr/bin:/bin", "HOME": str(home),
            "BASH_ENV": str(paths["bash_env"])}
     env.update(dict(inp.env))
@@ -151,9 +159,10 @@ def run_script(script: Path, extra_files: list, inp: Input, scratch: Path) -> Ru
 
 
 def _start(argv: list, cwd: Path, env: dict, err) -> subprocess.Popen:
-    return subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
-                            executable=shutil.which("bash") if argv[0] == "bash" else None)
+    with _EXEC_FILES:  # Popen returns once the child has exec'd: no file of ours stays open in it
+        return subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
+                                executable=shutil.which("bash") if argv[0] == "bash" else None)
 
 
 def _kill_group(pid: int) -> None:
