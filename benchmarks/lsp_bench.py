@@ -106,11 +106,7 @@ async def spawn_and_open(command: list[str], caps: types.ClientCapabilities, tex
     client.initialized(types.InitializedParams())
     if text is None:
         return client, elapsed, None
-    first = asyncio.get_running_loop().create_future()
-    published[(STARTUP_URI, 1)] = first
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=STARTUP_URI, language_id="shellscript", version=1, text=text)))
-    diagnosed = (await asyncio.wait_for(first, 60) - start) * 1000
+    diagnosed = (await open_and_wait(client, STARTUP_URI, text) - start) * 1000
     return client, elapsed, diagnosed
 
 
@@ -292,6 +288,15 @@ async def first_diagnostics(command: list[str], text: str, extra_env: dict[str, 
     return diagnosed
 
 
+async def open_and_wait(client: LanguageClient, uri: str, text: str, timeout: float = 60) -> float:
+    """didOpen text as version 1 and wait for its first publishDiagnostics: the clock time then."""
+    first = asyncio.get_running_loop().create_future()
+    client.published[(uri, 1)] = first  # type: ignore[attr-defined]
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text=text)))
+    return await asyncio.wait_for(first, timeout)
+
+
 async def change_and_wait(client: LanguageClient, uri: str, version: int, rng: types.Range, new: str,
                           timeout: float = 60) -> float:
     """Send one didChange (an edit at rng) and wait for that version's publishDiagnostics:
@@ -311,7 +316,6 @@ async def keystrokes(client: LanguageClient, uri: str, text: str, version: int, 
     publishDiagnostics. After each spot, baseline(text) is timed in this process (a full lint
     of the same text), so that both see the same machine. Returns the keystroke latencies and
     the baseline times (seconds), the text and the document version after them."""
-    loop = asyncio.get_running_loop()
     latencies, base = [], []
     for spot in spots:
         for rng, new, after in spot_edits(text, spot):
@@ -350,14 +354,9 @@ async def long_session(text: str, edits: int, marks: list[int], hover_every: int
     rng = random.Random(seed)
     client, _ = await spawn(SERVER, client_capabilities("visual_studio_code"))
     uri = "file:///packgate-bench/long_session.sh"
-    loop = asyncio.get_running_loop()
     rss: dict[int, float] = {}
     try:
-        first = loop.create_future()
-        client.published[(uri, 1)] = first  # type: ignore[attr-defined]
-        client.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text=text)))
-        await asyncio.wait_for(first, 60)
+        await open_and_wait(client, uri, text)
         pending = None
         for n in range(1, edits + 1):
             rng_, new, text, pending = end_of_line_edit(text, rng, pending)
@@ -423,12 +422,7 @@ async def bench_did_change(edits: int, kind: str) -> None:
 
     # Push: VS Code 1.65's capabilities (utf-16, no pull support).
     client, _ = await spawn(SERVER, client_capabilities("visual_studio_code"))
-    loop = asyncio.get_running_loop()
-    first = loop.create_future()
-    client.published[(uri, 1)] = first  # type: ignore[attr-defined]
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text=text)))
-    await asyncio.wait_for(first, 30)
+    await open_and_wait(client, uri, text, timeout=30)
     push_times = []
     cpu_before = cpu_ms(client)
     for n in range(edits):

@@ -424,11 +424,7 @@ async def lsp_figures(edits: int, requests: int, docs: int, spawns: int, keystro
         uri = "file:///packgate-bench/keystrokes.sh"
         client, _ = await lb.spawn(lb.SERVER, caps)
         try:
-            first = loop.create_future()
-            client.published[(uri, 1)] = first
-            client.text_document_did_open(types.DidOpenTextDocumentParams(
-                text_document=types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text=text)))
-            await asyncio.wait_for(first, 60)
+            await lb.open_and_wait(client, uri, text)
             spots = lb.keystroke_spots(text, count)
             times, lints, _, _ = await lb.keystrokes(client, uri, text, 1, spots, packgate.lint)
         finally:
@@ -452,11 +448,7 @@ async def lsp_figures(edits: int, requests: int, docs: int, spawns: int, keystro
     client, _ = await lb.spawn(lb.SERVER, caps)
     loop = asyncio.get_running_loop()
     try:
-        first = loop.create_future()
-        client.published[(uri, 1)] = first
-        client.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text=text)))
-        await asyncio.wait_for(first, 60)
+        await lb.open_and_wait(client, uri, text)
 
         # didChange -> publishDiagnostics: one keystroke, wait for its diagnostics, next keystroke
         version = 1
