@@ -1,36 +1,28 @@
 """The rules: one module per rule (its texts, examples and check), listed here explicitly.
 
-Adding a rule is one module `pgNNN_name.py` (a `RULE` and a `check(ctx)`) and one line in
-`_MODULES`; `tests/core/test_rules.py` runs its examples and checks its message keys.
+Adding a rule is one module `pgNNN_name.py` (a `RULE` and a `check(ctx)`) and its name in
+`_NAMES`; `tests/core/test_rules.py` runs its examples and checks its message keys.
 """
 
 from __future__ import annotations
 
-from . import (
-    pg001_missing_companion,
-    pg002_dead_var,
-    pg003_micro_batch_size,
-    pg004_not_exported,
-    pg005_invalid_value,
-    pg006_lost_export,
-    pg007_path_dependent,
-    pg008_overridden,
-    pg009_unfollowed_source,
-)
+from importlib import import_module
+
 from .rule import Rule
 
 # in code order: the order of `packgate rules`, the docs and SARIF's rule list
-_MODULES = (
-    pg001_missing_companion,
-    pg002_dead_var,
-    pg003_micro_batch_size,
-    pg004_not_exported,
-    pg005_invalid_value,
-    pg006_lost_export,
-    pg007_path_dependent,
-    pg008_overridden,
-    pg009_unfollowed_source,
+_NAMES = (
+    "pg001_missing_companion",
+    "pg002_dead_var",
+    "pg003_micro_batch_size",
+    "pg004_not_exported",
+    "pg005_invalid_value",
+    "pg006_lost_export",
+    "pg007_path_dependent",
+    "pg008_overridden",
+    "pg009_unfollowed_source",
 )
+_MODULES = tuple(import_module(f"{__name__}.{name}") for name in _NAMES)
 
 RULES: tuple = tuple(m.RULE for m in _MODULES)
 CHECKS: dict = {m.RULE.code: m.check for m in _MODULES}  # code -> check(ctx)
