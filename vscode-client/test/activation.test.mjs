@@ -377,7 +377,8 @@ describe('the bundled server (packgate.importStrategy useBundled, the default)',
     assert.match(record.messages[0].message, /^packgate needs Python \(CPython 3\.10–3\.14\) to run its bundled server, and found none/);
   });
 
-  test('a server of another version than the extension: a warning says what to do', async () => {
+  /** Activates on a workspace .venv packgate whose server answers initialize with this version. */
+  async function serverOfVersion(version) {
     const folder = dir('ws');
     executable(join(folder, '.venv', 'bin', 'packgate'));
     const { vscode, record } = createVscode({ folders: [folder], user: { 'packgate.importStrategy': 'fromEnvironment' } });
@@ -385,11 +386,16 @@ describe('the bundled server (packgate.importStrategy useBundled, the default)',
     const clients = fakeClients();
     extension.factory.createClient = (...args) => {
       const created = clients.createClient(...args);
-      created.initializeResult = { serverInfo: { name: 'packgate', version: '0.0.9' } };
+      created.initializeResult = { serverInfo: { name: 'packgate', version } };
       return created;
     };
     activeExtension = extension;
     await extension.activate(context());
+    return record;
+  }
+
+  test('a server of another version than the extension: a warning says what to do', async () => {
+    const record = await serverOfVersion('0.0.9');
     await until(() => record.messages.length > 0, 'the warning');
     assert.equal(record.messages[0].level, 'warning');
     assert.match(
@@ -399,18 +405,7 @@ describe('the bundled server (packgate.importStrategy useBundled, the default)',
   });
 
   test('the same version: no warning', async () => {
-    const folder = dir('ws');
-    executable(join(folder, '.venv', 'bin', 'packgate'));
-    const { vscode, record } = createVscode({ folders: [folder], user: { 'packgate.importStrategy': 'fromEnvironment' } });
-    const extension = loadExtension(vscode);
-    const clients = fakeClients();
-    extension.factory.createClient = (...args) => {
-      const created = clients.createClient(...args);
-      created.initializeResult = { serverInfo: { name: 'packgate', version: MANIFEST.version } };
-      return created;
-    };
-    activeExtension = extension;
-    await extension.activate(context());
+    const record = await serverOfVersion(MANIFEST.version);
     await until(() => record.channels[0].lines.some((l) => l.startsWith('Server version')), 'the log line');
     assert.deepEqual(record.messages, []);
   });
