@@ -9,7 +9,6 @@ import argparse
 import os
 import stat
 import sys
-from pathlib import Path
 
 from . import __version__
 from .core.records import record, replace
@@ -22,6 +21,37 @@ _EPILOG = """exit codes:
   2  usage error (a configuration file that cannot be read or parsed included), or a file
      that could not be read (the other files are still checked)
 """
+
+
+def _help_width() -> int:
+    """The width argparse would give help text (the terminal's, less 2), found without shutil."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns if columns > 0 else 80) - 2
+
+
+class _Width:
+    # argparse makes a formatter for every add_argument; left to itself each one asks shutil
+    # for the terminal size, and importing shutil (with zlib, bz2 and lzma) is a tenth of a
+    # cold `check`.
+    def __init__(self, prog: str, *args, **kwargs) -> None:
+        kwargs.setdefault("width", _help_width())
+        super().__init__(prog, *args, **kwargs)
+
+
+class _Help(_Width, argparse.HelpFormatter):
+    pass
+
+
+class _RawHelp(_Width, argparse.RawDescriptionHelpFormatter):
+    pass
 
 
 class _Parser(argparse.ArgumentParser):
@@ -122,12 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser (also the source of `--help`)."""
     parser = _Parser(prog="packgate",
                      description="Lint the sample-packing gates of LLaVA-OneVision training launchers.",
-                     epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                     epilog=_EPILOG, formatter_class=_RawHelp)
     parser.add_argument("--version", action="version", version=f"packgate {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (help_text, arguments) in command_table().items():
-        extra = {"epilog": _EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter} \
-            if name == "check" else {}
+        extra = {"epilog": _EPILOG, "formatter_class": _RawHelp} if name == "check" else {"formatter_class": _Help}
         command = sub.add_parser(name, help=help_text, description=help_text, **extra)
         command.set_defaults(subparser=command)
         for a in arguments:
@@ -210,20 +239,19 @@ def _split_list(value: str | None) -> tuple:
 
 def discover(paths: list[str], problems: list[str]) -> list[str]:
     """Expand folders into the shell scripts below them, in a stable order."""
-    from .core.files import is_shell_script, walk
+    from .core.files import display_path, is_shell_script, walk
     out: list[str] = []
     for raw in paths:
         if raw == "-":
             out.append(raw)
             continue
-        p = Path(raw)
         try:
-            st = p.stat()
+            st = os.stat(raw)
         except OSError as exc:
             problems.append(f"{raw}: cannot read: {exc.strerror or exc}")
             continue
         if stat.S_ISDIR(st.st_mode):
-            out.extend(path for path in walk(str(p), on_error=lambda e: problems.append(
+            out.extend(path for path in walk(display_path(raw), on_error=lambda e: problems.append(
                 f"{e.filename}: cannot read: {e.strerror}")) if is_shell_script(path))
         else:
             out.append(raw)
@@ -241,12 +269,12 @@ def _read_explicit_config(config_path: str) -> tuple[dict, list]:
     """The packgate settings of a --config FILE (read once per run) and its problems."""
     from .core.settings import NOT_APPLIED, config_section, read_config
     problems: list[str] = []
-    data, error = read_config(Path(config_path))
+    data, error = read_config(config_path)
     if data is None:
         problems.append(f"{error}; {NOT_APPLIED}")
         raw: dict | None = {}
     else:
-        raw = config_section(data, Path(config_path).name == "pyproject.toml", problems)
+        raw = config_section(data, os.path.basename(config_path) == "pyproject.toml", problems)
         if raw is None:
             problems.append("no [tool.packgate] table; the defaults apply")
             raw = {}
@@ -263,7 +291,7 @@ def _settings_for(path: str | None, args, problems: list):
         settings = base.merged(args.config_raw, local, strict=True)
         config = args.config
     elif path is not None:
-        found, raw = find_config(Path(path), local)
+        found, raw = find_config(path, local)
         config = str(found) if found is not None else None
         settings = base.merged(raw, local, strict=True) if found is not None else base
     else:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 from . import __version__
 from .core.records import record
@@ -194,13 +193,13 @@ def render_json(report: Report) -> str:
 
 # ---------------------------------------------------------------- paths for machine formats
 
-def repository_root(start: Path | None = None) -> str:
+def repository_root(start: str | None = None) -> str:
     """The root machine formats make paths relative to: the project holding the working
     folder (.git, pyproject.toml, ...), else the working folder itself."""
     from .core.project import find_root
-    here = (start or Path.cwd()).resolve()
+    here = os.path.realpath(start or os.getcwd())
     found = find_root(here)
-    return str(found if found is not None else here)
+    return found if found is not None else here
 
 
 def _rel(path: str) -> str:
@@ -360,11 +359,17 @@ def render_sarif(report: Report) -> str:
             "invocations": [{"executionSuccessful": not any(p.level == "error" for p in report.problems),
                              "toolExecutionNotifications": notifications}],
             "columnKind": "unicodeCodePoints",
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(root).as_uri().rstrip("/") + "/"}},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": _file_uri(root).rstrip("/") + "/"}},
             "results": results,
         }],
     }
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+def _file_uri(path: str) -> str:
+    """The file: URI of an absolute path (only SARIF needs one, so pathlib is imported here)."""
+    from pathlib import Path
+    return Path(path).as_uri()
 
 
 def _home() -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 
 def describe(path: str, args, settings_for, problems: list) -> int:
@@ -19,7 +18,7 @@ def describe(path: str, args, settings_for, problems: list) -> int:
     if args.config:
         config, raw = args.config, args.config_raw
     else:
-        config, raw = find_config(Path(path))
+        config, raw = find_config(path)
     in_config = "profile" in raw and settings.profile == raw["profile"]
     directive = None
     if os.path.isfile(path):
@@ -39,7 +38,7 @@ def describe(path: str, args, settings_for, problems: list) -> int:
              f"profile: {chosen} ({why})"]
     if chosen == "auto":
         profile = auto_profile(path)
-        root = find_root(Path(path))
+        root = find_root(path)
         lines.append(f"project root: {root if root is not None else 'none found'}")
         if profile.assumed_en:
             lines.append(f"auto: assumed ov2, because {profile.assumed_en}")

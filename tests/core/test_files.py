@@ -127,3 +127,27 @@ def test_a_sourced_special_file_gives_the_checks_reason(tmp_path):
     assert loader.load(str(tmp_path / "pipe.sh")) == (None, files.NOT_REGULAR)
     assert loader.load("/dev/stdin") == (None, files.KERNEL_FILE)
     assert loader.load("/proc/self/environ") == (None, files.KERNEL_FILE)
+
+
+def test_display_path_spells_paths_as_pathlib_does():
+    """`check` shows the paths it is given the way pathlib wrote them before it went (a cold start
+    no longer imports pathlib): no `.` parts, no doubled or trailing slashes, `..` kept."""
+    from pathlib import PurePosixPath
+    samples = ["", ".", "./", "a", "a/", "./a", "a//b", "a/./b/.", "../x", "x/../y", "/", "//", "///",
+               "//a", "///a/b", "/./a/", ".//.//a", "a b/c", "é/中文.sh", "~/x"]
+    for raw in samples:
+        assert files.display_path(raw) == str(PurePosixPath(raw)), raw
+
+
+def test_walk_names_files_as_the_folder_was_given(tmp_path, monkeypatch):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.sh").write_text("echo\n")
+    monkeypatch.chdir(tmp_path)
+    assert list(files.walk(".")) == ["sub/a.sh"]
+    assert list(files.walk("./sub/")) == ["sub/a.sh"]
+    assert list(files.walk(str(tmp_path) + "//sub")) == [f"{tmp_path}/sub/a.sh"]
+
+
+def test_upward_ends_at_the_root():
+    assert list(files.upward("/a/b")) == ["/a/b", "/a", "/"]
+    assert list(files.upward("/")) == ["/"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 SHELL_SUFFIXES = (".sh", ".bash")
@@ -88,8 +87,34 @@ def walk(root: str, on_error: Optional[Callable[[OSError], None]] = None) -> Ite
     """Every file below a folder, in a stable (sorted) order, skipping SKIP_DIRS."""
     for folder, dirs, names in os.walk(root, onerror=on_error):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        shown = display_path(folder)
         for name in sorted(names):
-            yield str(Path(folder) / name)  # as pathlib writes it: `check .` prints `a.sh`, not `./a.sh`
+            yield name if shown == "." else os.path.join(shown, name)  # `check .` prints `a.sh`, not `./a.sh`
+
+
+def display_path(path: str) -> str:
+    """path as pathlib spells it (`./a//b/` is `a/b`), the way `check` shows the paths it is given.
+
+    Written out on POSIX because importing pathlib (with urllib.parse and ipaddress) is a
+    twentieth of a cold `packgate check`."""
+    if os.name != "posix":
+        from pathlib import PurePath
+        return str(PurePath(path))
+    lead = "/" if path.startswith("/") else ""
+    if path.startswith("//") and not path.startswith("///"):
+        lead = "//"  # POSIX leaves the meaning of exactly two leading slashes to the system
+    parts = [p for p in path.split("/") if p and p != "."]
+    return lead + "/".join(parts) if lead or parts else "."
+
+
+def upward(folder: str) -> Iterator[str]:
+    """folder, then each folder above it, up to the file system's root."""
+    while True:
+        yield folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return
+        folder = parent
 
 
 def read_file(path: str) -> tuple[Optional[bytes], Optional[str]]:

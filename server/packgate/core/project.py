@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import re
 import stat
-from pathlib import Path
 
 from . import gates as G
+from .files import upward
 from .records import factory, record
 
 ROOT_MARKERS = (".git", "pyproject.toml", ".packgate.toml")
@@ -63,7 +63,7 @@ class ProjectIndex:
         dead = tuple(n for n in (G.BMR, G.VQA) if n not in live)
         places = []
         for r in sorted(self.reads, key=lambda r: (r.path, r.line)):
-            place = f"{Path(r.path).name}:{r.line}"
+            place = f"{os.path.basename(r.path)}:{r.line}"
             if place not in places:
                 places.append(place)
         title = "derived from " + ", ".join(places[:4])
@@ -71,20 +71,20 @@ class ProjectIndex:
                          "由项目代码推断：" + title[len("derived from "):], tuple(self.reads))
 
 
-def find_root(start: Path) -> Path | None:
+def find_root(start: str | os.PathLike[str]) -> str | None:
     """The nearest folder upward holding .git, pyproject.toml or .packgate.toml; without one,
     the nearest holding the training code (setup.py, setup.cfg, an aiak_training_llm/ or
     llava/ package)."""
     try:
-        here = start.resolve()
-    except OSError:
+        here = os.path.realpath(start)
+    except (OSError, ValueError):
         return None
-    if not here.is_dir():
-        here = here.parent
-    folders = (here, *here.parents)
+    if not os.path.isdir(here):
+        here = os.path.dirname(here)
+    folders = list(upward(here))
     for markers in (ROOT_MARKERS, CODE_MARKERS):
         for folder in folders:
-            if any((folder / m).exists() for m in markers):
+            if any(os.path.exists(os.path.join(folder, m)) for m in markers):
                 return folder
     return None
 
@@ -156,7 +156,7 @@ def _is_environ(node) -> bool:
         (isinstance(node, ast.Name) and node.id == "environ")
 
 
-def scan(root: Path) -> ProjectIndex:
+def scan(root: str) -> ProjectIndex:
     """Read the Python files below root (bounded) and index the gate reads."""
     index = ProjectIndex(str(root))
     stamps = []
@@ -169,19 +169,20 @@ def scan(root: Path) -> ProjectIndex:
             count += 1
             if count > MAX_FILES:
                 break
-            path = Path(folder) / name
+            path = os.path.join(folder, name)
             try:
-                st = path.lstat()
+                st = os.lstat(path)
                 if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
                     continue
-                data = path.read_bytes()
+                with open(path, "rb") as handle:
+                    data = handle.read()
             except OSError:
                 continue
-            stamps.append((str(path), st.st_mtime_ns, st.st_size))
+            stamps.append((path, st.st_mtime_ns, st.st_size))
             if not any(g.encode() in data for g in G.GATES):
                 continue
             text = data.decode("utf-8", "replace")
-            index.reads.extend(_reads_in(text, str(path)))
+            index.reads.extend(_reads_in(text, path))
     index.files_scanned = count
     index.stamp = tuple(stamps)
     return index
@@ -198,14 +199,14 @@ def index_for(path: str | None, *, revalidate: bool = True) -> ProjectIndex | No
     """
     if not path:
         return None
-    root = find_root(Path(path))
+    root = find_root(path)
     if root is None:
         return None
-    cached = _CACHE.get(str(root))
+    cached = _CACHE.get(root)
     if cached is not None and (not revalidate or not _changed(cached)):
         return cached
     index = scan(root)
-    _CACHE[str(root)] = index
+    _CACHE[root] = index
     return index
 
 
@@ -263,4 +264,4 @@ def invalidate(root: str | None = None) -> None:
     if root is None:
         _CACHE.clear()
     else:
-        _CACHE.pop(str(Path(root).resolve()), None)
+        _CACHE.pop(os.path.realpath(root), None)

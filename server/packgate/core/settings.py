@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any, Mapping
 
+from .files import upward
 from .records import factory, record, replace
 
 PROFILES = ("ov2", "ov15", "three-gate", "auto")
@@ -194,21 +194,22 @@ CONFIG_NAMES = (".packgate.toml", "pyproject.toml")
 NOT_APPLIED = "none of its settings apply"
 
 
-def find_config(start: Path, problems: list[str] | None = None) -> tuple[Path | None, dict[str, Any]]:
+def find_config(start: str | os.PathLike[str],
+                problems: list[str] | None = None) -> tuple[str | None, dict[str, Any]]:
     """Find the nearest `.packgate.toml` or `pyproject.toml` with `[tool.packgate]` upward from start.
 
     A file there that cannot be read or is not valid TOML ends the search: it is reported in
     problems (without the file's name, which the caller gets back) and no settings come from it
     (nor from a file further up, which the user did not mean)."""
     try:
-        here = start if start.is_dir() else start.parent
-        here = here.resolve()
-    except OSError:
+        here = start if os.path.isdir(start) else os.path.dirname(start) or "."
+        here = os.path.realpath(here)
+    except (OSError, ValueError):
         return None, {}
-    for folder in (here, *here.parents):
+    for folder in upward(here):
         for name in CONFIG_NAMES:
-            candidate = folder / name
-            if not candidate.is_file():
+            candidate = os.path.join(folder, name)
+            if not os.path.isfile(candidate):
                 continue
             data, error = read_config(candidate)
             if data is None:
@@ -237,7 +238,7 @@ def config_section(data: dict[str, Any], pyproject: bool,
     return section
 
 
-def read_config(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+def read_config(path: str | os.PathLike[str]) -> tuple[dict[str, Any] | None, str | None]:
     """(the parsed TOML, None), or (None, why it cannot be used)."""
     try:
         import tomllib  # type: ignore[import-not-found]
@@ -264,7 +265,7 @@ def settings_for(path: str | os.PathLike[str] | None, base: Settings | None = No
     if path is None:
         return base
     local: list[str] = []
-    found, raw = find_config(Path(path), local)
+    found, raw = find_config(path, local)
     if found is None:
         return base
     result = base.merged(raw, local, strict=True)

@@ -10,7 +10,6 @@ edits count.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Callable, Mapping, Optional
 
 from .files import KERNEL_FILE, decode, in_kernel_tree, read_file, too_large
@@ -52,7 +51,7 @@ def default_root(script_path: Optional[str]) -> Optional[str]:
     if not script_path:
         return None
     from .project import find_root
-    root = find_root(Path(script_path))
+    root = find_root(script_path)
     if root is not None:
-        return str(root)
-    return str(Path(script_path).resolve().parent)
+        return root
+    return os.path.dirname(os.path.realpath(script_path))

@@ -221,10 +221,8 @@ class PackgateServer(LanguageServer):
         """
         roots = self.roots()
         if not roots and uri and (path := path_of(uri)):
-            from pathlib import Path
-
             from packgate.core.project import find_root
-            found = find_root(Path(path))
+            found = find_root(path)
             roots = [os.path.realpath(found)] if found is not None else []
         return await asyncio.to_thread(workspace.scripts, roots)
 
