@@ -15,6 +15,8 @@ ShellCheck's start-up. Records are pickled by their fields (the process pool of 
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 _MISSING = object()
 
 
@@ -68,14 +70,11 @@ def record(cls=None, *, eq: bool = False, frozen: bool = False):
     if "__post_init__" in cls.__dict__ or any("__post_init__" in b.__dict__ for b in cls.__mro__[1:-1]):
         lines.append("    self.__post_init__()")
     source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(lines) or "    pass") + "\n"
-    if eq or frozen:
-        values = "(" + "".join(f"self.{n}, " for n in compared) + ")"
-        others = "(" + "".join(f"other.{n}, " for n in compared) + ")"
-        source += (f"def __eq__(self, other):\n    if other.__class__ is not self.__class__:\n"
-                   f"        return NotImplemented\n    return {values} == {others}\n")
-        if frozen:
-            source += f"def __hash__(self):\n    return hash({values})\n"
     exec(source, env)  # noqa: S102 - the source is built above from the class's own field names
+    if eq or frozen:
+        env["__eq__"], env["__hash__"] = _by_value(compared)
+        if not frozen:
+            del env["__hash__"]
     for fn in ("__init__", "__eq__", "__hash__"):
         if fn in env:
             env[fn].__qualname__ = f"{cls.__qualname__}.{fn}"
@@ -88,6 +87,22 @@ def record(cls=None, *, eq: bool = False, frozen: bool = False):
     namespace.setdefault("__repr__", _repr)
     namespace["__reduce__"] = _reduce
     return type(cls)(cls.__name__, cls.__bases__, namespace)
+
+
+def _by_value(names: tuple):
+    """__eq__ and __hash__ over the named fields. Only __init__ is compiled from source: each
+    compile costs about 50 us, and three per frozen record were a twentieth of a cold start."""
+    values = attrgetter(*names) if names else (lambda obj: ())
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return values(self) == values(other)
+
+    def __hash__(self):
+        return hash(values(self))
+
+    return __eq__, __hash__
 
 
 def _frozen_setattr(self, name, value=None):
