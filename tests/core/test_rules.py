@@ -326,6 +326,22 @@ def test_container_launch_without_the_gate_anywhere():
     assert next(x for x in f.fixes if x.preferred).description == "Add -e OFFLINE_PACKED_DATA=1 to docker run"
 
 
+@pytest.mark.parametrize("host", ["export OFFLINE_PACKED_DATA=0\n", "export OFFLINE_PACKED_DATA\n",
+                                  "export OFFLINE_PACKED_DATA=${PACK}\n"])
+def test_container_fix_gives_the_value_when_the_host_does_not_turn_it_on(host):
+    """Was a bug: with the batch gate exported on the host as 0 (or empty, or unknown), the fix
+    added `-e OFFLINE_PACKED_DATA`, which passes the host's value: the leak stayed."""
+    text = ("export OFFLINE_PACKING_BMR=1\n" + host +
+            "docker run -e OFFLINE_PACKING_BMR img torchrun train.py --micro-batch-size 1\n")
+    analysis = analyze(text, settings=Settings(lang="en", profile="ov2"))
+    [f] = [x for x in analysis.findings if x.code == "PG001"]
+    assert "Add -e OFFLINE_PACKED_DATA='1' to docker run" in f.message
+    fix = next(x for x in f.fixes if x.preferred)
+    assert fix.description == "Add -e OFFLINE_PACKED_DATA=1 to docker run"
+    fixed = apply_edits(analysis.source.data, fix.edits).decode()
+    assert "PG001" not in codes(fixed)
+
+
 @pytest.mark.parametrize("value", ["$'tr\\nue'", "\"tr\nue\"", "$'1\\r'", "$'o\\tn'", "\"'1\n'\""])
 def test_values_with_control_characters_stay_on_one_line(value, tmp_path, capsys):
     """Was a bug: PG005 printed the raw value, so a newline broke the `file:line:col:` line."""

@@ -95,10 +95,10 @@ RULE = Rule(
         "pass": FixText(
             "Add -e {spec} to docker run", "在 docker run 中加上 -e {spec}",
             doc_en="When the launch runs in a container, pass the missing gate on `docker run`: "
-                   "`-e OFFLINE_PACKED_DATA` when the host exports it, `-e OFFLINE_PACKED_DATA=1` "
-                   "otherwise",
-            doc_zh="启动命令在容器中运行时，在 `docker run` 上传入缺少的开关：宿主机已导出时加 "
-                   "`-e OFFLINE_PACKED_DATA`，否则加 `-e OFFLINE_PACKED_DATA=1`"),
+                   "`-e OFFLINE_PACKED_DATA` when the host exports it as 1, `-e OFFLINE_PACKED_DATA=1` "
+                   "otherwise (a bare `-e` passes whatever the host has)",
+            doc_zh="启动命令在容器中运行时，在 `docker run` 上传入缺少的开关：宿主机已导出为 1 时加 "
+                   "`-e OFFLINE_PACKED_DATA`，否则加 `-e OFFLINE_PACKED_DATA=1`（只写 `-e` 传入的是宿主机上的值）"),
         "turn-off": FixText(
             "Turn {on} off instead", "改为关闭 {on}",
             doc_en="Turn the gate that is on off instead (`OFFLINE_PACKING_BMR=0`), so the launch "
@@ -152,7 +152,7 @@ def _message(ctx: Context, launch, verdict, on, off, on_name, off_name, path) ->
         if off_name in path.host_exported:
             state = ("is only exported on the host, and docker run does not pass it (no -e)",
                      "只在宿主机上导出，docker run 没有把它传进容器（没有 -e）")
-            spec = off_name
+            spec = off_name if _host_turns_on(ctx, off_name, path) else f"{off_name}='1'"
         else:
             state = ("is not set there", "在容器内未设置")
             spec = f"{off_name}='1'"
@@ -220,12 +220,23 @@ def _host_export(ctx: Context, name: str, path):
     return found
 
 
+def _host_turns_on(ctx: Context, name: str, path) -> bool:
+    """True when `-e NAME` alone turns the gate on in the container: the host's last export of
+    it before `docker run` gives it a value that turns it on (else `-e NAME=1` is needed)."""
+    a = _host_export(ctx, name, path)
+    if a is None:
+        return False
+    values = [val for site, val in ctx.flow.gate_sites if site is a]
+    return bool(values) and all(val.kind in (ValKind.KNOWN, ValKind.DEFAULT)
+                                and ctx.profile.judge(name, val.text) == "on" for val in values)
+
+
 def _companion_fix(ctx: Context, a, on_name: str, off_name: str, quote: str, off=None, path=None):
     """The fix that sets the missing gate where the launch will see it."""
     value = quote_like(quote, "1")
     if path is not None and path.docker_at >= 0:
         # the launch runs in a container: it needs the variable on `docker run`
-        spec = off_name if off_name in path.host_exported else f"{off_name}={value}"
+        spec = off_name if _host_turns_on(ctx, off_name, path) else f"{off_name}={value}"
         return ctx.fix(RULE, "pass", [Edit(path.docker_at, path.docker_at, f" -e {spec}")],
                        preferred=True, spec=spec)
     if off is not None and off.removed is not None and off.removed[1] > a.decl_end:
