@@ -1,7 +1,5 @@
 """`python -m packgate` is the `packgate` command."""
 
-import sys
+from .cli import run
 
-from .cli import main
-
-sys.exit(main())
+run()

@@ -351,6 +351,30 @@ def test_console_script_runs(tmp_path):
     assert res.returncode == 1 and "PG001" in res.stdout
 
 
+@pytest.mark.parametrize("command", [["packgate"], [sys.executable, "-m", "packgate"]])
+def test_console_script_writes_everything_before_it_exits(tree, capsys, command):
+    """The console script leaves without the interpreter's teardown (os._exit): what it printed
+    must still all be there, in a pipe and in a file, with the exit code of main()."""
+    if command == ["packgate"]:
+        command = [str(Path(sys.executable).with_name("packgate"))]
+    rc, expected, _ = run(capsys, "check", "--format", "json", str(tree))
+    piped = subprocess.run([*command, "check", "--format", "json", str(tree)], capture_output=True,
+                           text=True, timeout=60)
+    assert (piped.returncode, piped.stdout) == (rc, expected)
+    report = tree / "report.json"
+    written = subprocess.run([*command, "check", "--format", "json", "-o", str(report), str(tree)],
+                             capture_output=True, text=True, timeout=60)
+    assert written.returncode == rc and report.read_text(encoding="utf-8") == expected
+
+
+def test_console_script_into_a_closed_pipe_says_nothing(tree):
+    """`packgate check DIR | head -c 1`: the reader goes away; no traceback, no 'Exception ignored'."""
+    exe = str(Path(sys.executable).with_name("packgate"))
+    res = subprocess.run(f"'{exe}' check --format json '{tree}' | head -c 1", shell=True,
+                         capture_output=True, text=True, timeout=60)
+    assert res.stdout == "{" and res.stderr == ""
+
+
 def test_folder_with_a_fifo_without_extension_does_not_hang(tmp_path, capsys):
     os.mkfifo(tmp_path / "launcher")
     (tmp_path / "x.sh").write_text(LEAK)
