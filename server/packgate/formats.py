@@ -268,13 +268,13 @@ def fingerprints(report: Report, root: str) -> list:
 
 # ---------------------------------------------------------------- sarif
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE = "[\ud800-\udfff]"  # patterns of one format: compiled when used (re caches them)
 
 
 def _valid_unicode(text: str) -> str:
     """Machine formats must be UTF-8: a file name that is not (read as lone surrogates by
     Python) shows U+FFFD for each undecodable byte instead of writing the raw byte."""
-    return _LONE_SURROGATE.sub("\ufffd", text)
+    return re.sub(_LONE_SURROGATE, "\ufffd", text)
 
 
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "note"}
@@ -433,7 +433,7 @@ def render_gitlab(report: Report) -> str:
 
 _CHECKSTYLE_SEVERITY = {"error": "error", "warning": "warning", "information": "info", "hint": "info"}
 # characters XML 1.0 cannot hold, even escaped
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_NOT_XML = "[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
 
 
 def render_checkstyle(report: Report) -> str:
@@ -441,7 +441,7 @@ def render_checkstyle(report: Report) -> str:
     from xml.sax.saxutils import quoteattr
 
     def attr(text) -> str:
-        return quoteattr(_NOT_XML.sub("\ufffd", str(text)))
+        return quoteattr(re.sub(_NOT_XML, "\ufffd", str(text)))
 
     out = ['<?xml version="1.0" encoding="UTF-8"?>', '<checkstyle version="4.3">']
     for path, analysis in report.files:

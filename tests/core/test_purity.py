@@ -50,7 +50,7 @@ def test_check_command_starts_light(tmp_path):
     (with the compression modules; argparse asks it for the terminal's width), nor pygls and
     lsprotocol."""
     heavy = ("json", "difflib", "dataclasses", "inspect", "importlib.resources", "tempfile", "tree_sitter_bash",
-             "pathlib", "urllib.parse", "shutil")
+             "pathlib", "urllib.parse", "shutil", "string")
     out = _loaded_by_check(tmp_path, f"m in {heavy!r} or m.split('.')[0] in ('pygls', 'lsprotocol')")
     assert "LOADED []" in out.stdout, out.stdout + out.stderr
 

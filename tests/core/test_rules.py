@@ -365,3 +365,21 @@ def test_a_caller_variable_under_set_u_is_set_on_every_path_that_goes_on(options
     text = options + 'export OFFLINE_PACKING_BMR="${SOME_VAR}"\nexport OFFLINE_PACKED_DATA=1\n' + LAUNCH
     found = [f for f in lint(text, profile="ov2") if f.code == "PG005"]
     assert bool(found) == informed, found
+
+
+def test_placeholders_reads_fields_as_str_format_does():
+    """rule.placeholders finds fields without string.Formatter (not imported on a cold start):
+    the two agree on every text of every rule and on escapes, conversions and format specs."""
+    from string import Formatter
+
+    from packgate.core.rules.rule import placeholders
+
+    def reference(template: str) -> frozenset:
+        return frozenset(name for _, name, _, _ in Formatter().parse(template) if name)
+
+    templates = ["{a} and {b}", "{{literal}} {a}", "{a!r} {b:>4} {c[0]} {d.e}", "}}{{", "no field", "{a}{a}"]
+    for r in RULES:
+        for text in [*r.messages.values(), *r.fixes.values()]:
+            templates += [text.en, text.zh]
+    for template in templates:
+        assert placeholders(template) == reference(template), template

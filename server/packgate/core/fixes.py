@@ -7,7 +7,8 @@ import re
 from .model import Edit
 from .source import Source
 
-_CODE_AFTER = re.compile(rb"^[ \t]*(#.*)?$")
+# Patterns as text: compiled on first use (re keeps them), since most runs make no fix.
+_CODE_AFTER = rb"^[ \t]*(#.*)?$"
 
 
 def quote_like(quote: str, value: str) -> str:
@@ -24,7 +25,7 @@ def insert_statement_after(source: Source, end: int, text: str, *, before: int |
     line = source.line_of(end)
     line_end = source.line_end(line)
     rest = source.data[end:line_end]
-    if _CODE_AFTER.match(rest):
+    if re.match(_CODE_AFTER, rest):
         indent = source.indentation(before if before is not None else end)
         return Edit(line_end, line_end, source.eol + indent + text)
     # `stmt; next` or `stmt & next`: keep the separator after the inserted statement
@@ -38,16 +39,16 @@ def replace_range(start: int, end: int, text: str) -> Edit:
 
 # what opens a body (then, do, else, {, a subshell's or a case arm's parenthesis, $( <( >( and a
 # backquote) and what closes one
-_OPENERS = re.compile(rb"(?:(?:^|[\s;&|])(?:then|do|else|\{|\(|\))|\$\(|[<>]\(|`)\s*$")
-_CLOSERS = re.compile(rb"^\s*(?:;\s*)?(?:fi|done|esac|elif|else|\}|\)|;;|;&|`)(?:[\s;&|)`]|$)")
+_OPENERS = rb"(?:(?:^|[\s;&|])(?:then|do|else|\{|\(|\))|\$\(|[<>]\(|`)\s*$"
+_CLOSERS = rb"^\s*(?:;\s*)?(?:fi|done|esac|elif|else|\}|\)|;;|;&|`)(?:[\s;&|)`]|$)"
 
 
 # An operator that ties the statement to a neighbour: `a && STMT`, `a || STMT`, `a | STMT`,
 # `! STMT` before it (the operators may end a previous line); `STMT && b`, `STMT || b`,
 # `STMT | b`, `STMT &` after it. Deleting the statement would hand the operator to the next
 # command, or move that command out of its list.
-_JOINED_BEFORE = re.compile(rb"(?:(?:&&|\|\||\|&?)(?:[ \t]|\\?\r?\n)*|(?:^|[\s;&|({])![ \t]+)$")
-_JOINED_AFTER = re.compile(rb"^[ \t]*(?:&&|\|\||\|&?|&)")
+_JOINED_BEFORE = rb"(?:(?:&&|\|\||\|&?)(?:[ \t]|\\?\r?\n)*|(?:^|[\s;&|({])![ \t]+)$"
+_JOINED_AFTER = rb"^[ \t]*(?:&&|\|\||\|&?|&)"
 
 
 def remove_statement(source: Source, start: int, end: int) -> Edit:
@@ -59,9 +60,9 @@ def remove_statement(source: Source, start: int, end: int) -> Edit:
     `:` instead: bash rejects an empty body, and a dangling operator would join the next command.
     """
     data = source.data
-    if _OPENERS.search(data[max(0, start - 64):start]) and _CLOSERS.match(data[end:end + 64]):
+    if re.search(_OPENERS, data[max(0, start - 64):start]) and re.match(_CLOSERS, data[end:end + 64]):
         return Edit(start, end, ":")
-    if _JOINED_BEFORE.search(data[max(0, start - 64):start]) or _JOINED_AFTER.match(data[end:end + 8]):
+    if re.search(_JOINED_BEFORE, data[max(0, start - 64):start]) or re.match(_JOINED_AFTER, data[end:end + 8]):
         return Edit(start, end, ":")
     line = source.line_of(start)
     lstart = source.line_starts[line]
@@ -69,7 +70,7 @@ def remove_statement(source: Source, start: int, end: int) -> Edit:
     lend = source.line_end(end_line)
     before = source.data[lstart:start]
     after = source.data[end:lend]
-    if before.strip(b" \t") == b"" and _CODE_AFTER.match(after) and not after.strip(b" \t").startswith(b"#"):
+    if before.strip(b" \t") == b"" and re.match(_CODE_AFTER, after) and not after.strip(b" \t").startswith(b"#"):
         return Edit(lstart, source.line_end(end_line, with_eol=True), "")
     # remove the statement and one following separator
     m = re.match(rb"[ \t]*(;(?![;&]))?[ \t]*", after)
