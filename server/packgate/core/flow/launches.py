@@ -45,6 +45,11 @@ class Launches:
             key = (cmd.start, cmd.end)
             launch = self.launches.get(key) or Launch(cmd.start, cmd.end, words[i].start, words[i].end, launcher)
         self.sub_launches += 1
+        # bash expands the arguments before it makes the prefix assignments: in
+        # `MBS=4 torchrun ... --micro-batch-size $MBS` the flag gets the shell's MBS, not 4
+        args = []
+        for w in words[i + 1:]:
+            args.extend(self.values(w, s))
         child = s.fork()
         if c.clears:  # `env -i`: only the assignments after it reach the command
             for gate in G.GATES:
@@ -61,9 +66,6 @@ class Launches:
                 continue  # PYTHONPATH=... torchrun: nothing a check reads
             self.assign(child, a)
             prefix_sites.append(a)
-        args = []
-        for w in words[i + 1:]:
-            args.extend(self.values(w, child))
         self.add_path(LaunchEntry(key, launch, self.see(child, args, prefix_sites)))
 
     def see(self, s: State, args: list, prefix_sites: list, implicit: bool = False) -> LaunchPath:
