@@ -68,3 +68,36 @@ def test_the_core_models_are_records():
     for cls in (Finding, Fix, Edit, Settings):
         assert records.fields(cls), cls
     assert records.fields(Finding)[:6] == ("code", "rule", "severity", "message", "start", "end")
+
+
+
+@record(frozen=True)
+class LazyBase:  # made only by the test below
+    a: int
+    b: str = "b"
+
+
+@record(frozen=True)
+class LazyChild(LazyBase):
+    c: list = factory(list, compare=False)
+
+
+class LazyPlain(LazyBase):  # not a record: it inherits LazyBase's __init__
+    pass
+
+
+def test_init_is_compiled_on_first_use_and_behaves_the_same():
+    """record() leaves a stub __init__ that compiles the real one on the first call (most record
+    classes are never made in a run of `check`); before and after, construction is the same."""
+    stub = LazyBase.__init__
+    assert stub.__qualname__ == "LazyBase.__init__"
+    assert pickle.loads(pickle.dumps(LazyChild(3))).a == 3  # the child's first use: its own __init__
+    assert LazyBase.__init__ is stub
+    assert LazyPlain(1).b == "b" and LazyBase.__init__ is not stub  # compiled on first use, via LazyPlain
+    assert (LazyBase(1).a, LazyBase(2, "x").b) == (1, "x")
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'a'"):
+        LazyChild()
+    child = LazyChild(1, c=[2])
+    assert (child.a, child.b, child.c) == (1, "b", [2]) and LazyChild(1).c is not LazyChild(1).c
+    with pytest.raises(AttributeError):
+        LazyBase(1).a = 2

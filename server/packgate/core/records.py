@@ -10,7 +10,9 @@ A ``__post_init__`` method runs at the end of ``__init__``.
 
 Why not dataclasses: importing them (with inspect, ast, dis, tokenize) and creating the core's
 forty-odd classes costs about 20 ms, a quarter of `packgate check one.sh`, which races
-ShellCheck's start-up. Records are pickled by their fields (the process pool of `check`).
+ShellCheck's start-up. For the same reason the generated ``__init__`` is compiled when the
+class is first made, not at import. Records are pickled by their fields (the process pool of
+`check`).
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ def record(cls=None, *, eq: bool = False, frozen: bool = False):
                 defaults[name] = klass.__dict__[name]
         if "__record_defaults__" in klass.__dict__:
             defaults.update(klass.__dict__["__record_defaults__"])
-    own = [n for n in cls.__dict__.get("__annotations__", {}) if n not in _inherited(cls)]
+    inherited = _inherited(cls)
+    own = [n for n in cls.__dict__.get("__annotations__", {}) if n not in inherited]
     namespace = {k: v for k, v in cls.__dict__.items()
                  if k not in own and k not in ("__dict__", "__weakref__")}
     namespace["__slots__"] = tuple(own)
@@ -70,12 +73,11 @@ def record(cls=None, *, eq: bool = False, frozen: bool = False):
     if "__post_init__" in cls.__dict__ or any("__post_init__" in b.__dict__ for b in cls.__mro__[1:-1]):
         lines.append("    self.__post_init__()")
     source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(lines) or "    pass") + "\n"
-    exec(source, env)  # noqa: S102 - the source is built above from the class's own field names
     if eq or frozen:
         env["__eq__"], env["__hash__"] = _by_value(compared)
         if not frozen:
             del env["__hash__"]
-    for fn in ("__init__", "__eq__", "__hash__"):
+    for fn in ("__eq__", "__hash__"):
         if fn in env:
             env[fn].__qualname__ = f"{cls.__qualname__}.{fn}"
             namespace[fn] = env[fn]
@@ -86,7 +88,26 @@ def record(cls=None, *, eq: bool = False, frozen: bool = False):
         namespace["__delattr__"] = _frozen_setattr
     namespace.setdefault("__repr__", _repr)
     namespace["__reduce__"] = _reduce
-    return type(cls)(cls.__name__, cls.__bases__, namespace)
+    made = type(cls)(cls.__name__, cls.__bases__, namespace)
+    made.__init__ = _init_on_first_use(made, source, env)
+    return made
+
+
+def _init_on_first_use(cls, source: str, env: dict):
+    """An __init__ that compiles the real one from source on the first call and puts it in its
+    place. A compile costs about 100 us, and a run of `check` never makes 20 of the 50 record
+    classes (editor-only, fixes, sourcing): compiling them all up front was a twentieth of it."""
+    qualname = f"{cls.__qualname__}.__init__"
+
+    def __init__(self, *args, **kwargs):
+        exec(source, env)  # noqa: S102 - the source is built in record() from the class's own field names
+        init = env["__init__"]
+        init.__qualname__ = qualname
+        cls.__init__ = init
+        init(self, *args, **kwargs)
+
+    __init__.__qualname__ = qualname
+    return __init__
 
 
 def _by_value(names: tuple):
