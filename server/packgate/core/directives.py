@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .parse.model import DirectiveKind
 from .settings import PROFILES  # the profile names, auto included
 from .rules import rule_by_key
 
@@ -9,7 +10,7 @@ from .rules import rule_by_key
 def profile_of(directives) -> str | None:
     """The profile a `# packgate profile=NAME` comment selects (the first valid one)."""
     for d in directives:
-        if d.kind == "profile" and d.values and d.values[0] in PROFILES:
+        if d.kind == DirectiveKind.PROFILE and d.values and d.values[0] in PROFILES:
             return d.values[0]
     return None
 
@@ -29,7 +30,7 @@ def _codes(values) -> set:
 def suppressed(finding, directives) -> bool:
     """True when a disable directive covers the finding's start."""
     for d in directives:
-        if d.kind != "disable":
+        if d.kind != DirectiveKind.DISABLE:
             continue
         codes = _codes(d.values)
         if "all" not in codes and finding.code not in codes:
@@ -45,11 +46,11 @@ def directive_problems(directives) -> list[tuple[int, str]]:
     should not make silent (a wrong profile changes every finding)."""
     out = []
     for d in directives:
-        if d.kind == "disable":
+        if d.kind == DirectiveKind.DISABLE:
             for v in d.values:
                 if v.lower() != "all" and rule_by_key(v) is None:
                     out.append((d.start, f"unknown rule {v!r} in a packgate directive; it is ignored"))
-        elif d.kind == "profile":
+        elif d.kind == DirectiveKind.PROFILE:
             for v in d.values[:1]:
                 if v not in PROFILES:
                     out.append((d.start, f"unknown profile {v!r} in a packgate directive; it is ignored "
@@ -60,6 +61,6 @@ def directive_problems(directives) -> list[tuple[int, str]]:
 def file_directive(directives):
     """The file-wide disable directive, if the file has one (fixes extend it)."""
     for d in directives:
-        if d.kind == "disable" and d.file_wide:
+        if d.kind == DirectiveKind.DISABLE and d.file_wide:
             return d
     return None

@@ -6,7 +6,9 @@ import os
 import re
 
 from . import gates as G
+from .flow import ValKind
 from .parse import _DIRECTIVE
+from .parse.model import DirectiveKind
 from .rules.base import Context
 from .rules.packing import path_verdict
 
@@ -160,7 +162,7 @@ def _seen(analysis, name: str, langs, markdown: bool) -> str:
             values = []
             for p in launch.paths:
                 seen = p.gates[name]
-                if seen.val.kind == "unset":
+                if seen.val.kind == ValKind.UNSET:
                     v = "未设置" if zh else "unset"
                     if seen.unexported is not None:
                         at = _line(analysis, seen.unexported, zh)
@@ -168,11 +170,11 @@ def _seen(analysis, name: str, langs, markdown: bool) -> str:
                     elif seen.lost is not None:
                         at = _line(analysis, seen.lost[0], zh)
                         v += f"（{at}的导出丢失）" if zh else f" (the export on {at} is lost)"
-                elif seen.val.kind == "unknown":
+                elif seen.val.kind == ValKind.UNKNOWN:
                     v = (f"由调用方决定（{seen.val.via}）" if zh else f"set by the caller ({seen.val.via})")
                 else:
                     v = _code(repr(seen.val.text), markdown)
-                    if seen.val.kind == "default":
+                    if seen.val.kind == ValKind.DEFAULT:
                         v += (f"（除非调用方设置 {seen.val.via}）" if zh else f" (unless the caller sets {seen.val.via})")
                     if seen.origin is not None:
                         at = _line(analysis, seen.origin, zh)
@@ -216,9 +218,9 @@ def _mbs(analysis, langs, markdown: bool) -> str:
             for p in launch.paths:
                 if p.mbs is None:
                     continue
-                if p.mbs.kind == "known":
+                if p.mbs.kind == ValKind.KNOWN:
                     v = p.mbs.text
-                elif p.mbs.kind == "default":
+                elif p.mbs.kind == ValKind.DEFAULT:
                     v = (f"默认 {p.mbs.text}（{p.mbs.via} 可覆盖）" if zh else
                          f"{p.mbs.text} by default ({p.mbs.via} can override)")
                 else:
@@ -277,9 +279,9 @@ def _directive_hover(analysis, offset: int, langs, markdown: bool):
             return _directive_keyword(kind, d, langs, markdown), ks, ke
         for value, vs, ve in values:
             if vs <= offset <= ve:
-                if kind == "disable":
+                if kind == DirectiveKind.DISABLE:
                     return _rule_value(value, langs, markdown), vs, ve
-                if kind == "profile" and (vs, ve) == values[0][1:]:
+                if kind == DirectiveKind.PROFILE and (vs, ve) == values[0][1:]:
                     return _profile_value(value, langs, markdown), vs, ve
         return None
     return None

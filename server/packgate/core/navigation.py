@@ -6,6 +6,7 @@ import re
 
 from . import gates as G
 from .hover import gate_doc
+from .parse.model import OccurrenceKind
 from .records import record
 from .rules.rule import pick
 
@@ -75,7 +76,7 @@ def assignments(analysis, name: str) -> list:
         if a.name == name and a.file is None:
             out.append(Location(None, a.name_start, a.name_end))
     for o in analysis.script.occurrences:
-        if o.name == name and o.kind in ("export", "unset") and \
+        if o.name == name and o.kind in (OccurrenceKind.EXPORT, OccurrenceKind.UNSET) and \
                 all(loc.start != o.start for loc in out):
             out.append(Location(None, o.start, o.end))
     return sorted(out, key=lambda l: l.start)
