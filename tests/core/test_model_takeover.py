@@ -88,3 +88,13 @@ def test_a_plain_comment_is_taken_over_and_a_directive_is_built_again():
     assert [t.type for t in last.tops.values()] == ["comment", "command", "command", "comment"]
     assert [t.type for t in new.tops.values()] == ["comment", "command", "command", "comment"]
     assert new.directives[0].scope_start == text.index(b"echo b")
+
+
+def test_a_command_substitution_left_over_by_a_case_subject_reaches_the_next_statement():
+    # `case $(x) in` leaves its substitution to the next statement's `pre` (the model's way):
+    # a statement kept from the last parse, where there was none, has to be built again
+    data = b"case y in a) ;; esac\necho hi\necho there\n"
+    _, new, text = edited(data, 5, 6, b"$(x)")
+    fresh = parse_bytes(text)
+    assert len(fresh.body.body[1].pre) == 1
+    assert shape(new) == shape(fresh)

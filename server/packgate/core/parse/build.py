@@ -95,6 +95,13 @@ class Builder(SimpleBuilder):
             if start > at and data[at:start].strip(_BETWEEN):
                 nodes = root.children if nodes is None else nodes
                 self.run(_children_between(nodes, at, start), 0, body)
+            if self._pre and top.type != "comment":
+                # a command substitution left over by the statement before (a `case` subject's)
+                # runs before this one: what the last parse kept of it lacks it
+                nodes = root.children if nodes is None else nodes
+                self.run(_children_between(nodes, start, top.end + delta), 0, body)
+                at = top.end + delta
+                continue
             at = top.end + delta
             if delta:
                 move_top(top, delta)
