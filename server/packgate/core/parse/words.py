@@ -97,13 +97,13 @@ class WordBuilder:
             quote = "'"
         elif t == "string":
             quote = '"'
-        self.parts(node, parts, d, False)
-        w = Word(parts, node.start_byte + self.base, node.end_byte + self.base, quote, self.text(node))
+        self.parts(node, parts, d, quoted=False)
+        w = Word(parts, self.s(node), self.e(node), quote, self.text(node))
         w.text = w.literal()
         if w.text is None:
             w.effects = _has_effects(parts)
         for p in parts:
-            if p.__class__ is Lit and p.text.startswith(MBS_FLAG):
+            if isinstance(p, Lit) and p.text.startswith(MBS_FLAG):
                 rest = p.text[len(MBS_FLAG):]
                 if rest == "" or rest.startswith("="):
                     self.occurrences.append(Occurrence(MBS_FLAG, p.start, p.start + len(MBS_FLAG), _FLAG))
@@ -114,37 +114,29 @@ class WordBuilder:
         if d > MAX_DEPTH:
             out.append(Opaque("too deeply nested", self.s(node), self.e(node)))
             return
-        if t in _LITERAL_NODES:
+        if t in ("word", "number", "string_content", "extglob_pattern", "special_variable_name"):
             out.append(Lit(_unescape(self.text(node), quoted), self.s(node), self.e(node)))
-        elif (t == "expansion" or t == "simple_expansion") and self._plain_ref(node, out, quoted):
-            return
         elif t == "raw_string":
             txt = self.text(node)
             out.append(Lit(txt[1:-1] if len(txt) >= 2 else "", self.s(node) + 1, self.e(node) - 1))
         elif t == "ansi_c_string":
             txt = self.text(node)
             out.append(Lit(txt[2:-1], self.s(node) + 2, self.e(node) - 1))
-        elif t == "string" or t == "translated_string":
-            data, base = self.data, self.base
+        elif t in ("string", "translated_string"):
             prev_end = node.start_byte + (1 if t == "string" else 2)
-            inner = d + 1
             for c in node.children:
-                ct = c.type
-                if ct == '"' or ct == '$"':
+                if c.type == '"' or c.type == '$"':
                     continue
-                cs, ce = c.start_byte, c.end_byte
                 # whitespace folded between children of a string is literal text
-                if cs > prev_end:
-                    out.append(Lit(data[prev_end:cs].decode("utf-8", "replace"), prev_end + base, cs + base))
-                if ct == "string_content" and inner <= MAX_DEPTH:
-                    out.append(Lit(_unescape(data[cs:ce].decode("utf-8", "replace"), True), cs + base, ce + base))
-                else:
-                    self.parts(c, out, inner, True)
-                prev_end = ce
+                if c.start_byte > prev_end:
+                    gap = self.data[prev_end:c.start_byte].decode("utf-8", "replace")
+                    out.append(Lit(gap, prev_end + self.base, c.start_byte + self.base))
+                self.parts(c, out, d + 1, quoted=True)
+                prev_end = c.end_byte
             if node.end_byte - 1 > prev_end and t == "string":
-                gap = data[prev_end:node.end_byte - 1].decode("utf-8", "replace")
+                gap = self.data[prev_end:node.end_byte - 1].decode("utf-8", "replace")
                 if gap:
-                    out.append(Lit(gap, prev_end + base, node.end_byte - 1 + base))
+                    out.append(Lit(gap, prev_end + self.base, node.end_byte - 1 + self.base))
         elif t == "concatenation":
             for c in node.children:
                 self.parts(c, out, d + 1, quoted)
@@ -174,21 +166,6 @@ class WordBuilder:
         else:
             self.collect_refs(node, d + 1)
             out.append(Opaque(t, self.s(node), self.e(node)))
-
-    def _plain_ref(self, node, out: list, quoted: bool) -> bool:
-        """An expansion that is `${X}`, `$X` or `${A[@]}` and nothing else: its Ref (the one the
-        general walk gives) read off the bytes, added to out; False for any other."""
-        sb, eb = node.start_byte, node.end_byte
-        m = _ONE_REF.match(self.data, sb, eb)
-        if m is None:
-            return False
-        base = self.base
-        g = 1 if m.start(1) >= 0 else 3
-        ns, ne = m.start(g) + base, m.end(g) + base
-        name = m.group(g).decode("ascii")
-        self.occurrences.append(Occurrence(name, ns, ne, _EXPAND))
-        out.append(Ref(name, sb + base, eb + base, ns, ne, array_all=m.start(2) >= 0, quoted=quoted))
-        return True
 
     def expansion(self, node, d: int, quoted: bool):
         name, ns, ne, op, arg, array_all = "", 0, 0, "", None, False
@@ -248,8 +225,6 @@ class WordBuilder:
 
 
 _PLAIN_WORDS = frozenset(("word", "number", "string", "raw_string"))
-# the nodes whose text is one literal part
-_LITERAL_NODES = frozenset(("word", "number", "string_content", "extglob_pattern", "special_variable_name"))
 # one expansion and nothing else, quoted or not: `"${X}"`, `"$X"`, `"${A[@]}"`, `${X}`, `$X`
 # (groups: the braced name, its [@] or [*] subscript, the bare name)
 _REF_BODY = rb"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?\}|([A-Za-z_][A-Za-z0-9_]*))"
