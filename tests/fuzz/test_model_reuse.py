@@ -92,8 +92,8 @@ def _edit(rng: random.Random, data: bytes) -> tuple[int, int, bytes]:
 @pytest.mark.parametrize("seed", range(3))
 def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
     moved = []
-    real = parse.build.move
-    monkeypatch.setattr(parse.build, "move", lambda obj, delta: moved.append(delta) or real(obj, delta))
+    real = parse.build.move_top
+    monkeypatch.setattr(parse.build, "move_top", lambda top, delta: moved.append(delta) or real(top, delta))
     rng = random.Random(seed)
     session, uri = Session(), f"untitled:reuse{seed}"
     text = rng.choice(SEEDS[-2:] if seed < 2 else SEEDS).decode("utf-8", "surrogatepass")

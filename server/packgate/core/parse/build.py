@@ -8,13 +8,15 @@ by MAX_DEPTH: deeper constructs are kept as opaque statements.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from operator import attrgetter
 from typing import Optional
 
 from .grammar import ASCII_ONLY, PARSER
 from .model import (AndOr, Block, Case, Command, Directive, DirectiveKind, FuncDef, If, Lit, Loop,
                     Occurrence, OccurrenceKind, Opaque_, Script, Stmt, Sub, SubKind, TestForm, Top, Unset,
                     Word)
-from .reuse import move, reusable
+from .reuse import move_top, reusable
 from .simple import _PLAIN, SimpleBuilder
 from .words import MAX_DEPTH
 
@@ -24,11 +26,9 @@ DIRECTIVE = re.compile(r"#\s*packgate\s+(disable|profile|source)\s*=\s*(\S+)")
 class Builder(SimpleBuilder):
     """Builds the model of one text (a whole document, a sourced file or a `bash -c` body)."""
 
-    def __init__(self, data: bytes, base: int = 0, file: Optional[str] = None,
-                 tops: Optional[dict] = None, reuse: Optional[dict] = None):
+    def __init__(self, data: bytes, base: int = 0, file: Optional[str] = None, tops: Optional[dict] = None):
         self.file = file
         self.tops = tops  # when set: record the top-level statements (start -> Top) here
-        self.reuse = reuse  # new start -> (Top, how far it moved) of the last parse
         self.data = data
         self.base = base  # offset of `data` inside the real document (for `bash -c "..."` bodies)
         self.directives: list[Directive] = []
@@ -42,6 +42,11 @@ class Builder(SimpleBuilder):
     def block(self, nodes, depth: int, start: int, end: int) -> Block:
         """The statements of a run of sibling nodes (comments become directives)."""
         body: list[Stmt] = []
+        self.run(nodes, depth, body)
+        return Block(start, end, body)
+
+    def run(self, nodes, depth: int, body: list) -> None:
+        """The statements of a run of sibling nodes, added to body."""
         items, types = [], []
         for n in nodes:
             if n.is_named:
@@ -50,11 +55,15 @@ class Builder(SimpleBuilder):
             elif n.type == "&":
                 items.append(n)
                 types.append("&")
+        top = depth == 0 and self.tops is not None
         i = 0
         while i < len(items):
             node, t = items[i], types[i]
             if t == "comment":
+                found = len(self.directives)
                 self.comment(node)
+                if top and len(self.directives) == found:  # a plain comment: the next parse takes it over
+                    self.tops[node.start_byte] = Top(node.end_byte, t, [], [], [])
                 i += 1
                 continue
             if t == "&":
@@ -63,7 +72,7 @@ class Builder(SimpleBuilder):
             background = i + 1 < len(items) and types[i + 1] == "&"
             waiting, self.pending = self.pending, []
             amp = items[i + 1] if background else None
-            if depth == 0 and self.tops is not None:
+            if top:
                 stmts = self.top_statement(node, t, amp)
             else:
                 # a command of a block: what a `# packgate disable=` line before it covers
@@ -74,7 +83,41 @@ class Builder(SimpleBuilder):
                 dct.scope_start, dct.scope_end = self.s(node), self.e(node)
             body.extend(stmts)
             i += 2 if background else 1
-        return Block(start, end, body)
+
+    def reused_program(self, root, kept: list) -> Block:
+        """The top level of a document after an edit: the items of the last parse in `kept`
+        ((new start, Top, delta), reuse.reusable) taken over, moved, without visiting their
+        nodes; only the root's children between them are built (where the edit was, and the
+        statements a last parse could not keep: those with a directive, say)."""
+        body: list[Stmt] = []
+        data, at, nodes = self.data, 0, None
+        for start, top, delta in kept:
+            if start > at and data[at:start].strip(_BETWEEN):
+                nodes = root.children if nodes is None else nodes
+                self.run(_children_between(nodes, at, start), 0, body)
+            if self._pre and top.type != "comment":
+                # a command substitution left over by the statement before (a `case` subject's)
+                # runs before this one: what the last parse kept of it lacks it
+                nodes = root.children if nodes is None else nodes
+                self.run(_children_between(nodes, start, top.end + delta), 0, body)
+                at = top.end + delta
+                continue
+            at = top.end + delta
+            if delta:
+                move_top(top, delta)
+            self.tops[start] = top
+            if top.type == "comment":
+                continue
+            self.occurrences.extend(top.occurrences)
+            self.statements.extend(top.statements)
+            waiting, self.pending = self.pending, []
+            for dct in waiting:
+                dct.scope_start, dct.scope_end = top.statements[0]
+            self.seen_command = True
+            body.extend(top.stmts)
+        if data[at:].strip(_BETWEEN):
+            self.run(_children_between(root.children if nodes is None else nodes, at, len(data)), 0, body)
+        return Block(0, len(data), body)
 
     def background(self, node, stmts: list, amp) -> list:
         """A statement followed by `&` runs in a child process."""
@@ -85,8 +128,7 @@ class Builder(SimpleBuilder):
                     amp_start=self.s(amp), amp_end=self.e(amp))]
 
     def top_statement(self, node, t: str, amp=None) -> list:
-        """A top-level statement: taken from the last parse when it is the same statement
-        (same type and bytes, only moved), else built and recorded for the next parse.
+        """A top-level statement, built and recorded for the next parse to take over.
 
         A statement is recorded only when its model depends on nothing but its own bytes: it
         holds no directive (their scope reaches past it, and one in the first command is
@@ -94,24 +136,6 @@ class Builder(SimpleBuilder):
         error in it. One that starts at byte 0 is never moved (nothing comes before it), so an
         offset of 0 in a moved statement always means "none"."""
         start, end = node.start_byte, (amp if amp is not None else node).end_byte
-        if self.reuse:
-            hit = self.reuse.get(start)
-            if hit is not None and hit[0].end + hit[1] == end and hit[0].type == t:
-                top, delta = hit
-                if delta:
-                    # moved in place: the last model is dropped once this one is built (a copy
-                    # would cost twice as much, and statements are moved on most keystrokes)
-                    for x in top.stmts:
-                        move(x, delta)
-                    for o in top.occurrences:
-                        o.start += delta
-                        o.end += delta
-                    top = Top(end, t, top.stmts, top.occurrences,
-                              [(a + delta, b + delta) for a, b in top.statements])
-                self.occurrences.extend(top.occurrences)
-                self.statements.extend(top.statements)
-                self.tops[start] = top
-                return top.stmts
         o0, s0, d0 = len(self.occurrences), len(self.statements), len(self.directives)
         clean = not self._pre and self.base == 0
         self.statements.append((start, node.end_byte))
@@ -377,6 +401,24 @@ class Builder(SimpleBuilder):
         return [result]
 
 
+# what may lie between two top-level items and hold nothing to build
+_BETWEEN = b" \t\r\n;"
+
+
+def _children_between(nodes: list, start: int, end: int) -> list:
+    """Of the root's children, those from the first that ends after start to the last that
+    starts before end. (Node.first_child_for_byte would find the first without listing the
+    root's children, but tree_sitter 0.26 crashes when there is none.)"""
+    i = bisect_right(nodes, start, key=_END)
+    j = i
+    while j < len(nodes) and nodes[j].start_byte < end:
+        j += 1
+    return nodes[i:j]
+
+
+_END = attrgetter("end_byte")
+
+
 # the operand nodes a TestForm takes (an expansion, a word, a quoted string)
 _TEST_WORDS = frozenset(("word", "string", "raw_string", "simple_expansion", "expansion"))
 
@@ -423,9 +465,15 @@ def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] =
     tree = PARSER.parse(safe, old_tree) if old_tree is not None else PARSER.parse(safe)
     root = tree.root_node
     keep = keep and base == 0 and file is None
-    reuse = reusable(previous, edits) if keep and old_tree is not None and not root.has_error else None
-    b = Builder(data, base, file, {} if keep else None, reuse)
-    body = b.block(root.children, 0, base, base + len(data))
+    kept = None
+    if keep and old_tree is not None and not root.has_error:
+        changed = [(r.start_byte, r.end_byte) for r in old_tree.changed_ranges(tree)]
+        kept = reusable(previous, edits, changed)
+    b = Builder(data, base, file, {} if keep else None)
+    if kept is not None:
+        body = b.reused_program(root, kept)
+    else:
+        body = b.block(root.children, 0, base, base + len(data))
     for dct in b.pending:  # a trailing directive covers nothing
         dct.scope_start, dct.scope_end = -1, -1
     return Script(body, b.directives, b.occurrences, b.statements, root.has_error, tree, tops=b.tops)

@@ -319,11 +319,13 @@ class Script:
 
 @record
 class Top:
-    """One top-level statement's share of a model, kept so that the parse after an edit
-    elsewhere takes it instead of building it again (moved when the edit came before it)."""
+    """One top-level statement's share of a model (or a plain comment, type "comment", which has
+    none), kept so that the parse after an edit elsewhere takes it instead of building it again
+    (moved when the edit came before it)."""
 
     end: int
     type: str
     stmts: list
     occurrences: list
     statements: list
+    records: object = None  # {record class: its records below stmts}, made on the first move

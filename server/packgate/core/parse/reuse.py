@@ -5,15 +5,19 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .model import Script
+from .model import Script, Top
 
 
-def reusable(previous: Optional[Script], edits: Optional[list]) -> Optional[dict]:
-    """The previous model's top-level statements that no edit touched, by where they start
-    now: new start -> (Top, how far it moved)."""
+def reusable(previous: Optional[Script], edits: Optional[list], changed: list) -> Optional[list]:
+    """The previous model's top-level items (statements and plain comments) that no edit
+    touched and that lie outside the ranges whose syntax changed (`changed`: (start, end) in
+    the new text, from Tree.changed_ranges), in order: [(new start, Top, how far it moved)].
+
+    tree-sitter keeps every node outside a changed range as it was, only moved; an edit inside
+    a token (a digit typed into a word) changes no syntax, so the edits are checked too."""
     if previous is None or edits is None or not previous.tops or previous.has_error:
         return None
-    out = {}
+    out = []
     for start, top in previous.tops.items():
         s, e = start, top.end
         for a, old_end, new_end in edits:
@@ -25,23 +29,60 @@ def reusable(previous: Optional[Script], edits: Optional[list]) -> Optional[dict
                 continue
             break  # touched
         else:
-            out[s] = (top, s - start)
+            for a, b in changed:
+                if a <= e and s <= b:
+                    break
+            else:
+                out.append((s, top, s - start))
     return out
+
+
+def move_top(top: Top, delta: int) -> None:
+    """Move one top-level item of the last model by delta, in place (the last model is dropped
+    once the new one is built: a copy would cost twice as much, and most keystrokes move most
+    statements). An offset of 0 stays 0: it means "none" (a moved statement starts after byte 0)."""
+    top.end += delta
+    groups = top.records
+    if groups is None:
+        groups = top.records = _grouped(top.stmts)
+    for cls, objs in groups.items():
+        _SHIFTERS[cls](objs, delta)
+    for o in top.occurrences:
+        o.start += delta
+        o.end += delta
+    top.statements = [(a + delta, b + delta) for a, b in top.statements]
+
+
+def _grouped(stmts: list) -> dict:
+    """Every record at or below stmts, by class: moving them is then one loop per class (a walk
+    down the records costs a call per record on every move)."""
+    groups: dict = {}
+    stack = list(stmts)
+    while stack:
+        o = stack.pop()
+        cls = o.__class__
+        found = groups.get(cls)
+        if found is None:
+            groups[cls] = [o]
+        else:
+            found.append(o)
+        for name in _NESTED[cls]:
+            v = getattr(o, name)
+            if v is None:
+                continue
+            if v.__class__ is not list:
+                stack.append(v)
+                continue
+            for x in v:
+                if x.__class__ is tuple:  # (name, start, end), (cond, body, start), (pattern, body, start)
+                    stack.extend(y for y in x if y.__class__ is not int and y.__class__ is not str)
+                else:
+                    stack.append(x)
+    return groups
 
 
 _POSITIONS = frozenset(("start", "end", "name_start", "name_end", "eq_end", "decl_start", "decl_end",
                         "amp_start", "amp_end", "pipe_start", "pipe_end", "else_start", "op_start"))
-
-
-class _Movers(dict):
-    """record class -> its moving function, generated on first use."""
-
-    def __missing__(self, cls):
-        mover = self[cls] = _make_mover(cls)
-        return mover
-
-
-_MOVERS = _Movers()
 _SCALARS = frozenset(("text", "raw", "name", "quote", "op", "mode", "keyword", "kind", "reason", "var", "file",
                       "array_all", "quoted", "effects", "append", "exported", "decl_items", "negate",
                       "allexport", "has_default", "refs", "ends", "readonly", "exports",
@@ -49,43 +90,47 @@ _SCALARS = frozenset(("text", "raw", "name", "quote", "op", "mode", "keyword", "
 _TUPLE_LISTS = frozenset(("names", "clauses", "items"))  # lists that may hold (.., offset) tuples
 
 
-def move(obj, delta: int) -> None:
-    """Move a model record's byte offsets (and those of everything below it) by delta, in
-    place. An offset of 0 stays 0: it means "none" (a moved statement starts after byte 0)."""
-    _MOVERS[obj.__class__](obj, delta)
+class _ByClass(dict):
+    """record class -> what make(cls) gives, made on first use."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, cls):
+        made = self[cls] = self.make(cls)
+        return made
 
 
-def _move_list(value: list, delta: int) -> None:
-    for i, x in enumerate(value):
-        if x.__class__ is tuple:  # (name, start, end), (cond, body, start), (pattern, body, start)
-            value[i] = tuple((y + delta if y else y) if y.__class__ is int
-                             else (y if y.__class__ is str else _moved_in(y, delta)) for y in x)
-        else:
-            _MOVERS[x.__class__](x, delta)
+def _nested(cls) -> tuple:
+    """The fields of a record class that may hold records (a record, a list, a list of tuples)."""
+    return tuple(n for n in cls.__record_fields__ if n not in _POSITIONS and n not in _SCALARS)
 
 
-def _moved_in(value, delta: int):
-    _MOVERS[value.__class__](value, delta)
-    return value
-
-
-def _make_mover(cls):
-    """The moving function for one record class, generated once: the fields are known, so the
-    walk below it costs one call per record (a generic walk costs several)."""
+def _make_shifter(cls):
+    """The function that moves the offsets of a list of records of one class, generated once:
+    the fields are known, so a record costs one loop step."""
     lines = []
     for name in cls.__record_fields__:
         if name in _POSITIONS:
-            lines.append(f"    if o.{name}: o.{name} += d")
-        elif name in _SCALARS:
-            continue
+            lines.append(f"        if o.{name}: o.{name} += d")
         elif name in _TUPLE_LISTS:
-            lines.append(f"    v = o.{name}\n    if v: ml(v, d)")
-        else:  # a record, or a list of records
-            lines.append(f"    v = o.{name}\n    if v is not None:\n        if v.__class__ is list:\n"
-                         f"            for x in v: M[x.__class__](x, d)\n        else: M[v.__class__](v, d)")
-    env = {"M": _MOVERS, "ml": _move_list}
-    exec("def move(o, d):\n" + ("\n".join(lines) or "    pass") + "\n", env)
-    return env["move"]
+            lines.append(f"        v = o.{name}\n        if v: shift_tuples(v, d)")
+    body = "\n".join(lines) if lines else "        pass"
+    env = {"shift_tuples": _shift_tuples}
+    exec(f"def shift(objs, d):\n    for o in objs:\n{body}\n", env)  # noqa: S102 - built from field names
+    return env["shift"]
+
+
+def _shift_tuples(value: list, delta: int) -> None:
+    """The offsets held in a list's tuples (their records are moved with their class)."""
+    for i, x in enumerate(value):
+        if x.__class__ is tuple:
+            value[i] = tuple((y + delta if y else y) if y.__class__ is int else y for y in x)
+
+
+_NESTED = _ByClass(_nested)
+_SHIFTERS = _ByClass(_make_shifter)
 
 
 def comment_interior(tree, data: bytes, start: int, end: int, inserted: bytes = b"") -> bool:

@@ -1,0 +1,100 @@
+"""After an edit, parse_bytes takes the top-level statements the edit did not touch over from the
+last model without visiting their nodes: the edits and Tree.changed_ranges say which ones are
+left as they were. These cases pin what the take-over must get right; the fuzz suite
+(tests/fuzz/test_model_reuse.py) checks it on random edits."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from packgate.core import parse
+from packgate.core.parse import parse_bytes
+from packgate.core.records import is_record
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from generate import generate  # noqa: E402
+
+_SKIP = {"tree", "_starts", "tops", "refs"}
+
+
+def shape(value):
+    """A model as nested tuples of plain values, records by class and every field."""
+    if is_record(value):
+        return (type(value).__name__,) + tuple(
+            shape(getattr(value, n)) for n in type(value).__record_fields__ if n not in _SKIP)
+    if isinstance(value, (list, tuple)):
+        return tuple(shape(x) for x in value)
+    return value
+
+
+def _point(data: bytes, at: int) -> tuple:
+    row = data.count(b"\n", 0, at)
+    return row, at - (data.rfind(b"\n", 0, at) + 1)
+
+
+def edited(data: bytes, start: int, end: int, inserted: bytes, last=None):
+    """(last model, model after the edit, the new bytes), as an editor's document parses them."""
+    last = last if last is not None else parse_bytes(data, keep=True)
+    new = data[:start] + inserted + data[end:]
+    tree = last.tree
+    tree.edit(start, end, start + len(inserted), _point(data, start), _point(data, end),
+              _point(new, start + len(inserted)))
+    return last, parse_bytes(new, old_tree=tree, previous=last, edits=[(start, end, start + len(inserted))],
+                             keep=True), new
+
+
+def test_a_keystroke_builds_only_the_statement_it_is_in(monkeypatch):
+    data = generate(600, 3).encode()
+    built = []
+    real = parse.build.Builder.top_statement
+    monkeypatch.setattr(parse.build.Builder, "top_statement", lambda self, node, t, amp=None:
+                        built.append(node.start_byte) or real(self, node, t, amp))
+    at = data.index(b"\n", len(data) // 2)  # the end of a line in the middle
+    last = parse_bytes(data, keep=True)
+    before = {id(s) for top in last.tops.values() for s in top.stmts}
+    built.clear()
+    _, new, text = edited(data, at, at, b"x", last)
+    assert len(built) == 1 and built[0] < at
+    assert shape(new) == shape(parse_bytes(text))
+    assert sum(id(s) not in before for s in new.body.body) == 1  # the others are the last model's
+
+
+def test_a_line_continuation_joins_the_next_statement_to_the_edited_one():
+    # the edit touches only `echo a`; `echo b` after it becomes its arguments (a changed range)
+    data = b"echo a\necho b\nexport OFFLINE_PACKED_DATA=1\n"
+    _, new, text = edited(data, 6, 6, b" \\")
+    assert shape(new) == shape(parse_bytes(text))
+    assert [type(s).__name__ for s in new.body.body] == ["Command", "Assign", "ExportNames"][:len(new.body.body)]
+    assert len(new.body.body[0].words) == 4
+
+
+def test_a_directive_typed_before_a_kept_statement_covers_it():
+    data = b"echo a\n\nexport OFFLINE_PACKED_DATA=1\necho c\n"
+    _, new, text = edited(data, 7, 7, b"# packgate disable=PG001")
+    fresh = parse_bytes(text)
+    assert shape(new) == shape(fresh)
+    (d,) = new.directives
+    assert (d.scope_start, d.scope_end) == (text.index(b"export"), text.index(b"\necho c"))
+
+
+def test_a_plain_comment_is_taken_over_and_a_directive_is_built_again():
+    data = b"# a plain comment\necho a\n# packgate disable=PG004\necho b\n# trailing\n"
+    last, new, text = edited(data, 0, 0, b"\n")
+    assert shape(new) == shape(parse_bytes(text))
+    # the directive is built again each time (its scope reaches the next statement), not kept
+    assert [t.type for t in last.tops.values()] == ["comment", "command", "command", "comment"]
+    assert [t.type for t in new.tops.values()] == ["comment", "command", "command", "comment"]
+    assert new.directives[0].scope_start == text.index(b"echo b")
+
+
+def test_a_command_substitution_left_over_by_a_case_subject_reaches_the_next_statement():
+    # `case $(x) in` leaves its substitution to the next statement's `pre` (the model's way):
+    # a statement kept from the last parse, where there was none, has to be built again
+    data = b"case y in a) ;; esac\necho hi\necho there\n"
+    _, new, text = edited(data, 5, 6, b"$(x)")
+    fresh = parse_bytes(text)
+    assert len(fresh.body.body[1].pre) == 1
+    assert shape(new) == shape(fresh)
