@@ -383,3 +383,17 @@ def test_placeholders_reads_fields_as_str_format_does():
             templates += [text.en, text.zh]
     for template in templates:
         assert placeholders(template) == reference(template), template
+
+
+@pytest.mark.parametrize("line", ["OFFLINE_PACKED_DATA=1 B=2", "B=2 OFFLINE_PACKED_DATA=1"])
+def test_export_fix_on_a_line_of_assignments_exports_the_gate_alone(line):
+    """Was a bug: tree-sitter-bash glues `A=1 B=2` to the command on the next line, and the model
+    then saw each assignment as a statement of its own, so the fix prefixed the line with
+    `export` and exported B as well. The fix adds `export OFFLINE_PACKED_DATA` after the line."""
+    text = f"export OFFLINE_PACKING_BMR=1\n{line}\ntorchrun train.py --micro-batch-size 1\n"
+    analysis = analyze(text, settings=Settings(lang="en", profile="ov2"))
+    [f] = [x for x in analysis.findings if x.code == "PG004"]
+    fixed = apply_edits(analysis.source.data, next(x for x in f.fixes if x.preferred).edits).decode()
+    assert fixed == f"export OFFLINE_PACKING_BMR=1\n{line}\nexport OFFLINE_PACKED_DATA\n" \
+                    "torchrun train.py --micro-batch-size 1\n"
+    assert codes(fixed) == []

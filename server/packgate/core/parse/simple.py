@@ -102,6 +102,11 @@ class SimpleBuilder(WordBuilder):
                 a.value = self.word(value_node, d)
         return a
 
+    def _line_break(self, before, after) -> bool:
+        """True when a line ends (not continued with a backslash) between two nodes."""
+        gap = self.data[before.end_byte:after.start_byte]
+        return b"\n" in gap.replace(b"\\\r\n", b"").replace(b"\\\n", b"")
+
     def command(self, node, d: int) -> list:
         prefix_nodes, words, name_node = [], [], None
         field = node.field_name_for_child
@@ -122,15 +127,23 @@ class SimpleBuilder(WordBuilder):
         out: list[Stmt] = []
         # tree-sitter-bash sometimes glues standalone assignments on one line to the command on
         # the next: a prefix needs the command on the same logical line.
-        if prefix_nodes and name_node is not None:
-            gap = self.data[prefix_nodes[-1].end_byte:name_node.start_byte]
-            if b"\n" in gap.replace(b"\\\r\n", b"").replace(b"\\\n", b""):
-                for p in prefix_nodes:
+        if prefix_nodes and name_node is not None and self._line_break(prefix_nodes[-1], name_node):
+            # each line of them is one statement (`A=1 B=2`: a fix exports one name, not both)
+            lines = [[prefix_nodes[0]]]
+            for before, p in zip(prefix_nodes, prefix_nodes[1:]):
+                if self._line_break(before, p):
+                    lines.append([p])
+                else:
+                    lines[-1].append(p)
+            for line in lines:
+                s, e = self.s(line[0]), self.e(line[-1])
+                for p in line:
                     a = self.assignment(p, _PLAIN, d)
                     if a:
+                        a.decl_start, a.decl_end, a.decl_items = s, e, len(line)
                         out.extend(self.take_pre())
                         out.append(a)
-                prefix_nodes = []
+            prefix_nodes = []
         prefix = []
         for p in prefix_nodes:
             a = self.assignment(p, _PREFIX, d)
