@@ -30,7 +30,7 @@ class FakeServer:
     def scan_limits(self):
         return workspace.ScanLimits(7, 70)
 
-    async def scripts(self, uri=None):
+    async def scripts(self, uri=None, limits=None):
         return self.paths, self.cut
 
     def open_uris(self):

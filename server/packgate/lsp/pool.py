@@ -13,13 +13,13 @@ and the pool is not used again in this session.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import packgate.closed_scripts as closed_scripts
 from packgate.jobs import pool_size
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 IDLE_S = 300.0  # seconds without work before the workers are stopped (an idle server holds none)
 QUEUED_PER_WORKER = 2  # batches handed to the pool ahead: enough to keep workers busy, few to cancel
@@ -40,6 +40,7 @@ class ScriptPool:
         self._executor: ProcessPoolExecutor | None = None
         self._starting = asyncio.Lock()
         self._idle: asyncio.TimerHandle | None = None
+        self._active = 0  # passes running batches now
 
     @property
     def running(self) -> bool:
@@ -68,10 +69,12 @@ class ScriptPool:
         """Run work on every batch in the workers (started first if needed), take(batch, result)
         as each is done (on the event loop). Cancelling the caller stops the batches not yet
         started; PoolBroken if a worker died (the batches taken so far stay taken)."""
+        from concurrent.futures.process import BrokenProcessPool  # imported on first use: the server starts sooner
         await self.start(workers)
         if self._idle is not None:
             self._idle.cancel()
             self._idle = None
+        self._active += 1
         loop = asyncio.get_running_loop()
         waiting = iter(batches)
         running: dict[asyncio.Future, Any] = {}
@@ -100,11 +103,12 @@ class ScriptPool:
         finally:
             for future in running:
                 future.cancel()
+            self._active -= 1
             self._rest()
 
     def _rest(self) -> None:
         """Stop the workers if no work comes for IDLE_S."""
-        if self._executor is not None and self._idle is None:
+        if self._executor is not None and self._idle is None and not self._active:
             self._idle = asyncio.get_running_loop().call_later(IDLE_S, self.shutdown)
 
     def shutdown(self) -> None:
@@ -119,6 +123,8 @@ class ScriptPool:
 
 def _start(workers: int) -> ProcessPoolExecutor:
     """A pool of workers, every one started before this returns."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(PRELOAD)

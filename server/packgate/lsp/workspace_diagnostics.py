@@ -44,7 +44,7 @@ SORT_STEP = 50  # scripts sorted between two looks at the protocol stream (about
 async def check(ls: "PackgateServer", params: types.WorkspaceDiagnosticParams) -> list[Any]:
     """The report items of one workspace/diagnostic answer (none when they were all streamed)."""
     limits = ls.scan_limits()
-    paths, cut = await ls.scripts()
+    paths, cut = await ls.scripts(limits=limits)
     run = WorkspacePass(ls, params)
     run.start_pool(len(paths) - len(ls.checks.items))  # the scripts it holds no result for
     todo = await run.sort(paths)
@@ -139,7 +139,8 @@ class WorkspacePass:
         self.settings: dict[str, Any] = {}  # per folder
         self.problems: list[str] = []
         self.out = Stream(ls, params.partial_result_token)
-        self.done = 0
+        self.done = 0  # of the scripts analyse() was given
+        self.total = 0
         self.pooled = 0  # of them analysed in the worker processes
         self.starting: asyncio.Future | None = None  # the worker processes starting
 
@@ -172,10 +173,15 @@ class WorkspacePass:
         return self.settings[folder]
 
     async def sort(self, paths: list[str]) -> list[Todo]:
-        """Answer open documents and unchanged scripts; return the scripts to analyse."""
+        """Answer open documents and unchanged scripts; return the scripts to analyse. A big
+        tree's first reports go out while it is sorted: what is ready, else one script analysed."""
         ls, todo = self.ls, []
         for n, path in enumerate(paths, 1):
             if n % SORT_STEP == 0:
+                if not self.out.sent and not self.out.pending and todo:
+                    first = todo.pop(0)
+                    self.take(first, analyse_script(self.job(first), self.texts))
+                self.out.flush()
                 await asyncio.sleep(0)  # stat checks of a large tree: let keystrokes through
             real = workspace.real_path(path)
             uri = self.opened.get(real)
@@ -217,32 +223,34 @@ class WorkspacePass:
         """Analyse the scripts that changed (sourced files followed as for open documents): in the
         worker processes when there are many, else (or when a worker died) in this process."""
         left = {t.path: t for t in todo}
+        self.total = len(todo)
         pool = self.ls.pool
         workers = pool.workers_for(len(todo))
         if workers > 1:
             try:
                 if self.starting is not None and not self.starting.done() and not self.out.sent:
-                    await self.analyse_here(left, token, len(todo), 1)  # a first report while they start
+                    await self.analyse_here(left, token, 1)  # a first report while they start
                 if self.starting is not None:
                     await asyncio.shield(self.starting)
 
                 def take(batch: Batch, results: list[ScriptResult]) -> None:
                     self.pooled += len(results)
                     for result in results:
-                        self.take(left.pop(result.path), result, token, len(todo))
+                        self.take(left.pop(result.path), result)
+                    self.advance(token, len(results), self.total)
                     self.out.flush()
                 await pool.run(self.batches(list(left.values()), workers), workers, take)
             except PoolBroken as exc:
                 self.ls.log(f"packgate: a worker process of the workspace pass stopped ({exc}); the "
                             "other scripts are analysed in the server's process", "warning")
-        await self.analyse_here(left, token, len(todo), len(left))
+        await self.analyse_here(left, token, len(left))
 
-    async def analyse_here(self, left: dict[str, Todo], token: Any, total: int, count: int) -> None:
+    async def analyse_here(self, left: dict[str, Todo], token: Any, count: int) -> None:
         """Analyse up to count of the scripts left in this process, one at a time."""
         for item in list(itertools.islice(left.values(), count)):
             del left[item.path]
-            job = ScriptJob(item.path, item.root, item.settings)
-            self.take(item, analyse_script(job, self.texts), token, total)
+            self.take(item, analyse_script(self.job(item), self.texts))
+            self.advance(token, 1, self.total)
             self.out.flush()
             await asyncio.sleep(0)  # let edits, cancellations and other requests through
 
@@ -254,14 +262,17 @@ class WorkspacePass:
             size = FIRST_BATCH if n < workers else BATCH
             if start >= len(todo):
                 return
-            jobs = tuple(ScriptJob(t.path, t.root, t.settings) for t in todo[start:start + size])
+            jobs = tuple(self.job(t) for t in todo[start:start + size])
             yield Batch(jobs, self.texts, self.generation)
             start += size
 
-    def take(self, todo: Todo, result: ScriptResult, token: Any, total: int) -> None:
+    def job(self, todo: Todo) -> ScriptJob:
+        """What analysing a script needs besides the open documents' texts."""
+        return ScriptJob(todo.path, todo.root, todo.settings)
+
+    def take(self, todo: Todo, result: ScriptResult) -> None:
         """One analysis done: render it, keep it in ls.checks, and queue its report."""
         ls = self.ls
-        self.done += 1
         if result.text is not None:
             source = Source(result.text)
             others: dict[str, Source] = {}
@@ -276,8 +287,12 @@ class WorkspacePass:
             rendered = convert.to_diagnostics(result.findings, source, todo.uri, None, ls.client, source_for)
             self.out.add(self.item(todo.uri, ls.checks.store(
                 todo.path, todo.stamp, todo.settings, self.generation, result.dependencies, self.stamp, rendered)))
-        if token is not None and 100 * self.done // total != 100 * (self.done - 1) // total:
-            ls.work_done_progress.report(token, convert.progress_report(self.done, total))  # each percent
+
+    def advance(self, token: Any, count: int, total: int) -> None:
+        """count more of total scripts analysed: $/progress at each new percent."""
+        before, self.done = self.done, self.done + count
+        if token is not None and 100 * self.done // total != 100 * before // total:
+            self.ls.work_done_progress.report(token, convert.progress_report(self.done, total))
 
     def item(self, uri: str, checked: workspace.Checked) -> Any:
         """A closed script's report: `unchanged` when the client holds this result."""
