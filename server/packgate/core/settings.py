@@ -221,8 +221,8 @@ def editor_only(sections: list[Mapping[str, Any]], problems: list[str]) -> dict[
     found: dict[str, int] = {}
     for key, spec in EDITOR_ONLY_KEYS.items():
         value: Any = spec["default"]
+        head, _, tail = key.partition(".")
         for section in sections:
-            head, _, tail = key.partition(".")
             nested = section.get(head)
             raw = section.get(key, nested.get(tail, _INVALID) if isinstance(nested, Mapping) else _INVALID)
             if raw is _INVALID:
