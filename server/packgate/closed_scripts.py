@@ -17,7 +17,7 @@ from packgate.core.settings import Settings
 
 # Workers run below the server's priority: a keystroke's analysis comes first on a busy machine.
 WORKER_NICENESS = 5
-PARENT_CHECK_S = 1.0  # how often a worker looks whether the process that started it is gone
+PARENT_CHECK_S = 1.0  # how often a worker looks whether the server is gone
 
 
 @dataclass(frozen=True)
@@ -90,11 +90,12 @@ def ready(_workers: int) -> int:
     return os.getpid()
 
 
-def worker_started() -> None:
+def worker_started(server: int) -> None:
     """A worker's first step: its standard input and output are the server's protocol stream,
     so they are pointed at /dev/null (nothing a worker prints can corrupt a message); it yields
-    the CPU to the server's process, which answers the keystrokes; and it ends when its parent
-    does (a server killed outright would leave it waiting for work forever)."""
+    the CPU to the server's process, which answers the keystrokes; and it ends when the server
+    does. A server killed outright would otherwise leave it waiting for work forever, and the
+    fork server with it (each worker holds the pipe whose end tells the fork server to stop)."""
     import os
     import threading
     null = os.open(os.devnull, os.O_RDWR)
@@ -105,13 +106,15 @@ def worker_started() -> None:
         os.nice(WORKER_NICENESS)
     except (AttributeError, OSError):
         pass
-    threading.Thread(target=_end_with_parent, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=_end_with, args=(server,), daemon=True).start()
 
 
-def _end_with_parent(parent: int) -> None:
+def _end_with(server: int) -> None:
     import os
     import time
-    while os.getppid() == parent:
+    while True:
         time.sleep(PARENT_CHECK_S)
-    os._exit(0)
-
+        try:
+            os.kill(server, 0)  # no signal sent: only whether the process exists (and is ours)
+        except OSError:
+            os._exit(0)

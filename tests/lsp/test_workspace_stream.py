@@ -12,7 +12,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 from pygls.uris import to_fs_path as to_fs_path
 
-from lsp_helpers import PULLING, capabilities, codes, open_doc, session, wait_until
+from lsp_helpers import PULLING, capabilities, codes, config, init_params, open_doc, session, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -180,3 +180,32 @@ async def test_each_folder_s_configuration_applies(tmp_path, env):
         assert found[(tmp_path / "team_3" / "exp_003" / "train.sh").as_uri()] == hint  # the root's, past a pyproject
         assert found[(tmp_path / "team_1" / "exp_005" / "train.sh").as_uri()] == []
         assert found[(tmp_path / "team_2" / "exp_006" / "train.sh").as_uri()] == hint  # sources env.sh: BMR=1
+
+
+def children(pid: int) -> set[int]:
+    """The child processes of pid (Linux /proc)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found.update(int(c) for c in task.read_text().split())
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from /proc")
+async def test_no_worker_outlives_a_server_killed_outright(tmp_path):
+    tree(tmp_path)
+    client = await config(env=POOL).start()
+    try:
+        await client.initialize_session(init_params(capabilities(PULLING), folders=[tmp_path]))
+        client.progress_reports["work"] = []
+        await client.workspace_diagnostic_async(params(work="work"))
+        assert "analysed in worker processes" in client.progress_reports["work"][-1].message
+        spawned = children(client._server.pid)
+        workers = {w for p in spawned for w in children(p)}
+        assert spawned and len(workers) == 2, (spawned, workers)
+        client._server.kill()  # no shutdown, no exit: as an editor that kills its server
+        await client._server.wait()
+        await wait_until(lambda: not any(Path(f"/proc/{p}").exists() for p in spawned | workers), timeout=10)
+    finally:
+        if client._server.returncode is None:
+            client._server.kill()
+        await client.stop()

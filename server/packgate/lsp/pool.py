@@ -124,6 +124,7 @@ class ScriptPool:
 def _start(workers: int) -> ProcessPoolExecutor:
     """A pool of workers, every one started before this returns."""
     import multiprocessing
+    import os
     from concurrent.futures import ProcessPoolExecutor
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
@@ -131,7 +132,7 @@ def _start(workers: int) -> ProcessPoolExecutor:
     else:
         context = multiprocessing.get_context("spawn")
     executor = ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                                   initializer=closed_scripts.worker_started)
+                                   initializer=closed_scripts.worker_started, initargs=(os.getpid(),))
     # workers start on demand: as many calls at once as workers start them all
     list(executor.map(closed_scripts.ready, [workers] * workers))
     return executor
