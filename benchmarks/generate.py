@@ -348,5 +348,20 @@ def write_many(folder: Path, count: int, lines: int, seed: int = 0) -> list[Path
     return paths
 
 
+def write_monorepo(folder: Path, teams: int, experiments: int, lines: int, seed: int = 0) -> list[Path]:
+    """A monorepo of teams x experiments launchers of about `lines` lines (+-10%), each in its own
+    folder (`team_07/exp_042/train.sh`), as the workspace benchmark opens it (~0.2 ms a launcher)."""
+    paths = []
+    for t in range(teams):
+        for e in range(experiments):
+            n = seed + t * experiments + e
+            rng = random.Random(n)
+            p = folder / f"team_{t:02d}" / f"exp_{e:03d}" / "train.sh"
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(generate(max(MIN_LINES, int(lines * rng.uniform(0.9, 1.1))), n), encoding="utf-8")
+            paths.append(p)
+    return paths
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -75,9 +75,11 @@ async def spawn(command: list[str], caps: types.ClientCapabilities,
 
 
 async def spawn_and_open(command: list[str], caps: types.ClientCapabilities, text: str | None,
-                         extra_env: dict[str, str] | None = None) -> tuple[LanguageClient, float, float | None]:
+                         extra_env: dict[str, str] | None = None,
+                         folders: list[Path] | None = None) -> tuple[LanguageClient, float, float | None]:
     """spawn(), then (with text) a didOpen sent right after `initialized`: the client, the ms from
-    spawn to the initialize answer, and the ms from spawn to that document's first publishDiagnostics."""
+    spawn to the initialize answer, and the ms from spawn to that document's first publishDiagnostics.
+    folders: the workspace folders the client announces."""
     client = LanguageClient("packgate-bench", "1")
     published: dict = {}
     client.published = published  # type: ignore[attr-defined]
@@ -101,13 +103,58 @@ async def spawn_and_open(command: list[str], caps: types.ClientCapabilities, tex
 
     start = time.perf_counter()
     await client.start_io(*command, env=env(extra_env))
-    await client.initialize_async(types.InitializeParams(capabilities=caps, process_id=os.getpid()))
+    await client.initialize_async(types.InitializeParams(
+        capabilities=caps, process_id=os.getpid(), root_uri=folders[0].as_uri() if folders else None,
+        workspace_folders=[types.WorkspaceFolder(uri=f.as_uri(), name=f.name) for f in folders] if folders else None))
     elapsed = (time.perf_counter() - start) * 1000
     client.initialized(types.InitializedParams())
     if text is None:
         return client, elapsed, None
     diagnosed = (await open_and_wait(client, STARTUP_URI, text) - start) * 1000
     return client, elapsed, diagnosed
+
+
+async def workspace_pass(folder: Path, open_text: str, keystrokes: int = 20,
+                         extra_env: dict[str, str] | None = None) -> dict[str, float]:
+    """One workspace/diagnostic over a fresh server's workspace folder, with a partialResultToken,
+    while a document of open_text is edited: seconds from the request to the first partial result
+    and to the answer, the reports received, and the didChange -> publishDiagnostics seconds
+    (p95 and count) of keystrokes typed one after another during the pass, and the CPU seconds
+    the server's own process used (its workers not counted)."""
+    caps = client_capabilities("visual_studio_code")
+    client, _, _ = await spawn_and_open(SERVER, caps, None, extra_env, folders=[folder])
+    arrived: list[float] = []
+    reports = [0]
+
+    @client.feature(types.PROGRESS)
+    def progress(params: types.ProgressParams) -> None:
+        value = params.value
+        if params.token == "partial" and isinstance(value, dict) and "items" in value:
+            arrived.append(time.perf_counter())
+            reports[0] += len(value["items"])
+
+    try:
+        uri = (folder / "open_while_typing.sh").as_uri()  # not on disk: not one of the scripts
+        await open_and_wait(client, uri, open_text)
+        start = time.perf_counter()
+        answer = asyncio.ensure_future(client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(
+            previous_result_ids=[], partial_result_token="partial", work_done_token="work")))
+        latencies, version, text = [], 1, open_text
+        for spot in keystroke_spots(open_text, max(1, keystrokes // 2)):
+            for rng, new, text in spot_edits(text, spot):  # an `x` typed at a code line, then deleted
+                if answer.done():
+                    break
+                version += 1
+                latencies.append(await change_and_wait(client, uri, version, rng, new))
+        result = await answer
+        done = time.perf_counter()
+        reports[0] += len(result.items)
+        cpu = cpu_ms(client)
+    finally:
+        await stop(client)
+    return {"first": (arrived[0] if arrived else done) - start, "total": done - start, "reports": reports[0],
+            "server_cpu": (cpu or 0.0) / 1000,
+            "keystroke_p95": pct(latencies, 0.95) if latencies else float("nan"), "keystrokes": len(latencies)}
 
 
 async def stop(client: LanguageClient) -> None:

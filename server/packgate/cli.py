@@ -11,6 +11,7 @@ import stat
 import sys
 
 from . import __version__
+from .jobs import POOL_MIN_FILES, pool_size  # noqa: F401  (POOL_MIN_FILES: tests size their trees by it)
 from .core.records import record, replace
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -381,24 +382,12 @@ def _analyze_file(path: str, args, problems: list) -> "FileResult | None":
     return FileResult(display, data, text, valid_utf8, settings, analysis)
 
 
-# Many files are checked in worker processes, one per core (the analysis is CPU-bound Python).
-POOL_MIN_FILES = 16  # below this, starting workers costs more than it saves
-POOL_MAX_WORKERS = 8
-
-
+# Many files are checked in worker processes, one per core (packgate.jobs sizes the pool).
 def _pool_size(files: list[str], args) -> int:
     """Workers for this run: 1 (no pool) for few files, stdin, --fix/--diff or PACKGATE_JOBS=1."""
-    if args.fix or args.diff or "-" in files or len(files) < POOL_MIN_FILES:
+    if args.fix or args.diff or "-" in files:
         return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    try:
-        wanted = int(os.environ.get("PACKGATE_JOBS", "0"))
-    except ValueError:
-        wanted = 0
-    return max(1, min(wanted or cores, POOL_MAX_WORKERS, len(files) // 4))
+    return pool_size(len(files))
 
 
 class _Checked:

@@ -340,7 +340,7 @@ def test_settings_schema(capsys):
     rc, out, _ = run(capsys, "settings-schema")
     schema = json.loads(out)
     assert set(schema) == {"packgate.profile", "packgate.lang", "packgate.select", "packgate.ignore",
-                           "packgate.severity"}
+                           "packgate.severity", "packgate.workspace.maxScripts", "packgate.workspace.maxFiles"}
 
 
 def test_console_script_runs(tmp_path):

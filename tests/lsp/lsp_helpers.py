@@ -59,25 +59,35 @@ def make_client() -> LanguageClient:
     def inlay_refresh(client: LanguageClient, params: None) -> None:
         client.inlay_refreshes += 1  # type: ignore[attr-defined]
 
+    client.partial_results = {}  # type: ignore[attr-defined]  # token -> the partial results' values
+
+    def progress(client: LanguageClient, params: types.ProgressParams) -> None:
+        if isinstance(params.value, dict) and "kind" not in params.value:  # a partial result
+            client.partial_results.setdefault(params.token, []).append(params.value)  # type: ignore[attr-defined]
+        else:
+            DEFAULT_CLIENT_FEATURES[types.PROGRESS](client, params)
+
     register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, PUBLISH: publish,
                                    types.CLIENT_REGISTER_CAPABILITY: register,
-                                   types.WORKSPACE_INLAY_HINT_REFRESH: inlay_refresh})
+                                   types.WORKSPACE_INLAY_HINT_REFRESH: inlay_refresh,
+                                   types.PROGRESS: progress})
     return client
 
 
-def config(command: list[str] | None = None) -> ClientServerConfig:
-    """How the tests start the server: the real command, the source tree importable."""
+def config(command: list[str] | None = None, env: dict[str, str] | None = None) -> ClientServerConfig:
+    """How the tests start the server: the real command, the source tree importable (env: more
+    variables for the server)."""
     return ClientServerConfig(server_command=command or SERVER_COMMAND, client_factory=make_client,
-                              server_env=server_env())
+                              server_env={**server_env(), **(env or {})})
 
 
 @contextlib.asynccontextmanager
 async def session(caps: types.ClientCapabilities, options: Any = None,
                   command: list[str] | None = None, folders: list[Path] | None = None,
-                  locale: str | None = None) -> AsyncIterator[LanguageClient]:
+                  locale: str | None = None, env: dict[str, str] | None = None) -> AsyncIterator[LanguageClient]:
     """A fresh server for tests that change its settings or break it on purpose (or need
-    workspace folders, or a client locale)."""
-    lsp_client = await config(command).start()
+    workspace folders, a client locale, or variables in the server's environment)."""
+    lsp_client = await config(command, env).start()
     try:
         result = await lsp_client.initialize_session(init_params(caps, options, folders, locale))
         lsp_client.encoding = encoding_of(lsp_client, result)  # type: ignore[attr-defined]

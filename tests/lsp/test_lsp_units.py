@@ -189,7 +189,7 @@ def test_workspace_scan_finds_scripts_as_the_cli_does_and_never_blocks(tmp_path)
     found, cut = workspace.scripts([real])
     assert [os.path.relpath(p, real) for p in found] == ["a.sh", "inside.sh", "sub/b.bash", "sub/run"]
     assert not cut
-    assert workspace.scripts([real], limit=2) == (found[:2], True)
+    assert workspace.scripts([real], workspace.ScanLimits(2, 0)) == (found[:2], workspace.CUT_SCRIPTS)
     assert workspace.scripts([real, os.path.join(real, "sub")])[0] == found  # nested folders: once each
 
 

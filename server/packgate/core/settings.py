@@ -75,6 +75,31 @@ FILE_ONLY_KEYS: dict[str, dict[str, Any]] = {
 }
 
 
+# Keys only the editor sends, for the language server as a whole rather than for one file (a
+# configuration file does not carry them). The client schema carries them with SCHEMA's.
+EDITOR_ONLY_KEYS: dict[str, dict[str, Any]] = {
+    "workspace.maxScripts": {
+        "type": "integer",
+        "minimum": 0,
+        "default": 10000,
+        "description": "Workspace diagnostics and references read at most this many shell scripts of the "
+        "workspace folders (0: no limit); you are told once when a workspace has more.",
+        "description_zh": "工作区诊断与引用查找最多读取工作区文件夹中的这么多个 shell 脚本（0 表示不限）；"
+        "工作区超出时会提示一次。",
+    },
+    "workspace.maxFiles": {
+        "type": "integer",
+        "minimum": 0,
+        "default": 200000,
+        "description": "The search for shell scripts in the workspace folders stops after looking at this "
+        "many files (0: no limit), so that a dataset folder cannot keep it busy; you are told once when it "
+        "stops early.",
+        "description_zh": "在工作区文件夹中查找 shell 脚本时，查看这么多个文件后即停止（0 表示不限），"
+        "以免数据集文件夹拖住查找；提前停止时会提示一次。",
+    },
+}
+
+
 @record(frozen=True)
 class Settings:
     """Resolved settings; every field has a default, so a partial source is fine."""
@@ -108,7 +133,9 @@ class Settings:
                     updates[key.replace("-", "_")] = checked
                 continue
             if key not in SCHEMA:
-                if strict:
+                if strict and any(key in (k, k.partition(".")[0]) for k in EDITOR_ONLY_KEYS):
+                    problems.append(f"packgate.{key} is an editor setting; configuration files do not set it")
+                elif strict:
                     known = ", ".join([*SCHEMA, *FILE_ONLY_KEYS])
                     problems.append(f"unknown key {key!r} (packgate reads {known})")
                 continue
@@ -183,8 +210,30 @@ def _check(key: str, value: Any) -> Any:
 
 
 def schema_for_clients() -> dict[str, dict[str, Any]]:
-    """The schema keyed by the client-side setting name (`packgate.profile`, ...)."""
-    return {f"packgate.{k}": dict(v) for k, v in SCHEMA.items()}
+    """The settings an editor sends, keyed by the client-side name (`packgate.profile`, ...)."""
+    return {f"packgate.{k}": dict(v) for k, v in {**SCHEMA, **EDITOR_ONLY_KEYS}.items()}
+
+
+def editor_only(sections: list[Mapping[str, Any]], problems: list[str]) -> dict[str, int]:
+    """The EDITOR_ONLY_KEYS from editor sections (a later section wins), each a whole number at
+    least its minimum, else its default (an invalid value is reported). A key is found dotted
+    (`workspace.maxScripts`, as VS Code sends it) or nested (`{"workspace": {"maxScripts": ...}}`)."""
+    found: dict[str, int] = {}
+    for key, spec in EDITOR_ONLY_KEYS.items():
+        value: Any = spec["default"]
+        head, _, tail = key.partition(".")
+        for section in sections:
+            nested = section.get(head)
+            raw = section.get(key, nested.get(tail, _INVALID) if isinstance(nested, Mapping) else _INVALID)
+            if raw is _INVALID:
+                continue
+            if isinstance(raw, int) and not isinstance(raw, bool) and raw >= spec["minimum"]:
+                value = raw
+            else:
+                problems.append(f"invalid packgate.{key} {raw!r}; it must be a whole number of at least "
+                                f"{spec['minimum']}; using {value!r}")
+        found[key] = value
+    return found
 
 
 CONFIG_NAMES = (".packgate.toml", "pyproject.toml")

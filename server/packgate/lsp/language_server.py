@@ -26,6 +26,7 @@ import packgate.lsp.memory as memory
 import packgate.lsp.workspace as workspace
 from packgate.core.project import assumed_message
 from packgate.lsp.convert import ClientFeatures
+from packgate.lsp.pool import ScriptPool
 from packgate.lsp.protocol import PackgateProtocol, report_client_error
 from packgate.lsp.session import Entry, Session, path_of
 
@@ -48,6 +49,7 @@ class PackgateServer(LanguageServer):
         self.client = ClientFeatures()
         self.pending: list[str] = []
         self.checks = workspace.Checks()  # workspace diagnostics of closed scripts
+        self.pool = ScriptPool()  # worker processes for big workspace passes (started on the first)
         self._waiting: set[str] = set()  # documents to re-diagnose after a sourced file changed
         self._waiting_handle: asyncio.TimerHandle | None = None
         self._tokens = itertools.count(1)
@@ -214,8 +216,18 @@ class PackgateServer(LanguageServer):
         """A line of a Python file (from the editor when open), to convert its columns."""
         return workspace.read_line(path, line, self.overlay())
 
-    async def scripts(self, uri: str | None = None) -> tuple[list[str], bool]:
-        """The shell scripts of the workspace folders (or of the document's project without folders).
+    def scan_limits(self) -> workspace.ScanLimits:
+        """Where a workspace scan stops (packgate.workspace.maxScripts and maxFiles)."""
+        problems: list[str] = []
+        limits = workspace.ScanLimits.of(self.session.editor_only(problems))
+        self.say(problems)
+        return limits
+
+    async def scripts(self, uri: str | None = None,
+                      limits: workspace.ScanLimits | None = None) -> tuple[list[str], str | None]:
+        """The shell scripts of the workspace folders (or of the document's project without
+        folders), and which limit cut the scan short (workspace.scripts; limits: the settings'
+        when not given).
 
         The walk runs in a worker thread: a large tree must not hold up keystrokes.
         """
@@ -224,7 +236,7 @@ class PackgateServer(LanguageServer):
             from packgate.core.project import find_root
             found = find_root(path)
             roots = [os.path.realpath(found)] if found is not None else []
-        return await asyncio.to_thread(workspace.scripts, roots)
+        return await asyncio.to_thread(workspace.scripts, roots, limits or self.scan_limits())
 
     def open_uris(self) -> dict[str, str]:
         """real path -> URI of each open file-backed document."""

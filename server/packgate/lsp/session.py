@@ -33,7 +33,7 @@ from urllib.parse import urlparse
 from pygls.uris import to_fs_path
 
 from packgate.core.model import Edit
-from packgate.core.settings import LANGS, SCHEMA, Settings, settings_for
+from packgate.core.settings import EDITOR_ONLY_KEYS, LANGS, SCHEMA, Settings, editor_only, settings_for
 from packgate.core.source import Source, apply_edits
 
 if TYPE_CHECKING:
@@ -168,6 +168,10 @@ class Session:
         base = Settings() if self.locale is None else Settings(lang=self.locale)
         self.editor = base.merged(self.init_section, problems).merged(self.editor_section, problems)
         return problems
+
+    def editor_only(self, problems: list[str]) -> dict[str, int]:
+        """The editor-only settings (settings.EDITOR_ONLY_KEYS): the workspace scan's limits."""
+        return editor_only([self.init_section, self.editor_section], problems)
 
     def settings_for(self, uri: str, problems: list[str]) -> Settings:
         """The editor settings overridden by the file's nearest packgate configuration."""
@@ -428,7 +432,7 @@ def section_of(raw: Any, problems: list[str]) -> dict[str, Any]:
         problems.append(f"packgate settings must be an object, got {nested!r}; using the defaults")
         return {}
     found = {k[len("packgate."):]: v for k, v in raw.items() if isinstance(k, str) and k.startswith("packgate.")}
-    found.update({k: v for k, v in raw.items() if k in SCHEMA})
+    found.update({k: v for k, v in raw.items() if k in SCHEMA or k in EDITOR_ONLY_KEYS})
     return found
 
 

@@ -14,23 +14,36 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from packgate.core.files import decode, is_shell_script, read_file, walk
+from packgate.core.settings import EDITOR_ONLY_KEYS
 
 if TYPE_CHECKING:
     from packgate.core.settings import Settings
 
-# A workspace scan (references, workspace diagnostics) stops after this many scripts, or after
-# visiting this many directory entries, so a dataset folder cannot stall the server.
-MAX_SCRIPTS = 2000
-MAX_VISITED = 50_000
+
+@dataclass(frozen=True)
+class ScanLimits:
+    """Where a workspace scan (workspace diagnostics, references) stops, so that a dataset folder
+    cannot keep it busy: the settings packgate.workspace.maxScripts and maxFiles (0: no limit)."""
+
+    max_scripts: int = EDITOR_ONLY_KEYS["workspace.maxScripts"]["default"]
+    max_files: int = EDITOR_ONLY_KEYS["workspace.maxFiles"]["default"]
+
+    @classmethod
+    def of(cls, values: Mapping[str, int]) -> "ScanLimits":
+        """The limits from settings.editor_only's values."""
+        return cls(values["workspace.maxScripts"], values["workspace.maxFiles"])
+
+
+# Which limit cut a scan short, as the message to the user names it.
+CUT_SCRIPTS, CUT_FILES = "maxScripts", "maxFiles"
 # A Python file is read only to convert one line's columns; bigger files are not read.
 MAX_LINE_FILE = 2 * 1024 * 1024
 _PY_LINES = re.compile(r"\r\n|\r|\n")
 
 
-def scripts(roots: Iterable[str], limit: int = MAX_SCRIPTS,
-            visit_limit: int = MAX_VISITED) -> tuple[list[str], bool]:
-    """The shell scripts below real-path roots, found as `packgate check DIR` finds them; True if
-    the scan was cut short.
+def scripts(roots: Iterable[str], limits: ScanLimits = ScanLimits()) -> tuple[list[str], str | None]:
+    """The shell scripts below real-path roots, found as `packgate check DIR` finds them, and
+    which limit cut the scan short (CUT_SCRIPTS, CUT_FILES; None: every script was found).
 
     Only regular files are opened to look for a shebang (a FIFO would block the read), and a
     symlink counts only if it resolves inside a root.
@@ -42,8 +55,8 @@ def scripts(roots: Iterable[str], limit: int = MAX_SCRIPTS,
     for root in roots:
         for path in walk(root):
             visited += 1
-            if visited > visit_limit:
-                return out, True
+            if limits.max_files and visited > limits.max_files:
+                return out, CUT_FILES
             if path in seen:  # nested workspace folders
                 continue
             seen.add(path)
@@ -56,10 +69,16 @@ def scripts(roots: Iterable[str], limit: int = MAX_SCRIPTS,
             except OSError:
                 continue
             if is_shell_script(path):
+                if limits.max_scripts and len(out) >= limits.max_scripts:
+                    return out, CUT_SCRIPTS
                 out.append(path)
-                if len(out) >= limit:
-                    return out, True
-    return out, False
+    return out, None
+
+
+def real_path(path: str) -> str:
+    """The real path of a file the scan found: itself unless it is a symlink (the scan's roots
+    are real and it does not enter linked folders), which saves a look at every folder above it."""
+    return os.path.realpath(path) if os.path.islink(path) else path
 
 
 def read_text(path: str) -> str | None:

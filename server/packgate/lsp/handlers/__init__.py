@@ -1,6 +1,6 @@
 """Every request and notification packgate answers, and the handler of each: the one registry.
 
-One module per family: ``lifecycle`` (initialize, initialized), ``configuration`` (settings,
+One module per family: ``lifecycle`` (initialize, initialized, shutdown, exit), ``configuration`` (settings,
 watched files, workspace folders), ``documents`` (open, change, save, close), ``diagnostics``
 (pulled, per document and for the workspace), ``hover``, ``code_actions``, ``navigation``
 (definition, references), ``launches`` (inlay hints, the status bar's launch summaries) and
@@ -22,6 +22,8 @@ from packgate.lsp.handlers import (code_actions, completion, configuration, diag
 HANDLERS: tuple[tuple[str, Any, Callable[..., Any]], ...] = (
     (types.INITIALIZE, None, lifecycle.initialize),
     (types.INITIALIZED, None, lifecycle.initialized),
+    (types.SHUTDOWN, None, lifecycle.shutdown),
+    (types.EXIT, None, lifecycle.exit_server),
     (types.WORKSPACE_DID_CHANGE_CONFIGURATION, None, configuration.did_change_configuration),
     (types.TEXT_DOCUMENT_DID_OPEN, None, documents.did_open),
     (types.TEXT_DOCUMENT_DID_CHANGE, None, documents.did_change),

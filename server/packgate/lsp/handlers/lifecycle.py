@@ -1,4 +1,4 @@
-"""initialize and initialized: the client's capabilities, locale and first settings."""
+"""initialize and initialized: the client's capabilities, locale and first settings; shutdown and exit."""
 
 from __future__ import annotations
 
@@ -43,3 +43,15 @@ async def initialized(ls: PackgateServer, params: types.InitializedParams) -> No
         ls.say(ls.session.set_editor_section(await ls.pull_configuration()))
         if ls.session.editor != before:  # documents opened meanwhile used the older settings
             ls.rediagnose()
+
+
+@guarded()
+def shutdown(ls: PackgateServer, params: None) -> None:
+    """The client asks the server to stop: the worker processes go first."""
+    ls.pool.shutdown()
+
+
+@guarded()
+def exit_server(ls: PackgateServer, params: None) -> None:
+    """The server stops (after shutdown, or without it): no worker process outlives it."""
+    ls.pool.shutdown()
