@@ -2,4 +2,5 @@
 
 from .cli import run
 
-run()
+if __name__ == "__main__":  # not when multiprocessing's workers import it
+    run()
