@@ -13,9 +13,11 @@ const DEFAULTS = Object.fromEntries(
   Object.entries(MANIFEST.contributes.configuration.properties).map(([key, schema]) => [key, schema.default]),
 );
 
-/** The defaults of the five settings the server reads, keyed as the server reads them. */
+/** The defaults of the settings the server reads, keyed as the server reads them. */
 const SERVER_DEFAULTS = Object.fromEntries(
-  ['profile', 'lang', 'select', 'ignore', 'severity'].map((key) => [key, DEFAULTS[`packgate.${key}`]]),
+  ['profile', 'lang', 'select', 'ignore', 'severity', 'workspace.maxScripts', 'workspace.maxFiles'].map(
+    (key) => [key, DEFAULTS[`packgate.${key}`]],
+  ),
 );
 
 /**
