@@ -33,6 +33,7 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
         self.path = os.path.abspath(path) if path else None
         self.loader = loader
         self.new_logs()  # the tables of incremental.TABLES
+        self.mappers: dict = {}  # Moves -> its Mapper (Incremental.mapper)
         # where the walk is
         self.file_stack: list = [self.path]  # the file being walked (None: the main text has no path)
         self.sourced = False  # walking a sourced file (len(file_stack) > 1, read on every value)
@@ -78,7 +79,7 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
             if self.resynced:
                 # the paths at the end are the last walk's: needed as they are only without a launch
                 if not self.launches:
-                    states = moved_states(self.end.states, self.end.moves, self.relevant)
+                    states = moved_states(self.end.states, self.mapper(self.end.moves))
             elif self.record:
                 self.end = self.checkpoint(len(self.script.body.body), states)
             sourced = bool(self.dependencies or self.source_cache)  # before the library functions
@@ -98,7 +99,7 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
                 self.called[name] = None
                 self.call_steps = 0
                 forks, moves = self.def_states.get(name, ([State({}, relevant=self.relevant)], None))
-                self.call(fdef, moved_states(forks, moves, self.relevant))
+                self.call(fdef, moved_states(forks, self.mapper(moves)))
 
     def end_of_file(self, states: list) -> None:
         """A script without a launch is judged at its end, anchored on the last line that holds anything."""

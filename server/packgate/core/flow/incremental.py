@@ -63,11 +63,14 @@ class Unmapped(Exception):
 class Mapper:
     """Carries the walk's facts (values, paths, launches) from one version's offsets to another's."""
 
-    __slots__ = ("lo", "hi", "delta", "relevant")
+    __slots__ = ("lo", "hi", "delta", "relevant", "moved")
 
     def __init__(self, moves: Moves, relevant: Optional[frozenset]):
         self.lo, self.hi, self.delta = moves
         self.relevant = relevant
+        # id of a Var -> (that Var, it moved): the paths and checkpoints of a walk share most of
+        # their Vars (a fork copies the dict, not the Vars), so each is moved once
+        self.moved: dict = {}
 
     def start(self, x: int) -> int:
         """A start offset, moved."""
@@ -107,6 +110,14 @@ class Mapper:
 
     def var(self, v: Var) -> Var:
         """A variable with its values moved."""
+        done = self.moved.get(id(v))
+        if done is not None and done[0] is v:
+            return done[1]
+        out = self._var(v)
+        self.moved[id(v)] = (v, out)
+        return out
+
+    def _var(self, v: Var) -> Var:
         val = self.val(v.val)
         array = v.array
         if array is not None:
@@ -154,12 +165,11 @@ class Mapper:
         return Launch(start, end, name_start, name_end, launch.label, launch.implicit)
 
 
-def moved_states(states: list, moves: Optional[Moves], relevant: Optional[frozenset]) -> list:
-    """Copies of paths recorded at another version's offsets, moved to this one's (raises
-    Unmapped when one points into edited bytes)."""
-    if moves is None:
+def moved_states(states: list, mapper: Optional[Mapper]) -> list:
+    """Copies of paths recorded at another version's offsets, moved to this one's by mapper (None:
+    they need no moving; raises Unmapped when one points into edited bytes)."""
+    if mapper is None:
         return [s.fork() for s in states]
-    mapper = Mapper(moves, relevant)
     return [mapper.state(s) for s in states]
 
 
@@ -347,6 +357,16 @@ class Incremental:
         launch.paths.append(entry.path)
         self.launch_log.append(entry)
 
+    def mapper(self, moves: Optional[Moves]) -> Optional[Mapper]:
+        """The Mapper of moves for this walk's relevant names (one per Moves: its memory of
+        moved Vars serves every path moved the same way); None for no moves."""
+        if moves is None:
+            return None
+        mapper = self.mappers.get(moves)
+        if mapper is None:
+            mapper = self.mappers[moves] = Mapper(moves, self.relevant)
+        return mapper
+
     def start(self) -> tuple:
         """The paths to start the top-level walk with, the checkpoints still valid, and how
         many top-level statements they cover."""
@@ -363,7 +383,7 @@ class Incremental:
             return fresh, [], 0
         p = points[-1]
         try:
-            states = moved_states(p.states, p.moves, self.relevant)
+            states = moved_states(p.states, self.mapper(p.moves))
         except Unmapped:
             return fresh, [], 0
         self.restore(r.logs, p.lens)
@@ -455,7 +475,7 @@ class Incremental:
             return False
         try:
             to_here = compose(p.moves, self.moves)
-            mapper = Mapper(to_here, self.relevant) if to_here is not None else None
+            mapper = self.mapper(to_here)
             for mine, theirs in zip(states, p.states):
                 if not same_path(mine, mapper.state(theirs) if mapper else theirs, self.relevant):
                     return False
@@ -505,8 +525,8 @@ class Incremental:
     def moved_rest(self, p: Checkpoint) -> Optional[dict]:
         """The last walk's log entries after p, moved by the edit (table name -> entries), or
         None when one points into the edited bytes. Built before anything is appended."""
-        r, end, moves, relevant = self.resume_from, self.resume_from.end, self.moves, self.relevant
-        ahead = Mapper(moves, relevant) if moves is not None else None
+        r, end, moves = self.resume_from, self.resume_from.end, self.moves
+        ahead = self.mapper(moves)
         rest = {}
         try:
             for t, old, a, b in zip(TABLES, r.logs, p.lens, end.lens):
@@ -517,9 +537,9 @@ class Incremental:
             called.update(name for name, _ in rest["called"])
             for e in rest["fn_log"]:
                 if e.name not in called:  # judged where defined: check they move
-                    moved_states(e.forks, e.moves, relevant)
+                    moved_states(e.forks, self.mapper(compose(e.moves, moves)))
             if not self.launches and not rest["launch_log"]:
-                moved_states(end.states, compose(end.moves, moves), relevant)
+                moved_states(end.states, self.mapper(compose(end.moves, moves)))
         except Unmapped:
             return None
         return rest
