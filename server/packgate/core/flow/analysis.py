@@ -58,7 +58,7 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
         # memories
         self.literal_cache: dict = {}  # (literal Word, in a sourced file) -> Val
         self.args_cache: dict = {}  # FuncDef -> the positional parameters its body reads
-        self.inert_cache: dict = {}  # (Block, fn_version) -> inert
+        self.inert_cache: dict = {}  # (Block, fn_version) -> (inert, the functions the answer read)
         self.child_cache: dict = {}  # span of a `bash -c` string -> its model
         # counters (incremental.Scalars)
         self.fn_version = 0  # function definitions walked so far (inert() depends on them)

@@ -254,6 +254,10 @@ TABLES = (
     Table("overwrites", Kind.DICT),  # Assign -> Overwrite
     Table("read", Kind.DICT),  # Assign whose value was read -> None
     Table("called", Kind.DICT),  # function name -> None, in call order
+    # the name of every function whose definition the walk used: called, looked into to see
+    # whether it is inert, or defined again (resync lets a definition differ where none of
+    # the rest used it)
+    Table("looked_up", Kind.LIST),
     Table("fn_log", Kind.ENTRIES, "define",
           move=lambda m, moves, e: e._replace(moves=compose(e.moves, moves))),
     Table("lost_log", Kind.ENTRIES, "lost_entry"),
@@ -495,13 +499,15 @@ class Incremental:
         if any(upto[t.name] != at[t.name] for t in TABLES if not t.taken_over):
             return False
         functions = {e.name: e.fdef for e in islice(old["fn_log"], at["fn_log"])}
-        if functions.keys() != self.functions.keys() or any(
-                functions[n] is not self.functions[n] for n in functions):
+        if functions.keys() != self.functions.keys():
             return False
+        changed = {n for n in functions if functions[n] is not self.functions[n]}
+        if changed and not changed.isdisjoint(islice(old["looked_up"], at["looked_up"], upto["looked_up"])):
+            return False  # a function defined otherwise here, and the rest of the walk used it
         if any(n not in self.called for n in islice(old["called"], at["called"])):
             return False  # the last walk called a function before p that this one did not
         later_fns = [e.fdef for e in islice(old["fn_log"], at["fn_log"], upto["fn_log"])]
-        bodies = list(self.functions.values()) + later_fns
+        bodies = [f for n, f in self.functions.items() if n not in changed] + later_fns
         for name in ("gate_sites", "overwrites"):
             before = dict(islice(old[name].items(), at[name]))
             mine = getattr(self, name)

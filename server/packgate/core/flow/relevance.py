@@ -32,12 +32,15 @@ class Inertness:
         key = (block, self.fn_version)  # a function defined later can change the answer
         cached = self.inert_cache.get(key)
         if cached is not None:
-            return cached
+            result, used = cached
+            self.looked_up.extend(used)  # the answer read these functions' bodies
+            return result
         if depth > MAX_CALL_DEPTH:  # a long chain of calls: assume it matters (and stay shallow)
             return False
-        self.inert_cache[key] = False  # recursion (a function calling itself) is not inert
+        self.inert_cache[key] = (False, ())  # recursion (a function calling itself) is not inert
+        mark = len(self.looked_up)
         result = self.quiet([block], depth)
-        self.inert_cache[key] = result
+        self.inert_cache[key] = (result, tuple(dict.fromkeys(self.looked_up[mark:])))
         return result
 
     def skippable(self, st) -> bool:
@@ -81,8 +84,10 @@ class Inertness:
                 if st.prefix or name is None or base_name(name) in ACTIVE or st.test is not None or \
                         G.is_python(base_name(name)) or name in functions or \
                         any(w.effects for w in st.words):
-                    result = name in functions and not st.prefix and \
-                        self.inert(functions[name].body, depth + 1)
+                    result = name in functions and not st.prefix
+                    if result:
+                        self.looked_up.append(name)
+                        result = self.inert(functions[name].body, depth + 1)
             elif kind in _CHANGES:
                 result = False
             elif kind is Loop and st.var and (relevant is None or st.var in relevant):
