@@ -329,3 +329,54 @@ def test_a_function_edited_and_used_later_is_walked_again_there(later):
     result = _edit_and_compare(text, "echo setting up", '[ "$MODE" = on ] && export OFFLINE_PACKED_DATA=1')
     later_index = 7 + 40 + 1
     assert result.resynced_at == 0 or result.resynced_at > later_index
+
+
+# ---------------------------------------------------------------- library functions
+# A function never called is judged where it was defined; the next walk takes its walk over
+# when its body, its definition paths and what its walk reads are the same.
+
+_LIBRARY = ("#!/bin/bash\nexport OFFLINE_PACKING_BMR=1\nMBS=2\n" + _STEPS +
+            'lib() {\n    export OFFLINE_PACKED_DATA="$OFFLINE_PACKING_BMR"\n'
+            '    torchrun aiak_training_llm/train.py --micro-batch-size "$MBS"\n}\n' + _STEPS.replace("step", "late"))
+
+
+def _library_walks(monkeypatch) -> list:
+    """The functions walked by the editor's analyses (those that record checkpoints)."""
+    walked = []
+    real = flow.Flow.call
+
+    def call(self, fdef, states, args=None):
+        if self.record:
+            walked.append(fdef.name)
+        return real(self, fdef, states, args)
+    monkeypatch.setattr(flow.Flow, "call", call)
+    return walked
+
+
+@pytest.mark.parametrize("old,new", [("echo step3\n", "echo step3 x\n"), ("echo late20\n", ": late20\n")],
+                         ids=["before-the-definition", "after-it"])
+def test_a_library_function_is_taken_over_when_nothing_it_reads_changed(old, new, monkeypatch):
+    walked = _library_walks(monkeypatch)
+    _edit_and_compare(_LIBRARY, old, new)
+    assert walked == ["lib"]  # the first walk's only
+
+
+@pytest.mark.parametrize("old,new", [("echo step0\n", "MBS=4\necho step0\n"), ("OFFLINE_PACKING_BMR=1", "OFFLINE_PACKING_BMR=0"),
+                                     ('"$MBS"\n}', '"$MBS" --sft\n}')],
+                         ids=["definition-paths", "a-gate-it-reads", "body"])
+def test_a_library_function_is_walked_again_when_what_it_reads_changed(old, new, monkeypatch):
+    walked = _library_walks(monkeypatch)
+    _edit_and_compare(_LIBRARY, old, new)
+    assert walked == ["lib", "lib"]
+
+
+def test_a_library_function_is_walked_again_when_a_table_it_tests_differs(monkeypatch):
+    """The edit overwrites the gate after lib's definition: the top-level launch no longer reads
+    the first assignment, lib's launch does (so it is not an unread overwrite). The last walk's
+    lib added nothing to `read` (the top-level launch had read it first): taking its entries
+    over would leave the assignment unread."""
+    walked = _library_walks(monkeypatch)
+    text = ("#!/bin/bash\nexport OFFLINE_PACKING_BMR=1\nlib() { torchrun aiak_training_llm/train.py; }\n" + _STEPS +
+            "echo marker\ntorchrun aiak_training_llm/train.py\n")
+    _edit_and_compare(text, "echo marker\n", "export OFFLINE_PACKING_BMR=2\n")
+    assert walked == ["lib", "lib"]

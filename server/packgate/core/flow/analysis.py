@@ -13,6 +13,7 @@ from .commands import Commands, shebang_errexit
 from .facts import FlowResult, Launch
 from .incremental import Checkpoint, Incremental, Resume, Unmapped, moved_states, moves_of
 from .launches import Launches
+from .library import Library
 from .relevance import Inertness, RelevanceMemo, relevant_names
 from .sourcing import Sourcing
 from .state import State
@@ -20,7 +21,7 @@ from .values import Values
 from .walk import STATEMENTS, Walker
 
 
-class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, Incremental):
+class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, Incremental, Library):
     """The walk of one script. Create one per analysis and call run()."""
 
     def __init__(self, script, data: bytes, path: Optional[str] = None, loader=None,
@@ -67,6 +68,7 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
         self.sub_launches = 0
         self.resynced = 0
         self.end: Optional[Checkpoint] = None
+        self.library_runs: list = []  # of library.LibraryRun, in the order they were walked
 
     def run(self) -> FlowResult:
         """Walk the whole script and return the facts."""
@@ -91,15 +93,6 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
         if not self.launches:
             self.end_of_file(states)
         return self.result(points, resumed, sourced)
-
-    def library_functions(self) -> None:
-        """Functions never called: judged where they were defined."""
-        for name, fdef in list(self.functions.items()):
-            if name not in self.called:
-                self.called[name] = None
-                self.call_steps = 0
-                forks, moves = self.def_states.get(name, ([State({}, relevant=self.relevant)], None))
-                self.call(fdef, moved_states(forks, self.mapper(moves)))
 
     def end_of_file(self, states: list) -> None:
         """A script without a launch is judged at its end, anchored on the last line that holds anything."""
@@ -127,7 +120,7 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
             foreign=self.foreign,
             dependencies=self.dependencies,
             resume=Resume(body, [st.start for st in body], self.relevant, self.path, points,
-                          self.logs(), self.end, sourced, self.memo) if self.record else None,
+                          self.logs(), self.end, sourced, self.memo, self.library_runs) if self.record else None,
             resumed_at=resumed,
             resynced_at=self.resynced,
             sourced_at=dict(self.sourced_at),

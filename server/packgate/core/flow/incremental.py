@@ -13,7 +13,7 @@ from enum import Enum
 from itertools import islice
 from typing import Callable, NamedTuple, Optional
 
-from ..records import record, replace
+from ..records import factory, record, replace
 from .facts import Launch, LaunchPath, Lost, Seen, Unfollowed, Val, Var
 from .state import State
 
@@ -314,6 +314,7 @@ class Resume:
     end: Optional[Checkpoint] = None  # the walk after the last top-level statement
     sourced: bool = False  # a file was sourced: nothing after it is taken over
     memo: object = None  # relevance.RelevanceMemo: relevant_names' memory
+    library: list = factory(list)  # library.LibraryRun of each function judged where defined
 
 
 class Incremental:
