@@ -202,6 +202,24 @@ def same_path(new: State, old: State, relevant: Optional[frozenset]) -> bool:
 _PLAIN_FIELDS = tuple(n for n in State.__record_fields__ if n not in _COMPARED_APART)
 
 
+def may_be_same_path(new: State, old: State, relevant: Optional[frozenset]) -> bool:
+    """same_path's test of what moving never changes (old not moved yet): the relevant
+    variables' assignments, flags and kinds of value, whether the path stopped, its status.
+    False proves the paths differ; it is a cheap first look (most paths after an edit differ
+    in a variable the edited statement assigned, whose moving would fail on the edited bytes)."""
+    if new.done != old.done or new.status != old.status or len(new.frames) != len(old.frames):
+        return False
+    mine, theirs = new.vars, old.vars
+    for n in (mine.keys() | theirs.keys()) if relevant is None else relevant:
+        a, b = mine.get(n), theirs.get(n)
+        if a is b:
+            continue
+        if a is None or b is None or a.origin is not b.origin or a.exported != b.exported \
+                or a.negated != b.negated or a.val.kind != b.val.kind or (a.array is None) != (b.array is None):
+            return False
+    return True
+
+
 # ---------------------------------------------------------------- the fact log
 
 class LostEntry(NamedTuple):
@@ -476,7 +494,8 @@ class Incremental:
 
     def same_paths(self, p: Checkpoint, states: list) -> bool:
         """This walk's paths are p's, moved."""
-        if len(states) != len(p.states):
+        if len(states) != len(p.states) or not all(
+                may_be_same_path(mine, theirs, self.relevant) for mine, theirs in zip(states, p.states)):
             return False
         try:
             to_here = compose(p.moves, self.moves)

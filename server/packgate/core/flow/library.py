@@ -9,7 +9,8 @@ from __future__ import annotations
 from itertools import islice
 from typing import NamedTuple, Optional
 
-from .incremental import NAMES, TABLES, Kind, Moves, Scalars, Unmapped, compose, moved_states, same_path
+from .incremental import (NAMES, TABLES, Kind, Moves, Scalars, Unmapped, compose, may_be_same_path,
+                          moved_states, same_path)
 from .state import State
 
 # the tables a walk tests keys of (setdefault, `in`): a key in one walk only, where a library
@@ -102,6 +103,9 @@ class Library:
 
     def same_definition_paths(self, run: LibraryRun, forks: list, moves: Optional[Moves]) -> bool:
         """Whether a function's definition paths in this walk are those run was walked from, moved."""
+        if len(forks) != len(run.forks) or not all(
+                may_be_same_path(a, b, self.relevant) for a, b in zip(forks, run.forks)):
+            return False
         try:
             mine = moved_states(forks, self.mapper(moves))
             theirs = moved_states(run.forks, self.mapper(compose(run.moves, self.moves)))
