@@ -115,10 +115,6 @@ class _Summary(NamedTuple):
     arrays: list  # array assignments: their deps once flag-like names are known
     opaque: bool  # a source, . or eval command: names can flow where the walk cannot see
     subjects: list  # the words after `case`: a subject the path knows picks the arm
-    # everything above relevant_names reads, as one value: two statements with equal sigs give
-    # the same relevant names (functions by identity: their bodies are read too; `opaque`
-    # follows from the command names)
-    sig: tuple
     launch: dict  # id of a word list here -> {(python, flag-like names): the names its launch reads}
 
 
@@ -152,11 +148,17 @@ def _summarize(top) -> _Summary:
             functions.append((st.name, st))
         elif kind is Case and st.subject is not None:
             subjects.append(st.subject)
-    sig = (tuple((n, frozenset(r)) for n, r in deps), tuple((n, _any_lead(w, _is_flag)) for n, w in values),
-           tuple((n, id(f)) for n, f in functions),
-           tuple((c.words[0].text if c.words else None, _words_sig(c.words)) for c in commands),
-           tuple((a.name, _words_sig(a.array)) for a in arrays), frozenset(_word_refs(subjects)))
-    return _Summary(deps, values, functions, commands, arrays, opaque, subjects, sig, {})
+    return _Summary(deps, values, functions, commands, arrays, opaque, subjects, {})
+
+
+def _sig(sm: _Summary) -> tuple:
+    """Everything relevant_names reads of a summary, as one value: two statements with equal
+    sigs give the same relevant names (functions by identity: their bodies are read too;
+    `opaque` follows from the command names)."""
+    return (tuple((n, frozenset(r)) for n, r in sm.deps), tuple((n, _any_lead(w, _is_flag)) for n, w in sm.values),
+            tuple((n, id(f)) for n, f in sm.functions),
+            tuple((c.words[0].text if c.words else None, _words_sig(c.words)) for c in sm.commands),
+            tuple((a.name, _words_sig(a.array)) for a in sm.arrays), frozenset(_word_refs(sm.subjects)))
 
 
 def _words_sig(words) -> tuple:
@@ -199,7 +201,7 @@ class RelevanceMemo:
             return False
         new = self.new
         gone = [sm for key, (_, sm) in self.old.items() if key not in new]
-        return len(gone) == len(self.made) and Counter(sm.sig for sm in gone) == Counter(sm.sig for sm in self.made)
+        return len(gone) == len(self.made) and Counter(map(_sig, gone)) == Counter(map(_sig, self.made))
 
 
 _UNKNOWN = object()
