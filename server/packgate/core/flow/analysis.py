@@ -1,7 +1,8 @@
 """One flow analysis: the Flow object that holds a walk's tables, assembled from the parts that
 each do one job (walk.py walks, commands.py says what commands do, values.py evaluates words,
 launches.py, sourcing.py and children.py handle launches, `source` and child shells,
-relevance.py what may be skipped, incremental.py the checkpoints and take-over), and run()."""
+relevance.py what may be skipped, incremental.py the checkpoints and take-over, library.py
+the functions never called), and run()."""
 
 from __future__ import annotations
 
