@@ -197,14 +197,15 @@ class RelevanceMemo:
 
     def same_as_last(self) -> bool:
         """Whether the statements summarised anew say what the ones gone since the last version said."""
-        if self.answer is _UNKNOWN:
-            return False
-        new = self.new
-        gone = [sm for key, (_, sm) in self.old.items() if key not in new]
+        if self.answer is _UNKNOWN or len(self.made) > _FEW:
+            return False  # a new document, or most of it built anew: comparing costs more than the answer
+        old = self.old
+        gone = [old[key][1] for key in old.keys() - self.new.keys()]
         return len(gone) == len(self.made) and Counter(map(_sig, gone)) == Counter(map(_sig, self.made))
 
 
 _UNKNOWN = object()
+_FEW = 16  # statements summarised anew, at most, for same_as_last to compare them
 
 
 def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[frozenset]:
