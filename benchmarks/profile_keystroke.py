@@ -36,7 +36,7 @@ PHASES = [
     ("splice: the edit applied to the text, the Source and the kept tree", "lsp/session.py", "splice"),
     ("re-parse and model reuse (core/parse parse_bytes)", "parse/build.py", "parse_bytes"),
     ("relevance (flow/relevance relevant_names)", "flow/relevance.py", "relevant_names"),
-    ("library functions (flow/analysis library_functions)", "flow/analysis.py", "library_functions"),
+    ("library functions (flow/library library_functions)", "flow/library.py", "library_functions"),
     ("walk from the last checkpoint (flow/incremental top)", "flow/incremental.py", "top"),
     ("profile and settings (engine resolve_profile)", "core/engine.py", "resolve_profile"),
     ("conversion to protocol types (convert.to_diagnostics)", "lsp/convert.py", "to_diagnostics"),

@@ -277,3 +277,106 @@ def test_moves_follow_every_byte_outside_the_edits(seed):
     for x in range(len(old)):
         if x < moves.lo or x >= moves.hi:
             assert where.get(x) == (x if x < moves.lo else x + moves.delta), (x, moves, edits)
+
+
+# ---------------------------------------------------------------- a function defined otherwise
+# A function whose definition the edit changed may still let the rest be taken over, when the
+# rest of the last walk never used it (called it, looked into it for inertness, defined it again).
+
+_STEPS = "".join(f"echo step{i}\n" for i in range(40))
+
+
+def _edit_and_compare(text: str, old: str, new: str):
+    from packgate.core.source import Source
+    from packgate.lsp.session import Session
+
+    session, uri = Session(), "untitled:fn"
+    session.analysis(uri, 1, text)
+    at = text.encode().index(old.encode())
+    edited = session.splice(uri, Source(text), at, at + len(old.encode()), new)
+    entry, _ = session.analysis(uri, 2, edited)
+    assert facts(entry.analysis) == facts(analyze(edited))
+    return entry.analysis.flow
+
+
+def test_a_function_edited_where_it_is_called_once_lets_the_rest_be_taken_over():
+    text = ("#!/bin/bash\nsetup() {\n    echo setting up\n}\nsetup\n" + _STEPS +
+            "export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\ntorchrun aiak_training_llm/train.py\n")
+    result = _edit_and_compare(text, "echo setting up", "echo setting up now")
+    assert result.resynced_at > 0
+
+
+# MODE is a case subject in both versions (relevant: the walk knows its value, and the relevant
+# names stay the same); setup is used before the edit's checkpoint while MODE is off, where
+# both of its versions do nothing
+_USED = """#!/bin/bash
+MODE=off
+case "$MODE" in on) echo on ;; esac
+setup() { echo setting up; }
+wrap() { setup; }
+( wrap )
+setup
+""" + _STEPS + "MODE=on\n{later}" + _STEPS + "torchrun aiak_training_llm/train.py\n"
+
+
+@pytest.mark.parametrize("later", ["setup\n", "wrap\n", "( wrap )\n"],
+                         ids=["called", "through-another", "inertness-remembered"])
+def test_a_function_edited_and_used_later_is_walked_again_there(later):
+    """Once MODE is on, the edited setup exports a gate: called directly, through wrap, or in a
+    subshell that was stepped over while wrap (through setup) was inert; the last is decided by
+    inert()'s memory of wrap, which has to say that it read setup."""
+    text = _USED.replace("{later}", later)
+    result = _edit_and_compare(text, "echo setting up", '[ "$MODE" = on ] && export OFFLINE_PACKED_DATA=1')
+    later_index = 7 + 40 + 1
+    assert result.resynced_at == 0 or result.resynced_at > later_index
+
+
+# ---------------------------------------------------------------- library functions
+# A function never called is judged where it was defined; the next walk takes its walk over
+# when its body, its definition paths and what its walk reads are the same.
+
+_LIBRARY = ("#!/bin/bash\nexport OFFLINE_PACKING_BMR=1\nMBS=2\n" + _STEPS +
+            'lib() {\n    export OFFLINE_PACKED_DATA="$OFFLINE_PACKING_BMR"\n'
+            '    torchrun aiak_training_llm/train.py --micro-batch-size "$MBS"\n}\n' + _STEPS.replace("step", "late"))
+
+
+def _library_walks(monkeypatch) -> list:
+    """The functions walked by the editor's analyses (those that record checkpoints)."""
+    walked = []
+    real = flow.Flow.call
+
+    def call(self, fdef, states, args=None):
+        if self.record:
+            walked.append(fdef.name)
+        return real(self, fdef, states, args)
+    monkeypatch.setattr(flow.Flow, "call", call)
+    return walked
+
+
+@pytest.mark.parametrize("old,new", [("echo step3\n", "echo step3 x\n"), ("echo late20\n", ": late20\n")],
+                         ids=["before-the-definition", "after-it"])
+def test_a_library_function_is_taken_over_when_nothing_it_reads_changed(old, new, monkeypatch):
+    walked = _library_walks(monkeypatch)
+    _edit_and_compare(_LIBRARY, old, new)
+    assert walked == ["lib"]  # the first walk's only
+
+
+@pytest.mark.parametrize("old,new", [("echo step0\n", "MBS=4\necho step0\n"), ("OFFLINE_PACKING_BMR=1", "OFFLINE_PACKING_BMR=0"),
+                                     ('"$MBS"\n}', '"$MBS" --sft\n}')],
+                         ids=["definition-paths", "a-gate-it-reads", "body"])
+def test_a_library_function_is_walked_again_when_what_it_reads_changed(old, new, monkeypatch):
+    walked = _library_walks(monkeypatch)
+    _edit_and_compare(_LIBRARY, old, new)
+    assert walked == ["lib", "lib"]
+
+
+def test_a_library_function_is_walked_again_when_a_table_it_tests_differs(monkeypatch):
+    """The edit overwrites the gate after lib's definition: the top-level launch no longer reads
+    the first assignment, lib's launch does (so it is not an unread overwrite). The last walk's
+    lib added nothing to `read` (the top-level launch had read it first): taking its entries
+    over would leave the assignment unread."""
+    walked = _library_walks(monkeypatch)
+    text = ("#!/bin/bash\nexport OFFLINE_PACKING_BMR=1\nlib() { torchrun aiak_training_llm/train.py; }\n" + _STEPS +
+            "echo marker\ntorchrun aiak_training_llm/train.py\n")
+    _edit_and_compare(text, "echo marker\n", "export OFFLINE_PACKING_BMR=2\n")
+    assert walked == ["lib", "lib"]

@@ -88,6 +88,23 @@ def test_index_is_cached_and_refreshed_on_change(tmp_path):
     assert second is not first and {r.name for r in second.reads} == {"OFFLINE_PACKING_BMR", "OFFLINE_PACKED_DATA"}
 
 
+def test_the_project_root_is_remembered_while_typing_and_looked_up_again_on_refresh(tmp_path):
+    """root_of: typing (refresh=False) keeps the root found last time; open and save (refresh)
+    and a project change (invalidate) look again."""
+    script = tmp_path / "team" / "train.sh"
+    script.parent.mkdir()
+    script.write_text("torchrun train.py\n")
+    above = project.find_root(script)  # whatever holds the temporary folder
+    assert project.root_of(str(script)) == above
+    (tmp_path / ".git").mkdir()
+    assert project.root_of(str(script), refresh=False) == above  # remembered
+    assert project.root_of(str(script)) == str(tmp_path.resolve())
+    (tmp_path / "team" / "pyproject.toml").write_text("")
+    assert project.root_of(str(script), refresh=False) == str(tmp_path.resolve())
+    project.invalidate()
+    assert project.root_of(str(script), refresh=False) == str(script.parent.resolve())
+
+
 # ------------------------------------------------------------------ source / .
 
 def test_sourced_env_with_only_bmr_reports_at_the_source_line():
@@ -241,3 +258,4 @@ def test_a_launch_in_a_sourced_file_is_judged_at_the_source_command(tmp_path):
     assert (launch.start, launch.end) == (at, at + len("source ./launch.sh"))
     (finding,) = a.findings
     assert finding.code == "PG001" and finding.line == 2
+

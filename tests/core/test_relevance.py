@@ -105,3 +105,57 @@ def test_what_can_carry_the_flag_is_relevant():
         assert {"M"} <= names or {"E"} <= names, name
     names = F.relevant_names(parse_bytes(CASES["exporting_helper"][0].encode()))
     assert "G" in names
+
+
+# An editor's next version: relevant_names gives the last answer again when the statements it
+# summarised anew say what those they replaced said (RelevanceMemo); each edit here changes one
+# thing the answer reads, and the answer must be a fresh one's.
+_EDITED = """#!/bin/bash
+A=(--lr 1 --seed 2)
+A2=(pythox "$F")
+B="$X"
+D=/data
+echo "$B" $E
+torchrun train.py "${A[@]}" "${A2[@]}" --data-path "$D" "$B" --micro-batch-size=1 "$G" "--micro-batch-sizx=$H"
+python -X "$J"
+"""
+
+
+@pytest.mark.parametrize("old,new", [
+    ('B="$X"', 'B="--x$X"'),  # a flag-like value: "$B" at the launch may be a flag
+    ('--data-path "$D"', "--data-path $D"),  # unquoted: may split into flags
+    ("--micro-batch-size=1", "--micro-batch-size"),  # the word after the flag is read
+    ("--micro-batch-sizx=", "--micro-batch-size="),  # a word that starts with the flag
+    ("python -X", "python X"),  # python's options end: the script is not "$J"
+    ("pythox", "python"),  # an array whose first element names python: its words are read so
+    ("echo", "torchrun"),  # another command name
+    ('"${A[@]}"', '"${C[@]}"'),  # another array at the launch
+    ("D=/data", "source ./env.sh"),  # names flow where the walk cannot see
+    ("--seed 2", "--seed 3"),  # nothing: the last answer stands
+])
+def test_the_remembered_answer_is_a_fresh_one(old, new):
+    from packgate.core.source import Source
+    from packgate.lsp.session import Session
+
+    session, uri = Session(), "untitled:relevance"
+    session.analysis(uri, 1, _EDITED)
+    at = _EDITED.index(old)
+    edited = session.splice(uri, Source(_EDITED), at, at + len(old), new)
+    entry, _ = session.analysis(uri, 2, edited)
+    assert entry.analysis.flow.resume.relevant == F.relevant_names(parse_bytes(edited.encode()))
+
+
+def test_an_edit_that_changes_nothing_it_reads_keeps_the_last_answer(monkeypatch):
+    from packgate.core.flow import relevance
+    from packgate.core.source import Source
+    from packgate.lsp.session import Session
+
+    worked = []
+    real = relevance._relevant
+    monkeypatch.setattr(relevance, "_relevant", lambda summaries: worked.append(1) or real(summaries))
+    session, uri = Session(), "untitled:relevance"
+    session.analysis(uri, 1, _EDITED)
+    at = _EDITED.index("--seed 2") + len("--seed ")
+    edited = session.splice(uri, Source(_EDITED), at, at + 1, "3")
+    session.analysis(uri, 2, edited)
+    assert worked == [1]  # the first version's only

@@ -273,7 +273,7 @@ def _analyze(source: Source, path, settings: Settings, script: Script, loader,
              revalidate: bool, previous: Optional[Previous]) -> Analysis:
     if loader is _DEFAULT:
         from .sources import SourceLoader, default_root
-        loader = SourceLoader(default_root(path)).load if path else None
+        loader = SourceLoader(default_root(path, refresh=revalidate)).load if path else None
     if previous is None:
         flow = analyze_flow(script, source.data, path, loader)
     else:

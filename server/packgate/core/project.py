@@ -189,6 +189,22 @@ def scan(root: str) -> ProjectIndex:
 
 
 _CACHE: dict = {}
+# a script's path -> its project root (find_root), for typing: a lookup stats every folder up
+# to the root (2-5% of a keystroke); bounded, and forgotten by invalidate()
+_ROOTS: dict = {}
+_MAX_ROOTS = 4096
+
+
+def root_of(path: str, *, refresh: bool = True) -> str | None:
+    """find_root for a script's path; without refresh, the root found last time (the language
+    server looks again on open and save, and forgets them all when the project changes)."""
+    if not refresh and path in _ROOTS:
+        return _ROOTS[path]
+    root = find_root(path)
+    if len(_ROOTS) >= _MAX_ROOTS:
+        _ROOTS.clear()
+    _ROOTS[path] = root
+    return root
 
 
 def index_for(path: str | None, *, revalidate: bool = True) -> ProjectIndex | None:
@@ -199,7 +215,7 @@ def index_for(path: str | None, *, revalidate: bool = True) -> ProjectIndex | No
     """
     if not path:
         return None
-    root = find_root(path)
+    root = root_of(path, refresh=revalidate)
     if root is None:
         return None
     cached = _CACHE.get(root)
@@ -260,7 +276,8 @@ def _changed(index: ProjectIndex) -> bool:
 
 
 def invalidate(root: str | None = None) -> None:
-    """Forget cached indexes (all, or the one of root)."""
+    """Forget cached indexes (all, or the one of root) and every project root found."""
+    _ROOTS.clear()
     if root is None:
         _CACHE.clear()
     else:

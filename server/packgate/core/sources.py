@@ -46,12 +46,13 @@ class SourceLoader:
         return decode(data)[0], None
 
 
-def default_root(script_path: Optional[str]) -> Optional[str]:
-    """For the CLI: the project root holding the script, else the script's own folder."""
+def default_root(script_path: Optional[str], refresh: bool = True) -> Optional[str]:
+    """For the CLI: the project root holding the script, else the script's own folder (refresh:
+    look it up again, else the one found last time, project.root_of)."""
     if not script_path:
         return None
-    from .project import find_root
-    root = find_root(script_path)
+    from .project import root_of
+    root = root_of(script_path, refresh=refresh)
     if root is not None:
         return root
     return os.path.dirname(os.path.realpath(script_path))

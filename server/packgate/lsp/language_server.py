@@ -190,11 +190,12 @@ class PackgateServer(LanguageServer):
         return [os.path.realpath(f) for f in folders if f]
 
     def root_for(self, path: str) -> str | None:
-        """The widest workspace folder holding path; outside them, the project root as the CLI finds it."""
+        """The widest workspace folder holding path; outside them, the project root as the CLI
+        finds it (looked up again on open and save: Session.analysis)."""
         from packgate.core.sources import default_root
         real = os.path.realpath(path)
         holding = [r for r in self.roots() if workspace.inside(real, r)]
-        return min(holding, key=len) if holding else default_root(path)
+        return min(holding, key=len) if holding else default_root(path, refresh=False)
 
     def overlay(self) -> dict[str, str]:
         """The text of every open file-backed document, by path (unsaved edits count)."""

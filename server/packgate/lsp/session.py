@@ -309,6 +309,9 @@ class Session:
         """The one call into the core. An open document's (source given) keeps what the next
         version's analysis takes over, and starts from its last parse (kept) when there is one."""
         from packgate.core.engine import Previous
+        if revalidate and path:
+            from packgate.core.project import root_of
+            root_of(path)  # open and save look the project root up again; typing keeps it
         options: dict[str, Any] = {"loader": None} if not follow_sources else self.loader_option(path)
         if source is not None:
             options["previous"] = Previous(kept.tree, kept.script, kept.resume, kept.edits, source) if kept \

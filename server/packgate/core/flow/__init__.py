@@ -8,7 +8,8 @@ get lost. Facts are computed once here (facts.py); rules only read them.
 
 Where things are: walk.py (statements, paths, merging), commands.py (the command table),
 values.py (words), launches.py, sourcing.py, children.py, relevance.py (static pre-passes),
-incremental.py (checkpoints and take-over), analysis.py (the Flow that joins them).
+incremental.py (checkpoints and take-over), library.py (the functions never called),
+analysis.py (the Flow that joins them).
 """
 
 from .analysis import Flow, analyze_flow

@@ -1,7 +1,8 @@
 """One flow analysis: the Flow object that holds a walk's tables, assembled from the parts that
 each do one job (walk.py walks, commands.py says what commands do, values.py evaluates words,
 launches.py, sourcing.py and children.py handle launches, `source` and child shells,
-relevance.py what may be skipped, incremental.py the checkpoints and take-over), and run()."""
+relevance.py what may be skipped, incremental.py the checkpoints and take-over, library.py
+the functions never called), and run()."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from .commands import Commands, shebang_errexit
 from .facts import FlowResult, Launch
 from .incremental import Checkpoint, Incremental, Resume, Unmapped, moved_states, moves_of
 from .launches import Launches
+from .library import Library
 from .relevance import Inertness, RelevanceMemo, relevant_names
 from .sourcing import Sourcing
 from .state import State
@@ -20,7 +22,7 @@ from .values import Values
 from .walk import STATEMENTS, Walker
 
 
-class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, Incremental):
+class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, Incremental, Library):
     """The walk of one script. Create one per analysis and call run()."""
 
     def __init__(self, script, data: bytes, path: Optional[str] = None, loader=None,
@@ -33,6 +35,7 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
         self.path = os.path.abspath(path) if path else None
         self.loader = loader
         self.new_logs()  # the tables of incremental.TABLES
+        self.mappers: dict = {}  # Moves -> its Mapper (Incremental.mapper)
         # where the walk is
         self.file_stack: list = [self.path]  # the file being walked (None: the main text has no path)
         self.sourced = False  # walking a sourced file (len(file_stack) > 1, read on every value)
@@ -57,7 +60,7 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
         # memories
         self.literal_cache: dict = {}  # (literal Word, in a sourced file) -> Val
         self.args_cache: dict = {}  # FuncDef -> the positional parameters its body reads
-        self.inert_cache: dict = {}  # (Block, fn_version) -> inert
+        self.inert_cache: dict = {}  # (Block, fn_version) -> (inert, the functions the answer read)
         self.child_cache: dict = {}  # span of a `bash -c` string -> its model
         # counters (incremental.Scalars)
         self.fn_version = 0  # function definitions walked so far (inert() depends on them)
@@ -66,6 +69,7 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
         self.sub_launches = 0
         self.resynced = 0
         self.end: Optional[Checkpoint] = None
+        self.library_runs: list = []  # of library.LibraryRun, in the order they were walked
 
     def run(self) -> FlowResult:
         """Walk the whole script and return the facts."""
@@ -78,7 +82,7 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
             if self.resynced:
                 # the paths at the end are the last walk's: needed as they are only without a launch
                 if not self.launches:
-                    states = moved_states(self.end.states, self.end.moves, self.relevant)
+                    states = moved_states(self.end.states, self.mapper(self.end.moves))
             elif self.record:
                 self.end = self.checkpoint(len(self.script.body.body), states)
             sourced = bool(self.dependencies or self.source_cache)  # before the library functions
@@ -90,15 +94,6 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
         if not self.launches:
             self.end_of_file(states)
         return self.result(points, resumed, sourced)
-
-    def library_functions(self) -> None:
-        """Functions never called: judged where they were defined."""
-        for name, fdef in list(self.functions.items()):
-            if name not in self.called:
-                self.called[name] = None
-                self.call_steps = 0
-                forks, moves = self.def_states.get(name, ([State({}, relevant=self.relevant)], None))
-                self.call(fdef, moved_states(forks, moves, self.relevant))
 
     def end_of_file(self, states: list) -> None:
         """A script without a launch is judged at its end, anchored on the last line that holds anything."""
@@ -126,7 +121,7 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
             foreign=self.foreign,
             dependencies=self.dependencies,
             resume=Resume(body, [st.start for st in body], self.relevant, self.path, points,
-                          self.logs(), self.end, sourced, self.memo) if self.record else None,
+                          self.logs(), self.end, sourced, self.memo, self.library_runs) if self.record else None,
             resumed_at=resumed,
             resynced_at=self.resynced,
             sourced_at=dict(self.sourced_at),

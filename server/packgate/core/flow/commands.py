@@ -429,6 +429,7 @@ class Commands:
         if fdef is None:
             return [s]
         self.called[name] = None
+        self.looked_up.append(name)
         if not c.prefix:
             if self.inert(fdef.body):  # log(), die(): nothing to walk (but it may change variables)
                 s.facts = ()

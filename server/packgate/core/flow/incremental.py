@@ -13,7 +13,7 @@ from enum import Enum
 from itertools import islice
 from typing import Callable, NamedTuple, Optional
 
-from ..records import record, replace
+from ..records import factory, record, replace
 from .facts import Launch, LaunchPath, Lost, Seen, Unfollowed, Val, Var
 from .state import State
 
@@ -63,11 +63,14 @@ class Unmapped(Exception):
 class Mapper:
     """Carries the walk's facts (values, paths, launches) from one version's offsets to another's."""
 
-    __slots__ = ("lo", "hi", "delta", "relevant")
+    __slots__ = ("lo", "hi", "delta", "relevant", "moved")
 
     def __init__(self, moves: Moves, relevant: Optional[frozenset]):
         self.lo, self.hi, self.delta = moves
         self.relevant = relevant
+        # id of a Var -> (that Var, it moved): the paths and checkpoints of a walk share most of
+        # their Vars (a fork copies the dict, not the Vars), so each is moved once
+        self.moved: dict = {}
 
     def start(self, x: int) -> int:
         """A start offset, moved."""
@@ -107,6 +110,14 @@ class Mapper:
 
     def var(self, v: Var) -> Var:
         """A variable with its values moved."""
+        done = self.moved.get(id(v))
+        if done is not None and done[0] is v:
+            return done[1]
+        out = self._var(v)
+        self.moved[id(v)] = (v, out)
+        return out
+
+    def _var(self, v: Var) -> Var:
         val = self.val(v.val)
         array = v.array
         if array is not None:
@@ -154,12 +165,11 @@ class Mapper:
         return Launch(start, end, name_start, name_end, launch.label, launch.implicit)
 
 
-def moved_states(states: list, moves: Optional[Moves], relevant: Optional[frozenset]) -> list:
-    """Copies of paths recorded at another version's offsets, moved to this one's (raises
-    Unmapped when one points into edited bytes)."""
-    if moves is None:
+def moved_states(states: list, mapper: Optional[Mapper]) -> list:
+    """Copies of paths recorded at another version's offsets, moved to this one's by mapper (None:
+    they need no moving; raises Unmapped when one points into edited bytes)."""
+    if mapper is None:
         return [s.fork() for s in states]
-    mapper = Mapper(moves, relevant)
     return [mapper.state(s) for s in states]
 
 
@@ -190,6 +200,24 @@ def same_path(new: State, old: State, relevant: Optional[frozenset]) -> bool:
 
 
 _PLAIN_FIELDS = tuple(n for n in State.__record_fields__ if n not in _COMPARED_APART)
+
+
+def may_be_same_path(new: State, old: State, relevant: Optional[frozenset]) -> bool:
+    """same_path's test of what moving never changes (old not moved yet): the relevant
+    variables' assignments, flags and kinds of value, whether the path stopped, its status.
+    False proves the paths differ; it is a cheap first look (most paths after an edit differ
+    in a variable the edited statement assigned, whose moving would fail on the edited bytes)."""
+    if new.done != old.done or new.status != old.status or len(new.frames) != len(old.frames):
+        return False
+    mine, theirs = new.vars, old.vars
+    for n in (mine.keys() | theirs.keys()) if relevant is None else relevant:
+        a, b = mine.get(n), theirs.get(n)
+        if a is b:
+            continue
+        if a is None or b is None or a.origin is not b.origin or a.exported != b.exported \
+                or a.negated != b.negated or a.val.kind != b.val.kind or (a.array is None) != (b.array is None):
+            return False
+    return True
 
 
 # ---------------------------------------------------------------- the fact log
@@ -244,6 +272,10 @@ TABLES = (
     Table("overwrites", Kind.DICT),  # Assign -> Overwrite
     Table("read", Kind.DICT),  # Assign whose value was read -> None
     Table("called", Kind.DICT),  # function name -> None, in call order
+    # the name of every function whose definition the walk used: called, looked into to see
+    # whether it is inert, or defined again (resync lets a definition differ where none of
+    # the rest used it)
+    Table("looked_up", Kind.LIST),
     Table("fn_log", Kind.ENTRIES, "define",
           move=lambda m, moves, e: e._replace(moves=compose(e.moves, moves))),
     Table("lost_log", Kind.ENTRIES, "lost_entry"),
@@ -300,6 +332,7 @@ class Resume:
     end: Optional[Checkpoint] = None  # the walk after the last top-level statement
     sourced: bool = False  # a file was sourced: nothing after it is taken over
     memo: object = None  # relevance.RelevanceMemo: relevant_names' memory
+    library: list = factory(list)  # library.LibraryRun of each function judged where defined
 
 
 class Incremental:
@@ -347,6 +380,16 @@ class Incremental:
         launch.paths.append(entry.path)
         self.launch_log.append(entry)
 
+    def mapper(self, moves: Optional[Moves]) -> Optional[Mapper]:
+        """The Mapper of moves for this walk's relevant names (one per Moves: its memory of
+        moved Vars serves every path moved the same way); None for no moves."""
+        if moves is None:
+            return None
+        mapper = self.mappers.get(moves)
+        if mapper is None:
+            mapper = self.mappers[moves] = Mapper(moves, self.relevant)
+        return mapper
+
     def start(self) -> tuple:
         """The paths to start the top-level walk with, the checkpoints still valid, and how
         many top-level statements they cover."""
@@ -363,7 +406,7 @@ class Incremental:
             return fresh, [], 0
         p = points[-1]
         try:
-            states = moved_states(p.states, p.moves, self.relevant)
+            states = moved_states(p.states, self.mapper(p.moves))
         except Unmapped:
             return fresh, [], 0
         self.restore(r.logs, p.lens)
@@ -451,11 +494,12 @@ class Incremental:
 
     def same_paths(self, p: Checkpoint, states: list) -> bool:
         """This walk's paths are p's, moved."""
-        if len(states) != len(p.states):
+        if len(states) != len(p.states) or not all(
+                may_be_same_path(mine, theirs, self.relevant) for mine, theirs in zip(states, p.states)):
             return False
         try:
             to_here = compose(p.moves, self.moves)
-            mapper = Mapper(to_here, self.relevant) if to_here is not None else None
+            mapper = self.mapper(to_here)
             for mine, theirs in zip(states, p.states):
                 if not same_path(mine, mapper.state(theirs) if mapper else theirs, self.relevant):
                     return False
@@ -475,13 +519,15 @@ class Incremental:
         if any(upto[t.name] != at[t.name] for t in TABLES if not t.taken_over):
             return False
         functions = {e.name: e.fdef for e in islice(old["fn_log"], at["fn_log"])}
-        if functions.keys() != self.functions.keys() or any(
-                functions[n] is not self.functions[n] for n in functions):
+        if functions.keys() != self.functions.keys():
             return False
+        changed = {n for n in functions if functions[n] is not self.functions[n]}
+        if changed and not changed.isdisjoint(islice(old["looked_up"], at["looked_up"], upto["looked_up"])):
+            return False  # a function defined otherwise here, and the rest of the walk used it
         if any(n not in self.called for n in islice(old["called"], at["called"])):
             return False  # the last walk called a function before p that this one did not
         later_fns = [e.fdef for e in islice(old["fn_log"], at["fn_log"], upto["fn_log"])]
-        bodies = list(self.functions.values()) + later_fns
+        bodies = [f for n, f in self.functions.items() if n not in changed] + later_fns
         for name in ("gate_sites", "overwrites"):
             before = dict(islice(old[name].items(), at[name]))
             mine = getattr(self, name)
@@ -505,8 +551,8 @@ class Incremental:
     def moved_rest(self, p: Checkpoint) -> Optional[dict]:
         """The last walk's log entries after p, moved by the edit (table name -> entries), or
         None when one points into the edited bytes. Built before anything is appended."""
-        r, end, moves, relevant = self.resume_from, self.resume_from.end, self.moves, self.relevant
-        ahead = Mapper(moves, relevant) if moves is not None else None
+        r, end, moves = self.resume_from, self.resume_from.end, self.moves
+        ahead = self.mapper(moves)
         rest = {}
         try:
             for t, old, a, b in zip(TABLES, r.logs, p.lens, end.lens):
@@ -517,9 +563,9 @@ class Incremental:
             called.update(name for name, _ in rest["called"])
             for e in rest["fn_log"]:
                 if e.name not in called:  # judged where defined: check they move
-                    moved_states(e.forks, e.moves, relevant)
+                    moved_states(e.forks, self.mapper(compose(e.moves, moves)))
             if not self.launches and not rest["launch_log"]:
-                moved_states(end.states, compose(end.moves, moves), relevant)
+                moved_states(end.states, self.mapper(compose(end.moves, moves)))
         except Unmapped:
             return None
         return rest

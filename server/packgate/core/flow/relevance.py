@@ -4,6 +4,7 @@ whether a function's arguments matter, and which positional parameters a body re
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import NamedTuple, Optional
 
 from .. import gates as G
@@ -32,12 +33,15 @@ class Inertness:
         key = (block, self.fn_version)  # a function defined later can change the answer
         cached = self.inert_cache.get(key)
         if cached is not None:
-            return cached
+            result, used = cached
+            self.looked_up.extend(used)  # the answer read these functions' bodies
+            return result
         if depth > MAX_CALL_DEPTH:  # a long chain of calls: assume it matters (and stay shallow)
             return False
-        self.inert_cache[key] = False  # recursion (a function calling itself) is not inert
+        self.inert_cache[key] = (False, ())  # recursion (a function calling itself) is not inert
+        mark = len(self.looked_up)
         result = self.quiet([block], depth)
-        self.inert_cache[key] = result
+        self.inert_cache[key] = (result, tuple(dict.fromkeys(self.looked_up[mark:])))
         return result
 
     def skippable(self, st) -> bool:
@@ -81,8 +85,10 @@ class Inertness:
                 if st.prefix or name is None or base_name(name) in ACTIVE or st.test is not None or \
                         G.is_python(base_name(name)) or name in functions or \
                         any(w.effects for w in st.words):
-                    result = name in functions and not st.prefix and \
-                        self.inert(functions[name].body, depth + 1)
+                    result = name in functions and not st.prefix
+                    if result:
+                        self.looked_up.append(name)
+                        result = self.inert(functions[name].body, depth + 1)
             elif kind in _CHANGES:
                 result = False
             elif kind is Loop and st.var and (relevant is None or st.var in relevant):
@@ -109,6 +115,7 @@ class _Summary(NamedTuple):
     arrays: list  # array assignments: their deps once flag-like names are known
     opaque: bool  # a source, . or eval command: names can flow where the walk cannot see
     subjects: list  # the words after `case`: a subject the path knows picks the arm
+    launch: dict  # id of a word list here -> {(python, flag-like names): the names its launch reads}
 
 
 def _summarize(top) -> _Summary:
@@ -141,27 +148,64 @@ def _summarize(top) -> _Summary:
             functions.append((st.name, st))
         elif kind is Case and st.subject is not None:
             subjects.append(st.subject)
-    return _Summary(deps, values, functions, commands, arrays, opaque, subjects)
+    return _Summary(deps, values, functions, commands, arrays, opaque, subjects, {})
+
+
+def _sig(sm: _Summary) -> tuple:
+    """Everything relevant_names reads of a summary, as one value: two statements with equal
+    sigs give the same relevant names (functions by identity: their bodies are read too;
+    `opaque` follows from the command names)."""
+    return (tuple((n, frozenset(r)) for n, r in sm.deps), tuple((n, _any_lead(w, _is_flag)) for n, w in sm.values),
+            tuple((n, id(f)) for n, f in sm.functions),
+            tuple((c.words[0].text if c.words else None, _words_sig(c.words)) for c in sm.commands),
+            tuple((a.name, _words_sig(a.array)) for a in sm.arrays), frozenset(_word_refs(sm.subjects)))
+
+
+def _words_sig(words) -> tuple:
+    """What _launch_refs, _any_lead and _word_refs read of each word, in order."""
+    out = []
+    for w in words:
+        lead = w.text if w.text is not None else _lead(w)
+        out.append((lead == G.MBS_FLAG, lead.startswith(G.MBS_FLAG), lead.startswith("-"), G.names_python(lead),
+                    frozenset(_word_refs([w])), w.text is None and _splits(w)))
+    return tuple(out)
 
 
 class RelevanceMemo:
     """relevant_names' memory from one version of a document to the next: the summary of each
-    top-level statement and the launch reads of each word list, by object. Keyed by id() because
-    word lists are not hashable; each entry keeps its object alive, so an id is never another's."""
+    top-level statement, by object, and the answer. Keyed by id(); each entry keeps its object
+    alive, so an id is never another's."""
 
-    __slots__ = ("old", "new")
+    __slots__ = ("old", "new", "made", "answer")
 
     def __init__(self, old: Optional["RelevanceMemo"] = None):
         self.old = old.new if old is not None else {}
         self.new: dict = {}
+        self.made: list = []  # the summaries made for this version (statements not taken over)
+        # the last version's answer: relevant_names gives it again when the statements it
+        # summarised anew are equal to those it no longer has
+        self.answer = old.answer if old is not None else _UNKNOWN
 
-    def get(self, obj, make):
-        """make(obj), or what it gave for the same object in the last version."""
-        hit = self.old.get(id(obj))
-        if hit is None or hit[0] is not obj:
-            hit = (obj, make(obj))
-        self.new[id(obj)] = hit
+    def summary(self, top) -> _Summary:
+        """_summarize(top), or what it gave for the same object in the last version."""
+        hit = self.old.get(id(top))
+        if hit is None or hit[0] is not top:
+            hit = (top, _summarize(top))
+            self.made.append(hit[1])
+        self.new[id(top)] = hit
         return hit[1]
+
+    def same_as_last(self) -> bool:
+        """Whether the statements summarised anew say what the ones gone since the last version said."""
+        if self.answer is _UNKNOWN or len(self.made) > _FEW:
+            return False  # a new document, or most of it built anew: comparing costs more than the answer
+        old = self.old
+        gone = [old[key][1] for key in old.keys() - self.new.keys()]
+        return len(gone) == len(self.made) and Counter(map(_sig, gone)) == Counter(map(_sig, self.made))
+
+
+_UNKNOWN = object()
+_FEW = 16  # statements summarised anew, at most, for same_as_last to compare them
 
 
 def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[frozenset]:
@@ -170,14 +214,21 @@ def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[fro
     Static and conservative: a script that sources files or uses `eval` gets None (everything
     is relevant), since names can then flow where this walk cannot see.
     """
+    summaries = [memo.summary(top) if memo is not None else _summarize(top) for top in script.body.body]
+    if memo is None:
+        return _relevant(summaries)
+    if not memo.same_as_last():
+        memo.answer = _relevant(summaries)
+    memo.old, memo.made = {}, []  # the last version's statements are not needed any more
+    return memo.answer
+
+
+def _relevant(summaries: list) -> Optional[frozenset]:
     roots = set(G.GATES)
     deps: dict = {}
     values: dict = {}  # name -> every word assigned to it
     functions: dict = {}  # name -> its definitions
-    commands = []
-    arrays = []
-    for top in script.body.body:
-        sm = memo.get(top, _summarize) if memo is not None else _summarize(top)
+    for sm in summaries:
         if sm.opaque:
             return None
         for name, refs in sm.deps:
@@ -186,44 +237,40 @@ def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[fro
             values.setdefault(name, []).extend(words)
         for name, fdef in sm.functions:
             functions.setdefault(name, []).append(fdef)
-        commands.extend(sm.commands)
-        arrays.extend(sm.arrays)
         roots.update(_word_refs(sm.subjects))
     flaggy = frozenset(n for n, words in values.items() if _any_lead(words, _is_flag))
 
-    def launch_refs(words, python: Optional[bool]) -> set:
+    def launch_refs(sm: _Summary, words, python: Optional[bool]) -> set:
         """_launch_refs, remembered per word list and flag set (python None: an array's
         elements, read as python's arguments when any of them starts with python)."""
-        def compute() -> set:
-            return _launch_refs(words, flaggy, _any_lead(words, G.names_python) if python is None else python)
-        if memo is None:
-            return compute()
-        hit = memo.get(words, lambda w: {})
+        hit = sm.launch.setdefault(id(words), {})
         key = (python, flaggy)
         refs = hit.get(key)
         if refs is None:
             hit.clear()  # one flag set at a time: another means the script changed there
-            refs = hit[key] = compute()
+            refs = hit[key] = _launch_refs(words, flaggy, _any_lead(words, G.names_python) if python is None
+                                           else python)
         return refs
 
-    for a in arrays:
-        # read like a launch's words: its first element may be the command ("${CMD[@]}")
-        deps.setdefault(a.name, set()).update(launch_refs(a.array, None))
     passing: dict = {}
-    for cmd in commands:
-        first = cmd.words[0] if cmd.words else None
-        name = first.text if first is not None else None
-        base = base_name(name) if name is not None else None
-        if name in functions:
-            if _passes_args(functions[name], functions, passing):
+    for sm in summaries:
+        for a in sm.arrays:
+            # read like a launch's words: its first element may be the command ("${CMD[@]}")
+            deps.setdefault(a.name, set()).update(launch_refs(sm, a.array, None))
+        for cmd in sm.commands:
+            first = cmd.words[0] if cmd.words else None
+            name = first.text if first is not None else None
+            base = base_name(name) if name is not None else None
+            if name in functions:
+                if _passes_args(functions[name], functions, passing):
+                    roots.update(_word_refs(cmd.words))
+                    roots.update(str(i) for i in range(10))
+            elif base in G.LAUNCHERS or (base is not None and G.is_python(base)):
+                roots.update(launch_refs(sm, cmd.words, G.is_python(base)))
+                roots.update(str(i) for i in range(10))
+            elif name is None or base in REACHING:
                 roots.update(_word_refs(cmd.words))
                 roots.update(str(i) for i in range(10))
-        elif base in G.LAUNCHERS or (base is not None and G.is_python(base)):
-            roots.update(launch_refs(cmd.words, G.is_python(base)))
-            roots.update(str(i) for i in range(10))
-        elif name is None or base in REACHING:
-            roots.update(_word_refs(cmd.words))
-            roots.update(str(i) for i in range(10))
     relevant, todo = set(), list(roots)
     while todo:
         n = todo.pop()

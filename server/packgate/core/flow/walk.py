@@ -379,6 +379,7 @@ class Walker:
 
     def define_function(self, st: FuncDef, states: list) -> list:
         """name() { ... }: defined here, walked where it is called."""
+        self.looked_up.append(st.name)  # whether it is defined again depends on the last definition
         if self.functions.get(st.name) is not st:
             self.fn_version += 1  # the table inert() reads changed (a definition run again did not)
         self.define(Define(st.name, st, [s.fork() for s in states[:4]], None))
