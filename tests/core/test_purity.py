@@ -74,3 +74,27 @@ def test_bash_grammar_falls_back_to_the_package(monkeypatch):
     import tree_sitter
     tree = tree_sitter.Parser(tree_sitter.Language(grammar)).parse(b"export A=1\n")
     assert tree.root_node.type == "program" and not tree.root_node.has_error
+
+
+def test_check_command_compiles_no_source(tmp_path):
+    """Nothing on `check`'s way calls compile(): a NamedTuple whose field types are strings
+    (`from __future__ import annotations`) has typing compile each one, and the first compile
+    makes CPython build its ~120 AST classes (a twentieth of a cold start)."""
+    script = tmp_path / "x.sh"
+    script.write_text("export OFFLINE_PACKING_BMR=1\ntorchrun train.py\n")
+    code = (
+        "import builtins, traceback\n"
+        "calls = []\n"
+        "real = builtins.compile\n"
+        "def compile(*args, **kwargs):\n"
+        "    caller = traceback.extract_stack(limit=2)[0]\n"
+        "    if not caller.filename.startswith('<frozen importlib'):  # a module without its .pyc\n"
+        "        calls.append(f'{caller.filename}:{caller.lineno}')\n"
+        "    return real(*args, **kwargs)\n"
+        "builtins.compile = compile\n"
+        "from packgate.cli import main\n"
+        f"main(['check', {str(script)!r}])\n"
+        "print('COMPILED', calls)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "COMPILED []" in out.stdout, out.stdout + out.stderr

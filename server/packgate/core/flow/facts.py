@@ -7,7 +7,9 @@ Val, Var, Label and the FlowResult entries are NamedTuples: cheap to create and 
 walk makes many), and they unpack like the tuples they replace (`for a, val in gate_sites`).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` in this module: typing compiles every string
+# annotation of a NamedTuple's fields, and the first compile makes CPython build its ~120 AST
+# classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py keeps it at none).
 
 from typing import NamedTuple, Optional
 

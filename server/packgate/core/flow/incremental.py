@@ -7,7 +7,9 @@ edit, and whether entries after a take-over point can be taken at all. A checkpo
 length of each log, so the tables at any checkpoint are prefixes of the last walk's logs.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` in this module: typing compiles every string
+# annotation of a NamedTuple's fields, and the first compile makes CPython build its ~120 AST
+# classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py keeps it at none).
 
 from enum import Enum
 from itertools import islice

@@ -4,7 +4,9 @@ entries, moved by the edit) when nothing it reads can differ: the same body, wal
 same definition paths, with the same functions, the same launches-or-not and the same entries
 in the tables whose membership it tests."""
 
-from __future__ import annotations
+# No `from __future__ import annotations` in this module: typing compiles every string
+# annotation of a NamedTuple's fields, and the first compile makes CPython build its ~120 AST
+# classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py keeps it at none).
 
 from itertools import islice
 from typing import NamedTuple, Optional

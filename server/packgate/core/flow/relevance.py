@@ -2,7 +2,9 @@
 which variables can reach a check (relevant_names), what the walk may step over (Inertness),
 whether a function's arguments matter, and which positional parameters a body reads."""
 
-from __future__ import annotations
+# No `from __future__ import annotations` in this module: typing compiles every string
+# annotation of a NamedTuple's fields, and the first compile makes CPython build its ~120 AST
+# classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py keeps it at none).
 
 from collections import Counter
 from typing import NamedTuple, Optional
@@ -178,7 +180,7 @@ class RelevanceMemo:
 
     __slots__ = ("old", "new", "made", "answer")
 
-    def __init__(self, old: Optional["RelevanceMemo"] = None):
+    def __init__(self, old: "Optional[RelevanceMemo]" = None):
         self.old = old.new if old is not None else {}
         self.new: dict = {}
         self.made: list = []  # the summaries made for this version (statements not taken over)

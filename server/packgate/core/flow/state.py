@@ -6,7 +6,9 @@ their variables and every field outside NOT_MERGED are equal; the incremental ta
 compares every field but those it handles itself (incremental.same_path).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` in this module: typing compiles every string
+# annotation of a NamedTuple's fields, and the first compile makes CPython build its ~120 AST
+# classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py keeps it at none).
 
 from typing import NamedTuple, Optional
 
