@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import stat
 import sys
@@ -203,6 +204,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "lsp":
             if args.tcp and args.stdio:
                 args.subparser.error("--stdio and --tcp cannot be combined")
+            # Importing pygls and lsprotocol makes tens of thousands of objects that live as long
+            # as the server; a full collection among them (25 ms) landed in every start. The
+            # server runs the collector itself once the client is quiet (lsp/memory.py).
+            gc.disable()
             if args.tcp:
                 from .lsp.server import start_tcp
                 start_tcp(args.host, args.port)

@@ -427,3 +427,23 @@ def test_typing_waits_only_after_a_slow_incremental_analysis():
     entry.incremental = False
     entry.elapsed = SLOW * 2
     assert session.pause_before(uri) == SLOW * 2
+
+
+def test_the_server_pauses_the_cycle_collector_before_importing_pygls():
+    """`packgate lsp` turns automatic collection off before pygls and lsprotocol are imported:
+    otherwise a full collection among their objects (about 25 ms) lands in every start. The
+    server collects when the client is quiet instead (lsp/memory.py)."""
+    import subprocess
+    import sys
+    code = (
+        "import gc, sys\n"
+        "real = gc.disable\n"
+        "def disable():\n"
+        "    print('PAUSED', 'lsprotocol.types' in sys.modules, flush=True)\n"
+        "    real()\n"
+        "gc.disable = disable\n"
+        "from packgate.cli import main\n"
+        "main(['lsp'])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], input="", capture_output=True, text=True, timeout=60)
+    assert out.stdout.splitlines()[:1] == ["PAUSED False"], out.stdout + out.stderr
