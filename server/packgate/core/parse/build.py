@@ -179,16 +179,8 @@ class Builder(SimpleBuilder):
         return [*self.take_pre(), a] if a else []
 
     def assignments(self, node, d: int) -> list:
-        out = []
-        s, e = self.s(node), self.e(node)
         items = [c for c in node.named_children if c.type == "variable_assignment"]
-        for c in items:
-            a = self.assignment(c, _PLAIN, d)
-            if a:
-                a.decl_start, a.decl_end, a.decl_items = s, e, len(items)
-                out.extend(self.take_pre())
-                out.append(a)
-        return out
+        return self.plain_assignments(items, self.s(node), self.e(node), d)
 
     def unset(self, node, d: int) -> list:
         names, option = [], ""

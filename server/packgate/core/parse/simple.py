@@ -102,6 +102,18 @@ class SimpleBuilder(WordBuilder):
                 a.value = self.word(value_node, d)
         return a
 
+    def plain_assignments(self, nodes: list, start: int, end: int, d: int) -> list:
+        """`A=1 B=2` standing alone: plain assignments sharing one statement's span (so a fix
+        exports one of them after it instead of prefixing the whole line with `export`)."""
+        out: list[Stmt] = []
+        for node in nodes:
+            a = self.assignment(node, _PLAIN, d)
+            if a:
+                a.decl_start, a.decl_end, a.decl_items = start, end, len(nodes)
+                out.extend(self.take_pre())
+                out.append(a)
+        return out
+
     def _line_break(self, before, after) -> bool:
         """True when a line ends (not continued with a backslash) between two nodes."""
         gap = self.data[before.end_byte:after.start_byte]
@@ -136,13 +148,7 @@ class SimpleBuilder(WordBuilder):
                 else:
                     lines[-1].append(p)
             for line in lines:
-                s, e = self.s(line[0]), self.e(line[-1])
-                for p in line:
-                    a = self.assignment(p, _PLAIN, d)
-                    if a:
-                        a.decl_start, a.decl_end, a.decl_items = s, e, len(line)
-                        out.extend(self.take_pre())
-                        out.append(a)
+                out.extend(self.plain_assignments(line, self.s(line[0]), self.e(line[-1]), d))
             prefix_nodes = []
         prefix = []
         for p in prefix_nodes:
