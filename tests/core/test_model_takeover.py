@@ -5,29 +5,12 @@ left as they were. These cases pin what the take-over must get right; the fuzz s
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from packgate.core import parse
 from packgate.core.parse import parse_bytes
-from packgate.core.records import is_record
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "benchmarks"))
+import model_snapshot as snap  # also puts benchmarks/ on sys.path
 
-from generate import generate  # noqa: E402
-
-_SKIP = {"tree", "_starts", "tops", "refs"}
-
-
-def shape(value):
-    """A model as nested tuples of plain values, records by class and every field."""
-    if is_record(value):
-        return (type(value).__name__,) + tuple(
-            shape(getattr(value, n)) for n in type(value).__record_fields__ if n not in _SKIP)
-    if isinstance(value, (list, tuple)):
-        return tuple(shape(x) for x in value)
-    return value
+from generate import generate
 
 
 def _point(data: bytes, at: int) -> tuple:
@@ -58,7 +41,7 @@ def test_a_keystroke_builds_only_the_statement_it_is_in(monkeypatch):
     built.clear()
     _, new, text = edited(data, at, at, b"x", last)
     assert len(built) == 1 and built[0] < at
-    assert shape(new) == shape(parse_bytes(text))
+    assert snap.text_of(new) == snap.text_of(parse_bytes(text))
     assert sum(id(s) not in before for s in new.body.body) == 1  # the others are the last model's
 
 
@@ -66,7 +49,7 @@ def test_a_line_continuation_joins_the_next_statement_to_the_edited_one():
     # the edit touches only `echo a`; `echo b` after it becomes its arguments (a changed range)
     data = b"echo a\necho b\nexport OFFLINE_PACKED_DATA=1\n"
     _, new, text = edited(data, 6, 6, b" \\")
-    assert shape(new) == shape(parse_bytes(text))
+    assert snap.text_of(new) == snap.text_of(parse_bytes(text))
     assert [type(s).__name__ for s in new.body.body] == ["Command", "Assign", "ExportNames"][:len(new.body.body)]
     assert len(new.body.body[0].words) == 4
 
@@ -75,7 +58,7 @@ def test_a_directive_typed_before_a_kept_statement_covers_it():
     data = b"echo a\n\nexport OFFLINE_PACKED_DATA=1\necho c\n"
     _, new, text = edited(data, 7, 7, b"# packgate disable=PG001")
     fresh = parse_bytes(text)
-    assert shape(new) == shape(fresh)
+    assert snap.text_of(new) == snap.text_of(fresh)
     (d,) = new.directives
     assert (d.scope_start, d.scope_end) == (text.index(b"export"), text.index(b"\necho c"))
 
@@ -83,7 +66,7 @@ def test_a_directive_typed_before_a_kept_statement_covers_it():
 def test_a_plain_comment_is_taken_over_and_a_directive_is_built_again():
     data = b"# a plain comment\necho a\n# packgate disable=PG004\necho b\n# trailing\n"
     last, new, text = edited(data, 0, 0, b"\n")
-    assert shape(new) == shape(parse_bytes(text))
+    assert snap.text_of(new) == snap.text_of(parse_bytes(text))
     # the directive is built again each time (its scope reaches the next statement), not kept
     assert [t.type for t in last.tops.values()] == ["comment", "command", "command", "comment"]
     assert [t.type for t in new.tops.values()] == ["comment", "command", "command", "comment"]
@@ -97,4 +80,4 @@ def test_a_command_substitution_left_over_by_a_case_subject_reaches_the_next_sta
     _, new, text = edited(data, 5, 6, b"$(x)")
     fresh = parse_bytes(text)
     assert len(fresh.body.body[1].pre) == 1
-    assert shape(new) == shape(fresh)
+    assert snap.text_of(new) == snap.text_of(fresh)
