@@ -6,7 +6,6 @@ Sources: LLaVA-OneVision-2 `aiak_training_llm/` on main (see ../shared/FACTS.md 
 from __future__ import annotations
 
 import os
-import re
 
 from .records import record
 
@@ -191,7 +190,7 @@ PYTHONS = ("python", "python3")
 LAUNCHER_SUBCOMMANDS = {"accelerate": "launch"}
 LAUNCH_COMMANDS = LAUNCHERS | frozenset(LAUNCHER_SUBCOMMANDS)  # what a launch's first word can be
 # `$TORCHRUN ...`, `${DISTRIBUTED_LAUNCHER} ...`: a variable holding the launcher, by its name
-LAUNCHER_VARIABLE = re.compile(r"TORCHRUN|LAUNCHER|DISTRIBUTED")
+LAUNCHER_VARIABLE_PARTS = ("TORCHRUN", "LAUNCHER", "DISTRIBUTED")
 # `python -m MODULE`: modules that start training; `python SCRIPT.py`: the trainer's package
 TRAINING_MODULES = ("torch.distributed.run", "torch.distributed.launch", "aiak_training_llm")
 TRAINING_PACKAGE = "aiak_training_llm"

@@ -8,7 +8,6 @@ or runs the code it reads.
 from __future__ import annotations
 
 import os
-import re
 import stat
 
 from . import gates as G
@@ -96,7 +95,7 @@ def _reads_in(text: str, path: str) -> list:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    lines = _LINE_BREAK.split(text)  # Python counts lines at \r\n, \r and \n only
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")  # Python counts lines at these only
     parents: dict = {}
     found = []
     stack = [tree]
@@ -128,9 +127,6 @@ def _reads_in(text: str, path: str) -> list:
         found.append(Read(name, path, arg.lineno, column + 1, kind, line.strip()))
     found.sort(key=lambda r: (r.line, r.column))
     return found
-
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _read_name(node):

@@ -29,7 +29,7 @@ class Launches:
         if sub is not None and i + 1 < len(names) and names[i + 1] == sub:
             return base + " " + sub
         first = words[i].parts[0] if words[i].parts else None
-        if isinstance(first, Ref) and G.LAUNCHER_VARIABLE.search(first.name):
+        if isinstance(first, Ref) and any(part in first.name for part in G.LAUNCHER_VARIABLE_PARTS):
             return "$" + first.name
         if G.is_python(base):
             return G.python_launch(base, names, i + 1)
