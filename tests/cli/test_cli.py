@@ -367,6 +367,27 @@ def test_console_script_writes_everything_before_it_exits(tree, capsys, command)
     assert written.returncode == rc and report.read_text(encoding="utf-8") == expected
 
 
+@pytest.mark.parametrize("files", [1, 3])
+def test_the_console_script_pauses_the_collector_only_for_one_file(tmp_path, files):
+    """run() checks one file with the cycle collector off (it would only walk the modules'
+    objects); with more files (and in check's workers) it must run, or cyclic garbage piles up."""
+    for i in range(files):
+        (tmp_path / f"s{i}.sh").write_text(LEAK, encoding="utf-8")
+    probe = ("import gc, sys\n"
+             "from packgate import cli\n"
+             "checked = cli.cmd_check\n"
+             "def watched(args, parser):\n"
+             "    code = checked(args, parser)\n"
+             "    print('collector', gc.isenabled(), file=sys.stderr, flush=True)\n"
+             "    return code\n"
+             "cli.cmd_check = watched\n"
+             "sys.argv = ['packgate', 'check', sys.argv[1]]\n"
+             "cli.run()\n")
+    res = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 1 and "PG001" in res.stdout
+    assert f"collector {files > 1}" in res.stderr
+
+
 def test_console_script_into_a_closed_pipe_says_nothing(tree):
     """`packgate check DIR | head -c 1`: the reader goes away; no traceback, no 'Exception ignored'."""
     exe = str(Path(sys.executable).with_name("packgate"))
