@@ -104,3 +104,28 @@ def test_an_edited_source_indexes_its_lines_as_a_fresh_one(seed):
         assert source.data == fresh.data
         assert source.line_starts == fresh.line_starts, (source.text,)
         assert source.eol == fresh.eol and source._ascii == fresh._ascii
+
+
+def _slow_position(src: Source, offset: int, encoding: str) -> tuple[int, int]:
+    """The position by decoding the line's prefix every time (what the ASCII shortcut skips)."""
+    from bisect import bisect_right
+    offset = max(0, min(offset, len(src.data)))
+    line = bisect_right(src.line_starts, offset) - 1
+    start = src.line_starts[line]
+    offset = min(offset, src.line_end(line))
+    if encoding == "utf-8":
+        return line, offset - start
+    chunk = src.data[start:offset].decode("utf-8", "replace")
+    if encoding == "utf-32":
+        return line, len(chunk)
+    return line, len(chunk.encode("utf-16-le", "surrogatepass")) // 2
+
+
+@pytest.mark.parametrize("text", [
+    TEXT, "plain\nascii\r\nonly\rhere", "x=1 # 中文\nabc 😀 def\r\nASCII line\n\t中\r\n", "中文" * 3 + "\n" + "a" * 10,
+])
+def test_every_offset_gets_the_position_of_decoding_its_line(text):
+    for src in (Source(text), Source("x\n" + text).edited(0, 2, b"", text)):
+        for enc in ("utf-8", "utf-16", "utf-32"):
+            for off in range(-1, len(src.data) + 2):
+                assert src.position(off, enc) == _slow_position(src, off, enc), (enc, off)

@@ -89,7 +89,10 @@ class Source:
             offset = end
         if encoding == "utf-8" or self._ascii:
             return line, offset - start
-        chunk = _decode(self.data[start:offset])
+        prefix = self.data[start:offset]
+        if prefix.isascii():  # one byte, one code point, one UTF-16 unit
+            return line, offset - start
+        chunk = _decode(prefix)
         if encoding == "utf-32":
             return line, len(chunk)
         return line, _utf16_len(chunk)

@@ -44,7 +44,7 @@ class PackgateServer(LanguageServer):
     """The server object: client features, the session and the helpers handlers share."""
 
     def __init__(self) -> None:
-        super().__init__("packgate", _version(), protocol_cls=PackgateProtocol)
+        super().__init__("packgate", _version(), protocol_cls=PackgateProtocol, converter_factory=convert.converter)
         self.session = Session(loader_for=self.loader_for)
         self.client = ClientFeatures()
         self.pending: list[str] = []
