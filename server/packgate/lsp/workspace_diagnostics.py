@@ -43,6 +43,14 @@ SORT_STEP = 50  # scripts sorted between two looks at the protocol stream (about
 
 async def check(ls: "PackgateServer", params: types.WorkspaceDiagnosticParams) -> list[Any]:
     """The report items of one workspace/diagnostic answer (none when they were all streamed)."""
+    ls.passes += 1
+    try:
+        return await _check(ls, params)
+    finally:
+        ls.passes -= 1
+
+
+async def _check(ls: "PackgateServer", params: types.WorkspaceDiagnosticParams) -> list[Any]:
     limits = ls.scan_limits()
     paths, cut = await ls.scripts(limits=limits)
     run = WorkspacePass(ls, params)
