@@ -129,3 +129,20 @@ def test_every_offset_gets_the_position_of_decoding_its_line(text):
         for enc in ("utf-8", "utf-16", "utf-32"):
             for off in range(-1, len(src.data) + 2):
                 assert src.position(off, enc) == _slow_position(src, off, enc), (enc, off)
+
+
+def test_line_starts_of_lf_only_text_are_those_a_scan_finds():
+    """The LF-only shortcut (line lengths summed up) gives the starts a find loop gives."""
+    import random
+
+    from packgate.core.source import _line_starts
+    rng = random.Random(19)
+    for _ in range(300):
+        data = "".join(rng.choice(["a", "中", "\n", "\n\n", " x=1"]) for _ in range(rng.randrange(0, 40))).encode()
+        lo = rng.randrange(0, len(data) + 1)
+        hi = rng.randrange(lo, len(data) + 1)
+        scanned, pos = [], data.find(b"\n", lo, hi)
+        while pos >= 0:
+            scanned.append(pos + 1)
+            pos = data.find(b"\n", pos + 1, hi)
+        assert _line_starts(data, lo, hi) == scanned, (data, lo, hi)
