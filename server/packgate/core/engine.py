@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import math
 from bisect import bisect_right
 from typing import Optional
 
@@ -370,15 +371,12 @@ def _innermost_statement(script: Script, offset: int) -> int:
     Statements nest, so of those holding offset the innermost starts last: scanning the
     statements in order of their starts down from offset, the first that holds it gives the
     answer (statements starting at the same byte give the same answer in either order, so the
-    tuples sort as they are, without a key).
+    (start, end) tuples sort as they are, without a key).
     """
-    statements = script.statements
-    index = script._starts  # (the starts, the spans), both in order of start
-    if index is None or len(index[1]) != len(statements):
-        spans = sorted(statements)
-        index = script._starts = ([s for s, _ in spans], spans)
-    starts, spans = index
-    i = bisect_right(starts, offset) - 1
+    spans = script._starts
+    if spans is None or len(spans) != len(script.statements):
+        spans = script._starts = sorted(script.statements)
+    i = bisect_right(spans, (offset, math.inf)) - 1
     while i >= 0:
         start, end = spans[i]
         if start <= offset < end or start == offset == end:
