@@ -104,3 +104,45 @@ def test_an_edited_source_indexes_its_lines_as_a_fresh_one(seed):
         assert source.data == fresh.data
         assert source.line_starts == fresh.line_starts, (source.text,)
         assert source.eol == fresh.eol and source._ascii == fresh._ascii
+
+
+def _slow_position(src: Source, offset: int, encoding: str) -> tuple[int, int]:
+    """The position by decoding the line's prefix every time (what the ASCII shortcut skips)."""
+    from bisect import bisect_right
+    offset = max(0, min(offset, len(src.data)))
+    line = bisect_right(src.line_starts, offset) - 1
+    start = src.line_starts[line]
+    offset = min(offset, src.line_end(line))
+    if encoding == "utf-8":
+        return line, offset - start
+    chunk = src.data[start:offset].decode("utf-8", "replace")
+    if encoding == "utf-32":
+        return line, len(chunk)
+    return line, len(chunk.encode("utf-16-le", "surrogatepass")) // 2
+
+
+@pytest.mark.parametrize("text", [
+    TEXT, "plain\nascii\r\nonly\rhere", "x=1 # 中文\nabc 😀 def\r\nASCII line\n\t中\r\n", "中文" * 3 + "\n" + "a" * 10,
+])
+def test_every_offset_gets_the_position_of_decoding_its_line(text):
+    for src in (Source(text), Source("x\n" + text).edited(0, 2, b"", text)):
+        for enc in ("utf-8", "utf-16", "utf-32"):
+            for off in range(-1, len(src.data) + 2):
+                assert src.position(off, enc) == _slow_position(src, off, enc), (enc, off)
+
+
+def test_line_starts_of_lf_only_text_are_those_a_scan_finds():
+    """The LF-only shortcut (line lengths summed up) gives the starts a find loop gives."""
+    import random
+
+    from packgate.core.source import _line_starts
+    rng = random.Random(19)
+    for _ in range(300):
+        data = "".join(rng.choice(["a", "中", "\n", "\n\n", " x=1"]) for _ in range(rng.randrange(0, 40))).encode()
+        lo = rng.randrange(0, len(data) + 1)
+        hi = rng.randrange(lo, len(data) + 1)
+        scanned, pos = [], data.find(b"\n", lo, hi)
+        while pos >= 0:
+            scanned.append(pos + 1)
+            pos = data.find(b"\n", pos + 1, hi)
+        assert _line_starts(data, lo, hi) == scanned, (data, lo, hi)

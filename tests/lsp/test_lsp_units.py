@@ -401,6 +401,43 @@ def test_a_busy_server_sets_its_backlog_aside_and_collects_it_when_quiet(monkeyp
         gc.enable()
 
 
+def test_a_workspace_pass_is_not_a_quiet_moment(monkeypatch):
+    """While a workspace pass runs the client says nothing, yet the server is busy: no full
+    collection then (the backlog is frozen); one follows the pass."""
+    import asyncio
+    import gc
+    import weakref
+
+    from packgate.lsp import memory as memory_module
+    from packgate.lsp import server as server_module
+
+    monkeypatch.setattr(memory_module, "GC_BACKLOG", 5_000)
+
+    class Cycle:
+        pass
+
+    async def scenario():
+        ls = server_module.create_server()
+        ls.collect_when_idle()
+        node = Cycle()
+        node.me = node
+        alive = weakref.ref(node)
+        del node
+        ls.passes += 1
+        junk = [[i] for i in range(20_000)]
+        await asyncio.sleep(memory_module.IDLE_GC * 3)
+        assert gc.get_freeze_count() > 0 and alive() is not None
+        ls.passes -= 1
+        await asyncio.sleep(memory_module.IDLE_GC * 3)
+        assert gc.get_freeze_count() == 0 and alive() is None and junk
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
 def test_typing_waits_only_after_a_slow_incremental_analysis():
     """A slow analysis makes the next keystroke wait for a pause in the typing (a burst costs
     one analysis), except when it was the full analysis of an open: the next one starts from

@@ -26,6 +26,7 @@ class FakeServer:
         self.session = SimpleNamespace(generation=0, settings_for=lambda uri, problems: None)
         self.client = SimpleNamespace()
         self.pool = ScriptPool()
+        self.passes = 0  # workspace passes running (the cycle collector waits for them)
 
     def scan_limits(self):
         return workspace.ScanLimits(7, 70)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import math
 from bisect import bisect_right
 from typing import Optional
 
@@ -367,17 +368,17 @@ def _disable_fixes(source: Source, script: Script, f: Finding, lang: str) -> tup
 def _innermost_statement(script: Script, offset: int) -> int:
     """Start of the innermost statement holding offset (the finding's own line otherwise).
 
-    Statements are recorded outer before inner, so ordered by start; the latest-starting one
-    that holds offset is the innermost.
+    Statements nest, so of those holding offset the innermost starts last: scanning the
+    statements in order of their starts down from offset, the first that holds it gives the
+    answer (statements starting at the same byte give the same answer in either order, so the
+    (start, end) tuples sort as they are, without a key).
     """
-    statements = script.statements
-    starts = getattr(script, "_starts", None)
-    if starts is None or len(starts) != len(statements):
-        statements.sort(key=lambda se: (se[0], -se[1]))
-        starts = script._starts = [s for s, _ in statements]
-    i = bisect_right(starts, offset) - 1
+    spans = script._starts
+    if spans is None or len(spans) != len(script.statements):
+        spans = script._starts = sorted(script.statements)
+    i = bisect_right(spans, (offset, math.inf)) - 1
     while i >= 0:
-        start, end = statements[i]
+        start, end = spans[i]
         if start <= offset < end or start == offset == end:
             return start
         i -= 1

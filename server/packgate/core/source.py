@@ -8,6 +8,8 @@ form feed and U+2028 are ordinary characters here.
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import accumulate, repeat
+from operator import add
 from typing import Iterable
 
 ENCODINGS = ("utf-8", "utf-16", "utf-32")
@@ -89,7 +91,10 @@ class Source:
             offset = end
         if encoding == "utf-8" or self._ascii:
             return line, offset - start
-        chunk = _decode(self.data[start:offset])
+        prefix = self.data[start:offset]
+        if prefix.isascii():  # one byte, one code point, one UTF-16 unit
+            return line, offset - start
+        chunk = _decode(prefix)
         if encoding == "utf-32":
             return line, len(chunk)
         return line, _utf16_len(chunk)
@@ -167,14 +172,11 @@ def apply_edits(data: bytes, edits: Iterable) -> bytes:
 def _line_starts(data: bytes, lo: int, hi: int) -> list:
     """The line starts after lo, up to hi, of the line ends found from lo on (\n, \r\n, a lone
     \r); hi is a line start or the end of data."""
-    starts: list = []
     find = data.find
-    if find(b"\r", lo, hi) < 0:  # fast path: only \n line ends
-        pos = find(b"\n", lo, hi)
-        while pos >= 0:
-            starts.append(pos + 1)
-            pos = find(b"\n", pos + 1, hi)
-        return starts
+    if find(b"\r", lo, hi) < 0:  # fast path: only \n line ends, each line's length + 1 summed up (in C)
+        lengths = map(len, data[lo:hi].split(b"\n"))
+        return list(accumulate(map(add, lengths, repeat(1)), initial=lo))[1:-1]
+    starts: list = []
     n = len(data)
     pos = lo
     while pos < hi:

@@ -17,8 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+import attrs
+import cattrs
+from cattrs.gen import make_dict_unstructure_fn, override
 from lsprotocol import types
 from pygls.capabilities import get_capability
+from pygls.protocol import default_converter
 from pygls.uris import from_fs_path
 
 from packgate.core.source import Source
@@ -192,14 +196,16 @@ def _fix_data(fix: Any, source: Source, enc: str) -> dict[str, Any]:
         "kind": fix.kind,
         "preferred": bool(fix.preferred),
         "safe": bool(fix.safe),
-        "edits": [{"range": _range_json(to_range(source, e.start, e.end, enc)), "newText": e.text}
-                  for e in fix.edits],
+        "edits": [{"range": _range_json(source, e.start, e.end, enc), "newText": e.text} for e in fix.edits],
     }
 
 
-def _range_json(r: types.Range) -> dict[str, Any]:
-    return {"start": {"line": r.start.line, "character": r.start.character},
-            "end": {"line": r.end.line, "character": r.end.character}}
+def _range_json(source: Source, start: int, end: int, enc: str) -> dict[str, Any]:
+    """A byte range as the JSON of an LSP range (no lsprotocol objects in between)."""
+    line, character = source.position(start, enc)
+    end_line, end_character = source.position(end, enc)
+    return {"start": {"line": line, "character": character},
+            "end": {"line": end_line, "character": end_character}}
 
 
 def _range_from_json(raw: Mapping[str, Any]) -> types.Range:
@@ -232,6 +238,33 @@ def data_version(diagnostic: types.Diagnostic) -> Any:
     """The document version a diagnostic's data was computed for (None if it has no data)."""
     data = diagnostic.data
     return data.get("version") if isinstance(data, Mapping) else None
+
+
+def converter() -> cattrs.Converter:
+    """pygls' converter, except that a Diagnostic's `data` is written as it is: packgate makes
+    it plain JSON (to_diagnostic, and a client's copy handed back is JSON too), so walking it
+    value by value as the default converter does gives the same text at several times the cost."""
+    out = default_converter()
+    fields = {f.name: override(rename=_camel(f.name), omit_if_default=_omitted(f.name),
+                               unstruct_hook=_as_is if f.name == "data" else None)
+              for f in attrs.fields(types.Diagnostic)}
+    out.register_unstructure_hook(types.Diagnostic, make_dict_unstructure_fn(types.Diagnostic, out, **fields))
+    return out
+
+
+def _camel(name: str) -> str:
+    """A field's name on the wire, as lsprotocol spells it (`code_description` -> `codeDescription`)."""
+    parts = name.removesuffix("_").split("_")
+    return parts[0] + "".join(p.title() for p in parts[1:])
+
+
+def _omitted(name: str) -> bool:
+    """Whether a Diagnostic field left at its default is left out, as lsprotocol does."""
+    return not types.is_special_property(types.Diagnostic, name)
+
+
+def _as_is(value: Any) -> Any:
+    return value
 
 
 # -- hover -------------------------------------------------------------------------------

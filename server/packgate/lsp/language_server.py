@@ -44,7 +44,7 @@ class PackgateServer(LanguageServer):
     """The server object: client features, the session and the helpers handlers share."""
 
     def __init__(self) -> None:
-        super().__init__("packgate", _version(), protocol_cls=PackgateProtocol)
+        super().__init__("packgate", _version(), protocol_cls=PackgateProtocol, converter_factory=convert.converter)
         self.session = Session(loader_for=self.loader_for)
         self.client = ClientFeatures()
         self.pending: list[str] = []
@@ -54,13 +54,14 @@ class PackgateServer(LanguageServer):
         self._waiting_handle: asyncio.TimerHandle | None = None
         self._tokens = itertools.count(1)
         self.last_activity = time.monotonic()  # when the last message came in
+        self.passes = 0  # workspace passes running: the cycle collector waits for them (lsp.memory)
         self._collecting = False
 
     def collect_when_idle(self) -> None:
         """Run Python's cycle collector between keystrokes, not during them (packgate.lsp.memory)."""
         if not self._collecting:
             self._collecting = True
-            memory.collect_when_idle(lambda: self.last_activity)
+            memory.collect_when_idle(lambda: self.last_activity, lambda: self.passes > 0)
 
     # -- messages to the user --
 

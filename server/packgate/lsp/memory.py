@@ -7,7 +7,10 @@ collection runs once the client has been quiet for IDLE_GC seconds (if more than
 objects were allocated since the last). Past GC_BACKLOG allocations while the client is busy
 (opening a large document allocates that much), the objects so far are frozen instead
 (gc.freeze: no pause, the collector skips them) and the next quiet moment unfreezes and
-collects them.
+collects them. A workspace pass is not a quiet moment, though the client says nothing while it
+waits for the answer: a full collection every IDLE_GC seconds of a pass walked the heap the pass
+keeps growing (its reports) again and again, the server's main cost in it, so a pass freezes its
+backlog too and one collection follows it.
 """
 
 from __future__ import annotations
@@ -22,13 +25,14 @@ GC_BACKLOG = 200_000  # allocations after which it runs even while the client is
 GC_IDLE_MIN = 1_000  # ... and below which an idle server does not bother
 
 
-def collect_when_idle(last_activity: Callable[[], float]) -> None:
-    """Turn automatic collection off and collect whenever last_activity() is IDLE_GC seconds old."""
+def collect_when_idle(last_activity: Callable[[], float], busy: Callable[[], bool] = lambda: False) -> None:
+    """Turn automatic collection off and collect whenever last_activity() is IDLE_GC seconds old
+    and the server is not busy() with work of its own."""
     gc.disable()
     loop = asyncio.get_running_loop()
 
     def tick() -> None:
-        quiet = time.monotonic() - last_activity() >= IDLE_GC
+        quiet = time.monotonic() - last_activity() >= IDLE_GC and not busy()
         pending = gc.get_count()[0]
         if quiet and (pending > GC_IDLE_MIN or gc.get_freeze_count()):
             gc.unfreeze()

@@ -43,6 +43,14 @@ SORT_STEP = 50  # scripts sorted between two looks at the protocol stream (about
 
 async def check(ls: "PackgateServer", params: types.WorkspaceDiagnosticParams) -> list[Any]:
     """The report items of one workspace/diagnostic answer (none when they were all streamed)."""
+    ls.passes += 1
+    try:
+        return await _check(ls, params)
+    finally:
+        ls.passes -= 1
+
+
+async def _check(ls: "PackgateServer", params: types.WorkspaceDiagnosticParams) -> list[Any]:
     limits = ls.scan_limits()
     paths, cut = await ls.scripts(limits=limits)
     run = WorkspacePass(ls, params)
@@ -272,21 +280,25 @@ class WorkspacePass:
 
     def take(self, todo: Todo, result: ScriptResult) -> None:
         """One analysis done: render it, keep it in ls.checks, and queue its report."""
-        ls = self.ls
-        if result.text is not None:
-            source = Source(result.text)
-            others: dict[str, Source] = {}
+        if result.text is None:
+            return
+        rendered = self.render(todo, result) if result.findings else []  # nothing to place: no Source made
+        self.out.add(self.item(todo.uri, self.ls.checks.store(
+            todo.path, todo.stamp, todo.settings, self.generation, result.dependencies, self.stamp, rendered)))
 
-            def source_for(path: str | None) -> Source:
-                if path is None or path not in result.foreign:
-                    return source
-                if path not in others:
-                    others[path] = Source(result.foreign[path])
-                return others[path]
+    def render(self, todo: Todo, result: ScriptResult) -> list[types.Diagnostic]:
+        """A result's findings as diagnostics, positions read from its text and its sourced files'."""
+        source = Source(result.text)
+        others: dict[str, Source] = {}
 
-            rendered = convert.to_diagnostics(result.findings, source, todo.uri, None, ls.client, source_for)
-            self.out.add(self.item(todo.uri, ls.checks.store(
-                todo.path, todo.stamp, todo.settings, self.generation, result.dependencies, self.stamp, rendered)))
+        def source_for(path: str | None) -> Source:
+            if path is None or path not in result.foreign:
+                return source
+            if path not in others:
+                others[path] = Source(result.foreign[path])
+            return others[path]
+
+        return convert.to_diagnostics(result.findings, source, todo.uri, None, self.ls.client, source_for)
 
     def advance(self, token: Any, count: int, total: int) -> None:
         """count more of total scripts analysed: $/progress at each new percent."""

@@ -34,6 +34,16 @@ def path_verdict(ctx: Context, path) -> tuple[str, object, object]:
     return G.COMBOS[(e == "on", b == "on")], enc_seen, batch
 
 
+def launch_verdicts(ctx: Context, launch) -> list:
+    """path_verdict of each path to a launch, judged once per analysis (PG001 and PG007 both
+    read them; the context holds the flow and so its launches: an id stays one launch's)."""
+    verdicts = ctx.cache.setdefault("verdicts", {})
+    found = verdicts.get(id(launch))
+    if found is None:
+        found = verdicts[id(launch)] = [path_verdict(ctx, p) for p in launch.paths]
+    return found
+
+
 def label_text(ctx: Context, labels: tuple) -> str:
     """A path described by its branch decisions."""
     if not labels:

@@ -7,7 +7,7 @@ from ..flow import ValKind
 from ..model import Edit
 from ..parse import AssignMode
 from .base import Context, shown, value_edit
-from .packing import WRONG, path_verdict
+from .packing import WRONG, launch_verdicts
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
 
 RULE = Rule(
@@ -112,7 +112,7 @@ RULE = Rule(
 def check(ctx: Context) -> None:
     """Exactly one gate of the pair on, the same on every path."""
     for launch in ctx.flow.launches:
-        verdicts = [path_verdict(ctx, p) for p in launch.paths]
+        verdicts = launch_verdicts(ctx, launch)
         kinds = {v[0] for v in verdicts}
         if not kinds or not kinds <= set(WRONG) or len(kinds) != 1:
             continue

@@ -82,12 +82,10 @@ def _judge(ctx: Context, launch, mbs, flag, why: str) -> None:
     anchor = mbs.span or flag or (launch.name_start, launch.name_end)
     if mbs.foreign or launch.label.endswith("(sourced)"):
         anchor = (launch.name_start, launch.name_end)
-    common = dict(launch=ctx.launch_name(launch), line=ctx.line(launch.name_start), why=why)
-    related = [ctx.launch_related(launch)]
     if mbs.kind == ValKind.UNKNOWN:
         via = one_line(mbs.via or "?")
-        msg = ctx.message(RULE, "unknown", via=via, **common)
-        ctx.emit(RULE, msg, anchor[0], anchor[1], related=related,
+        msg = ctx.message(RULE, "unknown", via=via, **_naming(ctx, launch, why))
+        ctx.emit(RULE, msg, anchor[0], anchor[1], related=[ctx.launch_related(launch)],
                  severity="information", dedupe=(anchor, "unknown"))
         return
     text = mbs.text.strip()
@@ -95,8 +93,10 @@ def _judge(ctx: Context, launch, mbs, flag, why: str) -> None:
         number = int(text)
     except ValueError:
         number = None
-    if number == 1:
+    if number == 1:  # most paths: nothing to say, so nothing is worded
         return
+    common = _naming(ctx, launch, why)
+    related = [ctx.launch_related(launch)]
     fixes = []
     if mbs.lit is not None and not mbs.foreign:
         fixes.append(ctx.fix(RULE, "one", [Edit(mbs.lit[0], mbs.lit[1], "1")], preferred=True))
@@ -107,3 +107,8 @@ def _judge(ctx: Context, launch, mbs, flag, why: str) -> None:
     msg = ctx.message(RULE, key, value=one_line(text), via=mbs.via, **common)
     ctx.emit(RULE, msg, anchor[0], anchor[1], fixes=fixes, related=related,
              dedupe=(anchor, mbs.lit))
+
+
+def _naming(ctx: Context, launch, why: str) -> dict:
+    """The message fields every PG003 message has: the launch, its line and why 1 is needed."""
+    return dict(launch=ctx.launch_name(launch), line=ctx.line(launch.name_start), why=why)

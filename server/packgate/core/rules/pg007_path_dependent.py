@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .base import Context
-from .packing import WRONG, combo_text, label_text, path_verdict
+from .packing import WRONG, combo_text, label_text, launch_verdicts
 from .rule import EXAMPLE_LAUNCH, Rule, Text
 
 RULE = Rule(
@@ -40,7 +40,7 @@ RULE = Rule(
 def check(ctx: Context) -> None:
     """Paths that disagree about the combination, at least one of them wrong."""
     for launch in ctx.flow.launches:
-        verdicts = [path_verdict(ctx, p) for p in launch.paths]
+        verdicts = launch_verdicts(ctx, launch)
         kinds = {v[0] for v in verdicts} - {"unknown", "invalid"}
         if len(kinds) < 2 or not kinds & set(WRONG):
             continue
