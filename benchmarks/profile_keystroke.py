@@ -26,7 +26,6 @@ sys.path[:0] = [str(HERE.parent / "server"), str(HERE)]
 import lsp_bench as lb  # noqa: E402
 from generate import generate  # noqa: E402
 from lsprotocol import types  # noqa: E402
-from pygls.protocol import default_converter  # noqa: E402
 
 from packgate.lsp import convert  # noqa: E402
 from packgate.lsp.session import Session  # noqa: E402
@@ -64,7 +63,7 @@ def main(argv=None) -> int:
     text = (HERE / "inputs" / "ov2_stage2_launcher.sh").read_text(encoding="utf-8") if args.lines == 250 \
         else generate(2000, 7)
     session, uri = Session(), "file:///packgate-bench/profile.sh"
-    features, converter = convert.ClientFeatures(), default_converter()
+    features, converter = convert.ClientFeatures(), convert.converter()  # the server's
     session.analysis(uri, 0, text)
     spots = lb.keystroke_spots(text, args.spots)
     gc.disable()  # as the server (packgate.lsp.memory): collections run between keystrokes
