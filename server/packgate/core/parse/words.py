@@ -62,9 +62,7 @@ class WordBuilder:
                 if m is not None:
                     return self._one_ref(m, raw_b, sb, True)
                 if d < MAX_DEPTH:
-                    w = self._quoted(node, raw_b, sb, eb)
-                    if w is not None:
-                        return w
+                    return self._quoted(node, raw_b, sb, eb, d)
                 return self._word(node, d, t)
             raw = raw_b.decode("utf-8", "replace")
             s, e = sb + self.base, eb + self.base
@@ -104,48 +102,41 @@ class WordBuilder:
         ref = Ref(name, s + inner, e - inner, ns, ne, "", None, m.start(2) >= 0, quoted)
         return Word([ref], s, e, '"' if quoted else "", raw_b.decode("ascii"), None, name in _GATES)
 
-    def _quoted(self, node, raw_b: bytes, sb: int, eb: int):
-        """A double-quoted string of literal text and plain expansions ("${A}/x", "$A:$B"): the
-        parts the general walk gives, read in one pass over its children; None for a string
-        holding anything else (a command substitution, an operator), left to the general walk."""
-        data, base = self.data, self.base
+    def _quoted(self, node, raw_b: bytes, sb: int, eb: int, d: int) -> Word:
+        """A double-quoted string with expansions: the parts the general walk gives, in one pass
+        over its children: text and plain expansions ("${A}/x", "$A:$B") read directly, the rest
+        (a command substitution, an operator) through parts()."""
+        data, base, occurrences = self.data, self.base, self.occurrences
         parts: list = []
-        found: list = []  # the occurrences, added only once the whole string is known to fit
         prev = sb + 1
         for c in node.children:
             t = c.type
-            if t == '"':
+            if t == '"' or t == '$"':
                 continue
             cs, ce = c.start_byte, c.end_byte
+            if cs > prev:  # whitespace folded between children is literal text
+                parts.append(Lit(data[prev:cs].decode("utf-8", "replace"), prev + base, cs + base))
+            m = _ONE_REF.match(data[cs:ce]) if t == "expansion" or t == "simple_expansion" else None
             if t == "string_content":
                 txt = data[cs:ce].decode("utf-8", "replace")
-                part = Lit(_unescape(txt, True) if "\\" in txt else txt, cs + base, ce + base)
-            elif t == "expansion" or t == "simple_expansion":
-                m = _ONE_REF.match(data[cs:ce])
-                if m is None:
-                    return None
+                parts.append(Lit(_unescape(txt, True) if "\\" in txt else txt, cs + base, ce + base))
+            elif m is not None:
                 g = 1 if m.start(1) >= 0 else 3
                 name = m.group(g).decode("ascii")
                 ns, ne = m.start(g) + cs + base, m.end(g) + cs + base
-                found.append(Occurrence(name, ns, ne, _EXPAND))
-                part = Ref(name, cs + base, ce + base, ns, ne, "", None, m.start(2) >= 0, True)
+                occurrences.append(Occurrence(name, ns, ne, _EXPAND))
+                parts.append(Ref(name, cs + base, ce + base, ns, ne, "", None, m.start(2) >= 0, True))
             else:
-                return None
-            if cs > prev:  # whitespace folded between children is literal text
-                parts.append(Lit(data[prev:cs].decode("utf-8", "replace"), prev + base, cs + base))
-            parts.append(part)
+                self.parts(c, parts, d + 1, True)
             prev = ce
         if eb - 1 > prev:
-            gap = data[prev:eb - 1].decode("utf-8", "replace")
-            parts.append(Lit(gap, prev + base, eb - 1 + base))
+            parts.append(Lit(data[prev:eb - 1].decode("utf-8", "replace"), prev + base, eb - 1 + base))
         w = Word(parts, sb + base, eb + base, '"', raw_b.decode("utf-8", "replace"))
-        if found:
-            w.effects = any(o.name in _GATES for o in found)
-        else:
-            w.text = "".join(p.text for p in parts)
-        self.occurrences.extend(found)
+        w.text = w.literal()
+        if w.text is None:
+            w.effects = _has_effects(parts)
         for p in parts:
-            if p.__class__ is Lit and p.text.startswith(MBS_FLAG):
+            if isinstance(p, Lit) and p.text.startswith(MBS_FLAG):
                 self._flag(p.text, p.start)
         return w
 
