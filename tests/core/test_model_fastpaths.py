@@ -1,7 +1,8 @@
 """The model builder's shortcuts give exactly the model of its general walk.
 
-parse.build.Builder.word builds literal words, plain quoted strings and words that are one plain
-expansion ("${X}", "$X", "${A[@]}", ${X}) directly; the general walk (words.WordBuilder._word) must give
+parse.build.Builder.word builds literal words, plain quoted strings, words that are one plain
+expansion ("${X}", "$X", "${A[@]}", ${X}) directly, and quoted strings with expansions in one pass
+over their children (words._quoted); the general walk (words.WordBuilder._word) must give
 the same parts, spans, text and occurrences for every word.
 """
 
@@ -20,6 +21,8 @@ TRICKY = (
     'torchrun train.py "--micro-batch-size" 1 --micro-batch-size "$M" \'--micro-batch-size\' 2\n'
     'echo "中文 😀" \'单引号\' 词 a\\ b "a`b`" "$(x)" "${Y:-"d"}" 0x1F -1 ~/x *.py\n'
     'X=( "a" \'b\' c "" \'\' "d e" )\n'
+    'Z="${A}/x/${B[@]}" "$X:$Y" " ${X}  $Y " "a\\"$X\\\\" "${X}${Y}" "$é$X" "${A[*]}y" "$X$" "x$(y)$Z"\n'
+    'log "--micro-batch-size=${M}" "--micro-batch-size$X" "${X}--micro-batch-size" "${OFFLINE_PACKED_DATA}/d"\n'
     'run "${A[@]}" "${A[*]}" "${A[0]}" "$_" ${X} $X "$X" "${OFFLINE_PACKING_BMR}" $OFFLINE_PACKED_DATA\n'
     'run $1 "$1" "${1}" "$@" "${X}"y "${X}${Y}" "$X-" ${A[@]} "${#A[@]}" "${!A}" "${X,,}" "$é" "${X}\\"\n'
     'Y=( "${A[@]}" "${OFFLINE_PACKING_VQA}" ${B} "${B}/x" )\n'
@@ -67,6 +70,15 @@ def test_shortcut_words_equal_the_general_walk(name, data, monkeypatch):
     monkeypatch.setattr(P.build.Builder, "word", lambda self, node, d: self._word(node, d, node.type))
     slow = _dump(P.parse_bytes(data))
     assert fast == slow
+
+
+def test_quoted_strings_with_expansions_take_the_one_pass_path(monkeypatch):
+    taken = []
+    quoted = P.build.Builder._quoted
+    monkeypatch.setattr(P.build.Builder, "_quoted", lambda self, node, raw_b, sb, eb, d:
+                        taken.append(raw_b) or quoted(self, node, raw_b, sb, eb, d))
+    P.parse_bytes(TRICKY.encode())
+    assert {b'"${A}/x/${B[@]}"', b'"$X:$Y"', b'" ${X}  $Y "', b'"x$(y)$Z"', b'"${Y:-"d"}"'} <= set(taken)
 
 
 def test_records_behave_like_slotted_dataclasses():

@@ -81,3 +81,23 @@ def test_a_command_substitution_left_over_by_a_case_subject_reaches_the_next_sta
     fresh = parse_bytes(text)
     assert len(fresh.body.body[1].pre) == 1
     assert snap.text_of(new) == snap.text_of(fresh)
+
+
+def test_the_offsets_a_move_takes_without_a_test_are_never_none():
+    # reuse's shifters move an offset field without a default unconditionally: in a statement a
+    # later parse may move (one that starts after byte 0), such a field must never be 0 ("none")
+    from packgate.core.parse.reuse import _POSITIONS, _grouped
+    checked = 0
+    for name, data in snap.inputs().items():
+        if "mutation" in name:
+            continue
+        script = parse_bytes(data, keep=True)
+        for start, top in script.tops.items():
+            if start == 0:
+                continue
+            for cls, objs in _grouped(top.stmts).items():
+                required = [n for n in cls.__record_fields__ if n in _POSITIONS and n not in cls.__record_defaults__]
+                for o in objs:
+                    checked += 1
+                    assert all(getattr(o, n) > 0 for n in required), (name, o)
+    assert checked > 10_000

@@ -109,10 +109,14 @@ def _nested(cls) -> tuple:
 
 def _make_shifter(cls):
     """The function that moves the offsets of a list of records of one class, generated once:
-    the fields are known, so a record costs one loop step."""
+    the fields are known, so a record costs one loop step. An offset field without a default
+    is always a real offset, after the moved statement's start (never 0: see move_top), so it
+    is moved without the test for "none"."""
     lines = []
     for name in cls.__record_fields__:
-        if name in _POSITIONS:
+        if name in _POSITIONS and name not in cls.__record_defaults__:
+            lines.append(f"        o.{name} += d")
+        elif name in _POSITIONS:
             lines.append(f"        if o.{name}: o.{name} += d")
         elif name in _TUPLE_LISTS:
             lines.append(f"        v = o.{name}\n        if v: shift_tuples(v, d)")

@@ -10,6 +10,7 @@ from .model import Assign, AssignMode, Command, ExportNames, Occurrence, Occurre
 from .words import WordBuilder
 
 _PLAIN, _PREFIX = AssignMode.PLAIN, AssignMode.PREFIX
+_PREFIX_KIND, _ASSIGN_KIND = OccurrenceKind.PREFIX, OccurrenceKind.ASSIGN
 _DECLARATION_MODES = {"export": AssignMode.EXPORT, "local": AssignMode.LOCAL, "readonly": AssignMode.READONLY}
 _INTERESTING = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -90,14 +91,16 @@ class SimpleBuilder(WordBuilder):
         name_start, name_end = name_node.start_byte + base, name_node.end_byte + base
         name = self.data[name_start - base:name_end - base].decode("utf-8", "replace")
         s, e = node.start_byte + base, node.end_byte + base
-        a = Assign(s, e, name=name, name_start=name_start, name_end=name_end, append=append, mode=mode,
-                   eq_end=eq.end_byte + base if eq is not None else name_end,
-                   decl_start=s, decl_end=e, file=self.file)
+        # (positional: start, end, name, name_start, name_end, value, array, append, mode, exported,
+        # eq_end, decl_start, decl_end, decl_items, keyword, file)
+        a = Assign(s, e, name, name_start, name_end, None, None, append, mode, False,
+                   eq.end_byte + base if eq is not None else name_end, s, e, 1, "", self.file)
         self.occurrences.append(Occurrence(name, name_start, name_end,
-                                           OccurrenceKind.PREFIX if mode == _PREFIX else OccurrenceKind.ASSIGN))
+                                           _PREFIX_KIND if mode == _PREFIX else _ASSIGN_KIND))
         if value_node is not None:
             if value_node.type == "array":
-                a.array = [self.word(c, d) for c in value_node.children if c.is_named and c.type != "comment"]
+                word = self.word
+                a.array = [word(c, d) for c in value_node.children if c.is_named and c.type != "comment"]
             else:
                 a.value = self.word(value_node, d)
         return a
@@ -163,10 +166,10 @@ class SimpleBuilder(WordBuilder):
         for w in words:
             cmd_words.append(self.word(w, d))
         s = self.s(node)
-        cmd = Command(s, self.e(node), prefix=prefix, words=cmd_words,
-                      name_start=self.s(name_node) if name_node is not None else s,
-                      name_end=self.e(name_node) if name_node is not None else s,
-                      pre=self.take_pre())
+        cmd = Command(s, self.e(node), prefix, cmd_words,
+                      self.s(name_node) if name_node is not None else s,
+                      self.e(name_node) if name_node is not None else s,
+                      self.take_pre())  # (start, end, prefix, words, name_start, name_end, pre)
         if not cmd_words:
             # only assignments (e.g. inside `A=1 B=2` glued): they are plain assignments
             for a in prefix:

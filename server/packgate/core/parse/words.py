@@ -10,6 +10,7 @@ from .model import Lit, Occurrence, OccurrenceKind, Opaque, Ref, Sub, SubKind, W
 
 MAX_DEPTH = 120  # deeper constructs are kept as opaque: a hostile depth cannot overflow the stack
 MBS_FLAG = G.MBS_FLAG
+_GATES = G.GATES
 _EXPAND, _FLAG = OccurrenceKind.EXPAND, OccurrenceKind.FLAG
 
 _SELF = r"""(?:"?\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?"?)"""
@@ -39,33 +40,39 @@ class WordBuilder:
 
     def word(self, node, d: int) -> Word:
         t = node.type
-        if t in _PLAIN_WORDS:
-            # the common case, a literal word or a quoted string without expansions: built
-            # directly (the general walk below gives the same parts, at several times the cost)
+        # the common cases, a literal word, a quoted string without expansions or one plain
+        # expansion: built directly (the general walk, _word, gives the same parts at several
+        # times the cost)
+        if t == "word" or t == "number":
+            if node.child_count:
+                return self._word(node, d, t)
+            sb, eb = node.start_byte, node.end_byte
+            raw = self.data[sb:eb].decode("utf-8", "replace")
+            txt = _unescape(raw, False) if "\\" in raw else raw
+            s, e = sb + self.base, eb + self.base
+            w = Word([Lit(txt, s, e)], s, e, "", raw, txt)
+            if txt.startswith(MBS_FLAG):
+                self._flag(txt, s)
+            return w
+        if t == "string" or t == "raw_string":
             sb, eb = node.start_byte, node.end_byte
             raw_b = self.data[sb:eb]
-            if (b"$" in raw_b or b"`" in raw_b or b"\\" in raw_b or eb - sb < 2) if t == "string" else \
-                    (t != "raw_string" and node.child_count):
-                if t == "string":
-                    m = _ONE_REF_QUOTED.match(raw_b)
-                    if m is not None:
-                        return self._one_ref(m, raw_b, sb, True)
+            if t == "string" and (b"$" in raw_b or b"`" in raw_b or b"\\" in raw_b or eb - sb < 2):
+                m = _ONE_REF_QUOTED.match(raw_b)
+                if m is not None:
+                    return self._one_ref(m, raw_b, sb, True)
+                if d < MAX_DEPTH:
+                    return self._quoted(node, raw_b, sb, eb, d)
                 return self._word(node, d, t)
             raw = raw_b.decode("utf-8", "replace")
             s, e = sb + self.base, eb + self.base
-            if t == "string" or t == "raw_string":
-                txt = raw[1:-1]
-                parts = [Lit(txt, s + 1, e - 1)] if txt or t == "raw_string" else []
-                w = Word(parts, s, e, '"' if t == "string" else "'", raw, txt)
+            txt = raw[1:-1]
+            if t == "string":
+                w = Word([Lit(txt, s + 1, e - 1)] if txt else [], s, e, '"', raw, txt)
             else:
-                txt = _unescape(raw, False) if "\\" in raw else raw
-                parts = [Lit(txt, s, e)]
-                w = Word(parts, s, e, "", raw, txt)
+                w = Word([Lit(txt, s + 1, e - 1)], s, e, "'", raw, txt)
             if txt.startswith(MBS_FLAG):
-                rest = txt[len(MBS_FLAG):]
-                if rest == "" or rest.startswith("="):
-                    start = parts[0].start
-                    self.occurrences.append(Occurrence(MBS_FLAG, start, start + len(MBS_FLAG), _FLAG))
+                self._flag(txt, s + 1)
             return w
         if t == "expansion" or t == "simple_expansion":
             sb = node.start_byte
@@ -74,6 +81,13 @@ class WordBuilder:
             if m is not None:
                 return self._one_ref(m, raw_b, sb, False)
         return self._word(node, d, t)
+
+    def _flag(self, txt: str, start: int) -> None:
+        """A literal starting with --micro-batch-size: an occurrence of the flag when it is the
+        whole text or followed by `=`."""
+        rest = txt[len(MBS_FLAG):]
+        if rest == "" or rest.startswith("="):
+            self.occurrences.append(Occurrence(MBS_FLAG, start, start + len(MBS_FLAG), _FLAG))
 
     def _one_ref(self, m, raw_b: bytes, sb: int, quoted: bool) -> Word:
         """A word that is one plain expansion, "${X}", "$X", "${A[@]}" or the same unquoted
@@ -85,9 +99,45 @@ class WordBuilder:
         name = m.group(g).decode("ascii")
         self.occurrences.append(Occurrence(name, ns, ne, _EXPAND))
         inner = 1 if quoted else 0
-        ref = Ref(name, s + inner, e - inner, ns, ne, array_all=m.start(2) >= 0, quoted=quoted)
-        w = Word([ref], s, e, '"' if quoted else "", raw_b.decode("ascii"))
-        w.effects = name in G.GATES
+        ref = Ref(name, s + inner, e - inner, ns, ne, "", None, m.start(2) >= 0, quoted)
+        return Word([ref], s, e, '"' if quoted else "", raw_b.decode("ascii"), None, name in _GATES)
+
+    def _quoted(self, node, raw_b: bytes, sb: int, eb: int, d: int) -> Word:
+        """A double-quoted string with expansions: the parts the general walk gives, in one pass
+        over its children: text and plain expansions ("${A}/x", "$A:$B") read directly, the rest
+        (a command substitution, an operator) through parts()."""
+        data, base, occurrences = self.data, self.base, self.occurrences
+        parts: list = []
+        prev = sb + 1
+        for c in node.children:
+            t = c.type
+            if t == '"' or t == '$"':
+                continue
+            cs, ce = c.start_byte, c.end_byte
+            if cs > prev:  # whitespace folded between children is literal text
+                parts.append(Lit(data[prev:cs].decode("utf-8", "replace"), prev + base, cs + base))
+            m = _ONE_REF.match(data[cs:ce]) if t == "expansion" or t == "simple_expansion" else None
+            if t == "string_content":
+                txt = data[cs:ce].decode("utf-8", "replace")
+                parts.append(Lit(_unescape(txt, True) if "\\" in txt else txt, cs + base, ce + base))
+            elif m is not None:
+                g = 1 if m.start(1) >= 0 else 3
+                name = m.group(g).decode("ascii")
+                ns, ne = m.start(g) + cs + base, m.end(g) + cs + base
+                occurrences.append(Occurrence(name, ns, ne, _EXPAND))
+                parts.append(Ref(name, cs + base, ce + base, ns, ne, "", None, m.start(2) >= 0, True))
+            else:
+                self.parts(c, parts, d + 1, True)
+            prev = ce
+        if eb - 1 > prev:
+            parts.append(Lit(data[prev:eb - 1].decode("utf-8", "replace"), prev + base, eb - 1 + base))
+        w = Word(parts, sb + base, eb + base, '"', raw_b.decode("utf-8", "replace"))
+        w.text = w.literal()
+        if w.text is None:
+            w.effects = _has_effects(parts)
+        for p in parts:
+            if isinstance(p, Lit) and p.text.startswith(MBS_FLAG):
+                self._flag(p.text, p.start)
         return w
 
     def _word(self, node, d: int, t: str) -> Word:
@@ -147,7 +197,7 @@ class WordBuilder:
                 return
             name = self.text(vn)
             self.occurrences.append(Occurrence(name, self.s(vn), self.e(vn), _EXPAND))
-            out.append(Ref(name, self.s(node), self.e(node), self.s(vn), self.e(vn), quoted=quoted))
+            out.append(Ref(name, self.s(node), self.e(node), self.s(vn), self.e(vn), "", None, False, quoted))
         elif t == "expansion":
             out.append(self.expansion(node, d, quoted))
         elif t == "command_substitution" and _SCRIPT_DIR.match(self.text(node)):
@@ -207,8 +257,7 @@ class WordBuilder:
             arg = Word(parts, self.s(arg_nodes[0]), self.e(arg_nodes[-1]))
         elif op in (":-", "-", ":=", "=", ":+", "+"):
             arg = Word([], ne, ne)
-        return Ref(name, self.s(node), self.e(node), ns, ne, op=op, arg=arg, array_all=array_all,
-                   quoted=quoted)
+        return Ref(name, self.s(node), self.e(node), ns, ne, op, arg, array_all, quoted)
 
     def collect_refs(self, node, d: int) -> None:
         """Record variable mentions below node (iteratively) without modelling them."""
