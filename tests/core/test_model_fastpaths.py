@@ -107,3 +107,14 @@ def test_records_behave_like_slotted_dataclasses():
     with pytest.raises(AttributeError):
         a.other = 1  # slotted
     assert records.is_record(a) and not records.is_record(Child) and not records.is_record(1)
+
+
+def test_is_name_is_the_shell_name_pattern():
+    """words.is_name stands for the regex [A-Za-z_][A-Za-z0-9_]* (whole text) without compiling it."""
+    import re
+
+    from packgate.core.parse.words import is_name
+    samples = ["", "A", "_", "_1", "a1b2", "1a", "A-B", "A B", "é", "aé", "名字", "A\n", "\nA", "A=", "a.b",
+               "OFFLINE_PACKING_BMR", "x" * 300, "ﬁ", "Ａ", "a٣", "$A", "A[0]"]
+    for text in samples:
+        assert is_name(text) == bool(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text)), text

@@ -249,7 +249,7 @@ def _other(name: str, langs, markdown: bool) -> str:
 
 # -- `# packgate disable=...` / `# packgate profile=...` ---------------------------------------
 
-_DIRECTIVE_VALUES = re.compile(_DIRECTIVE.pattern.encode())  # the builder's, on bytes (for offsets)
+_DIRECTIVE_VALUES = re.compile(_DIRECTIVE.encode())  # the builder's, on bytes (for offsets)
 
 
 def _directive_values(data: bytes, start: int, end: int):

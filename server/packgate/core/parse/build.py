@@ -20,7 +20,8 @@ from .reuse import move_top, reusable
 from .simple import _PLAIN, SimpleBuilder
 from .words import MAX_DEPTH
 
-DIRECTIVE = re.compile(r"#\s*packgate\s+(disable|profile|source)\s*=\s*(\S+)")
+# a pattern, compiled on first use (re keeps it): most scripts hold no directive
+DIRECTIVE = r"#\s*packgate\s+(disable|profile|source)\s*=\s*(\S+)"
 
 
 class Builder(SimpleBuilder):
@@ -149,7 +150,7 @@ class Builder(SimpleBuilder):
         """A `# packgate ...` comment becomes a Directive (others are skipped)."""
         if b"packgate" not in self.data[node.start_byte:node.end_byte]:
             return
-        m = DIRECTIVE.search(self.text(node))
+        m = re.search(DIRECTIVE, self.text(node))
         if not m:
             return
         values = [v for v in m.group(2).split(",") if v]

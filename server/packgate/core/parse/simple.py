@@ -3,16 +3,14 @@ read off tree-sitter nodes into Command and Assign records."""
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from .model import Assign, AssignMode, Command, ExportNames, Occurrence, OccurrenceKind, Stmt
-from .words import WordBuilder
+from .words import WordBuilder, is_name
 
 _PLAIN, _PREFIX = AssignMode.PLAIN, AssignMode.PREFIX
 _PREFIX_KIND, _ASSIGN_KIND = OccurrenceKind.PREFIX, OccurrenceKind.ASSIGN
 _DECLARATION_MODES = {"export": AssignMode.EXPORT, "local": AssignMode.LOCAL, "readonly": AssignMode.READONLY}
-_INTERESTING = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class SimpleBuilder(WordBuilder):
@@ -28,7 +26,7 @@ class SimpleBuilder(WordBuilder):
                 flags += self.text(c)
             elif c.type in ("variable_assignment", "variable_name"):
                 items.append(c)
-            elif c.type in ("word",) and _INTERESTING.match(self.text(c)):
+            elif c.type == "word" and is_name(self.text(c)):
                 items.append(c)
         exported = keyword == "export" or (keyword in ("declare", "typeset", "local") and "x" in flags
                                            and not flags.startswith("+"))

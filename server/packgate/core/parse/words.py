@@ -15,8 +15,9 @@ _EXPAND, _FLAG = OccurrenceKind.EXPAND, OccurrenceKind.FLAG
 
 _SELF = r"""(?:"?\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?"?)"""
 _DIRNAME = r"""(?:"?\$\(\s*dirname\s+(?:--\s+)?""" + _SELF + r"""\s*\)"?)"""
-_SCRIPT_DIR = re.compile(r"""^\$\(\s*(?:dirname\s+(?:--\s+)?""" + _SELF + r"""|cd\s+(?:--\s+)?"""
-                         + _DIRNAME + r"""\s*(?:&&|;)\s*pwd(?:\s+-P)?)\s*\)$""")
+# compiled on first use (re keeps it): every start would pay for it, few scripts need it
+_SCRIPT_DIR = (r"""^\$\(\s*(?:dirname\s+(?:--\s+)?""" + _SELF + r"""|cd\s+(?:--\s+)?"""
+               + _DIRNAME + r"""\s*(?:&&|;)\s*pwd(?:\s+-P)?)\s*\)$""")
 
 
 SUBSTITUTION = "the output of a command"  # the reason of a command substitution's Opaque
@@ -200,7 +201,7 @@ class WordBuilder:
             out.append(Ref(name, self.s(node), self.e(node), self.s(vn), self.e(vn), "", None, False, quoted))
         elif t == "expansion":
             out.append(self.expansion(node, d, quoted))
-        elif t == "command_substitution" and _SCRIPT_DIR.match(self.text(node)):
+        elif t == "command_substitution" and re.match(_SCRIPT_DIR, self.text(node)):
             # $(dirname "$0"), $(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd): the script's folder
             out.append(Opaque("script-dir", self.s(node), self.e(node)))
         elif t == "command_substitution" or t == "process_substitution":
@@ -279,6 +280,11 @@ _PLAIN_WORDS = frozenset(("word", "number", "string", "raw_string"))
 _REF_BODY = rb"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?\}|([A-Za-z_][A-Za-z0-9_]*))"
 _ONE_REF_QUOTED = re.compile(rb'"' + _REF_BODY + rb'"\Z')
 _ONE_REF = re.compile(_REF_BODY + rb"\Z")
+
+
+def is_name(text: str) -> bool:
+    """Whether text is a shell variable name ([A-Za-z_][A-Za-z0-9_]*), without a regex to compile."""
+    return text.isascii() and text.isidentifier()
 
 
 def _has_effects(parts) -> bool:

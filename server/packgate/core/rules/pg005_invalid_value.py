@@ -63,7 +63,7 @@ RULE = Rule(
 def check(ctx: Context) -> None:
     """A live gate (or another int-parsed variable) whose value int() rejects."""
     for a, val in ctx.flow.gate_sites:
-        if val.kind == ValKind.UNKNOWN and a.name in G.GATES and _CALLERS.match(val.via):
+        if val.kind == ValKind.UNKNOWN and a.name in G.GATES and re.match(_CALLERS, val.via):
             _from_the_caller(ctx, a, val)
             continue
         if val.kind not in (ValKind.KNOWN, ValKind.DEFAULT):
@@ -82,7 +82,7 @@ def check(ctx: Context) -> None:
 
 
 # what an unknown value's `via` is when it is the caller's variable or argument as it came
-_CALLERS = re.compile(r"^\$?[A-Za-z_0-9]+$")
+_CALLERS = r"^\$?[A-Za-z_0-9]+$"  # compiled on first use: a rare case
 
 
 def _from_the_caller(ctx: Context, a, val) -> None:
