@@ -484,3 +484,22 @@ def test_the_server_pauses_the_cycle_collector_before_importing_pygls():
     )
     out = subprocess.run([sys.executable, "-c", code], input="", capture_output=True, text=True, timeout=60)
     assert out.stdout.splitlines()[:1] == ["PAUSED False"], out.stdout + out.stderr
+
+
+def test_the_loader_of_sourced_files_costs_a_keystroke_nothing_until_a_script_sources(tmp_path):
+    """loader_for builds its SourceLoader (the workspace root and every open document's real
+    path) at the first `source`, once: a script that sources nothing pays nothing per keystroke."""
+    from types import SimpleNamespace
+
+    from packgate.lsp.language_server import PackgateServer
+    (tmp_path / "lib.sh").write_text("export OFFLINE_PACKED_DATA=1\n", encoding="utf-8")
+    unsaved = str(tmp_path / "open.sh")
+    calls: list = []
+    fake = SimpleNamespace(root_for=lambda path: calls.append("root") or str(tmp_path),
+                           overlay=lambda: calls.append("overlay") or {unsaved: "export OFFLINE_PACKING_BMR=1\n"})
+    load = PackgateServer.loader_for(fake, str(tmp_path / "main.sh"))
+    assert calls == []
+    assert load(str(tmp_path / "lib.sh")) == ("export OFFLINE_PACKED_DATA=1\n", None)
+    assert load(unsaved) == ("export OFFLINE_PACKING_BMR=1\n", None)  # the editor's text, unsaved
+    assert load("/etc/passwd")[0] is None  # outside the root
+    assert calls == ["root", "overlay"]

@@ -212,7 +212,17 @@ class PackgateServer(LanguageServer):
         if path is None:
             return None  # an untitled document: nothing to resolve relative paths against
         from packgate.core.sources import SourceLoader
-        return SourceLoader(self.root_for(path), overlay=self.overlay()).load
+        made: list = []
+
+        def load(sourced: str) -> Any:
+            # Made at the first `source` the analysis meets (it runs before the next message is
+            # read, so the open documents are the same): most scripts source nothing, and the
+            # root and every open document's real path would cost each keystroke.
+            if not made:
+                made.append(SourceLoader(self.root_for(path), overlay=self.overlay()))
+            return made[0].load(sourced)
+
+        return load
 
     def python_line(self, path: str, line: int) -> str | None:
         """A line of a Python file (from the editor when open), to convert its columns."""
