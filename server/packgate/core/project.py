@@ -12,7 +12,7 @@ import stat
 
 from . import gates as G
 from .files import upward
-from .records import factory, record
+from .records import factory, record, replace
 
 ROOT_MARKERS = (".git", "pyproject.toml", ".packgate.toml")
 # Without a repository root (a release archive, code copied into a container) the training
@@ -254,8 +254,17 @@ def assumed_message(profile: G.Profile, lang: str = "en") -> str:
 
 
 def _assumed(why_en: str, why_zh: str) -> G.Profile:
-    from .records import replace
-    return replace(G.profile("ov2"), assumed_en=why_en, assumed_zh=why_zh)
+    # asked at every keystroke of a document with `auto`: the same reasons give the same record
+    # (frozen, so one serves them all)
+    made = _ASSUMED.get((why_en, why_zh))
+    if made is None:
+        if len(_ASSUMED) >= _MAX_ROOTS:
+            _ASSUMED.clear()
+        made = _ASSUMED[why_en, why_zh] = replace(G.profile("ov2"), assumed_en=why_en, assumed_zh=why_zh)
+    return made
+
+
+_ASSUMED: dict = {}
 
 
 def _changed(index: ProjectIndex) -> bool:
