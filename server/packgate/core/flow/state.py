@@ -162,7 +162,12 @@ class State:
         if self.relevant is None:
             return self.vars == other.vars
         mine, theirs = self.vars, other.vars
-        return all(mine.get(n) == theirs.get(n) for n in self.relevant)
+        for n in self.relevant:  # a plain loop: most paths compared share their Vars
+            a = mine.get(n)
+            b = theirs.get(n)
+            if a is not b and a != b:
+                return False
+        return True
 
     def fork(self, label: Optional[Label] = None) -> "State":
         """A copy for another path (with one more branch decision, when given)."""
