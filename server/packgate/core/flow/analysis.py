@@ -58,7 +58,8 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
         self.dependencies: set = set()
         self.source_cache: dict = {}
         # memories
-        self.literal_cache: dict = {}  # (literal Word, in a sourced file) -> Val
+        self.literals: dict = {}  # literal Word of this script -> its Val
+        self.sourced_literals: dict = {}  # ... of a sourced file (its offsets are the file's)
         self.args_cache: dict = {}  # FuncDef -> the positional parameters its body reads
         self.inert_cache: dict = {}  # (Block, fn_version) -> (inert, the functions the answer read)
         self.child_cache: dict = {}  # span of a `bash -c` string -> its model

@@ -529,10 +529,10 @@ class Commands:
         if value is None:
             if a.array is not None:
                 elems = []
-                cache, foreign = self.literal_cache, self.sourced
+                cache = self.sourced_literals if self.sourced else self.literals
                 for w in a.array:
                     if w.text is not None:  # a literal element: its value is computed once
-                        v = cache.get((w, foreign))
+                        v = cache.get(w)
                         elems.append(v if v is not None else self.value(w, s))
                     else:
                         elems.extend(self.values(w, s))

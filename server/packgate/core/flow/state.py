@@ -162,7 +162,12 @@ class State:
         if self.relevant is None:
             return self.vars == other.vars
         mine, theirs = self.vars, other.vars
-        return all(mine.get(n) == theirs.get(n) for n in self.relevant)
+        for n in self.relevant:  # a plain loop: most paths compared share their Vars
+            a = mine.get(n)
+            b = theirs.get(n)
+            if a is not b and a != b:
+                return False
+        return True
 
     def fork(self, label: Optional[Label] = None) -> "State":
         """A copy for another path (with one more branch decision, when given)."""
@@ -178,7 +183,7 @@ class State:
 
 
 def _generated(source: str, name: str):
-    env: dict = {"State": State}
+    env: dict = {"State": State, "_new": object.__new__}
     exec(source, env)  # noqa: S102 - built below from State's own field names
     return env[name]
 
@@ -188,8 +193,9 @@ _FIELDS = State.__record_fields__
 _same_fields = _generated(
     "def same(a, b):\n    return a.mark == b.mark" + "".join(
         f" and a.{n} == b.{n}" for n in _FIELDS if n not in NOT_MERGED) + "\n", "same")
-# fork(): positional arguments in field order; a copy of `mark` keeps __post_init__ from recounting
+# fork(): every slot set on a bare instance (the copy needs neither __init__'s defaults nor
+# __post_init__'s count of `mark`, which it copies)
 _fork = _generated(
-    "def fork(s):\n    return State(" + ", ".join(
-        f"dict(s.{n})" if n in COPIED else "tuple(dict(f) for f in s.frames)" if n == "frames"
-        else f"s.{n}" for n in _FIELDS) + ")\n", "fork")
+    "def fork(s):\n    o = _new(State)\n" + "".join(
+        f"    o.{n} = dict(s.{n})\n" if n in COPIED else "    o.frames = tuple(dict(f) for f in s.frames)\n"
+        if n == "frames" else f"    o.{n} = s.{n}\n" for n in _FIELDS) + "    return o\n", "fork")

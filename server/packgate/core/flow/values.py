@@ -23,17 +23,15 @@ class Values:
     def value(self, word: Word, s: State) -> Val:
         """Evaluate a word to one value."""
         if word.text is not None:  # literal: the same value on every path, computed once
-            foreign = self.sourced
-            key = (word, foreign)
-            v = self.literal_cache.get(key)
+            cache = self.sourced_literals if self.sourced else self.literals
+            v = cache.get(word)
             if v is None:
                 parts = word.parts
                 lit = (parts[0].start, parts[0].end) if len(parts) == 1 else None
-                v = Val(_KNOWN, word.text, "", lit, (word.start, word.end), foreign)
-                self.literal_cache[key] = v
+                v = cache[word] = Val(_KNOWN, word.text, "", lit, (word.start, word.end), self.sourced)
             return v
-        vals = [self.part(p, s) for p in word.parts]
-        v = concat(vals)
+        parts = word.parts
+        v = self.part(parts[0], s) if len(parts) == 1 else concat([self.part(p, s) for p in parts])
         return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end),
                    v.foreign or self.sourced)
 
@@ -71,9 +69,10 @@ class Values:
 
     def part(self, p, s: State) -> Val:
         """The value of one part of a word."""
-        if isinstance(p, Lit):
+        kind = type(p)
+        if kind is Lit:
             return Val(_KNOWN, p.text, lit=(p.start, p.end), foreign=self.sourced)
-        if isinstance(p, Opaque):
+        if kind is Opaque:
             if p.reason == "script-dir" and self.file_stack[-1]:
                 return Val(_KNOWN, os.path.dirname(self.file_stack[-1]))
             return Val(_UNKNOWN, via=p.reason)
