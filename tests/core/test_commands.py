@@ -140,3 +140,31 @@ def test_eval_of_anything_else_makes_the_gates_unknown():
     codes = [f.code for f in analyze('export OFFLINE_PACKING_BMR=1\neval "$EXTRA"\ntorchrun train.py '
                                      '--micro-batch-size 1\n', settings=EN, loader=None).findings]
     assert "PG001" not in codes
+
+
+def test_the_regex_free_tests_agree_with_the_patterns_they_replace():
+    """case_match, the `NAME=` test and the positional-parameter test, written without regexes
+    (each compile is paid at every start), against the patterns and fnmatch they replace."""
+    import re
+    from fnmatch import fnmatchcase
+
+    from packgate.core.flow import commands as C
+    from packgate.core.flow.values import _SPECIAL_PARAMETERS
+    words = ["", "A", "A=", "A=1", "_x=y", "1A=2", "A-B=1", "=1", "é=1", "A==", "PATH=$PATH", "a b=1", "A\n=1"]
+    for w in words:
+        assert C._assigns(w) == bool(re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", w)), w
+    for name in ["", "0", "1", "12", "@", "*", "#", "?", "$", "!", "-", "@@", "1a", "٣", "²", "A", "_"]:
+        positional = name.isdigit() and name.isascii() or name in _SPECIAL_PARAMETERS
+        assert positional == bool(re.match(r"^([0-9]+|[@*#?$!-])$", name)), name
+    subjects = ["stage1", "stage1.5", "stage1_5", "stage2", "s", "", "a.b", "x*y"]
+    patterns = ["stage1", "stage1.5", "stage*", "s?age1", "stage1|stage2", "a.b", "x\\*y", "[s]tage1", "*"]
+    for p in patterns:
+        for s in subjects:
+            got = C.case_match(p, s)
+            alternatives = p.split("|")
+            if "*" in alternatives:
+                assert got is True
+            elif any(re.search(r"[\"'$\\(){}[\]]", a) for a in alternatives):
+                assert got is None, (p, s)
+            else:
+                assert got == any(fnmatchcase(s, a) for a in alternatives), (p, s)

@@ -14,21 +14,18 @@ assignment(), export_names(), unset_names(), set_option(), exit_statement().
 from __future__ import annotations
 
 import os
-import re
 from fnmatch import fnmatchcase
 from typing import Callable, Optional
 
 from .. import gates as G
 from ..parse.model import (Assign, AssignMode, Command, ExportNames, Lit, Occurrence, Opaque, Ref, SetOpt,
                            Unset, Word)
-from ..parse.words import SUBSTITUTION
+from ..parse.words import SUBSTITUTION, is_name
 from .facts import UNSET, GateSite, Overwrite, Stop, Val, ValKind, Var
 from .incremental import Define
 from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues, concat
 
-_NAME_EQ = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _KNOWN = ValKind.KNOWN
 WRAPPED = object()  # a handler's answer: the command is the next word (see the module docstring)
 
@@ -87,7 +84,14 @@ def quiet_status(st) -> Optional[int]:
     return None
 
 
-_NOT_A_GLOB = re.compile(r"[\"'$\\(){}[\]]")  # quoting, expansions, extglob: patterns not matched here
+def _assigns(text: str) -> bool:
+    """Whether a word's literal start is `NAME=` (an assignment where a command takes one)."""
+    eq = text.find("=")
+    return eq > 0 and is_name(text[:eq])
+
+
+_NOT_A_GLOB = frozenset("\"'$\\(){}[]")  # quoting, expansions, extglob: patterns not matched here
+_GLOB = frozenset("*?[")
 
 
 def case_match(pattern: str, subject: Optional[str]) -> Optional[bool]:
@@ -95,15 +99,16 @@ def case_match(pattern: str, subject: Optional[str]) -> Optional[bool]:
     alternatives = pattern.split("|")
     if "*" in alternatives:
         return True
-    if subject is None or any(_NOT_A_GLOB.search(p) for p in alternatives):
+    if subject is None or any(not _NOT_A_GLOB.isdisjoint(p) for p in alternatives):
         return None
-    return any(fnmatchcase(subject, p) for p in alternatives)
+    # a pattern without *, ? or [ matches itself only (fnmatch would compile a regex for it)
+    return any(fnmatchcase(subject, p) if not _GLOB.isdisjoint(p) else subject == p for p in alternatives)
 
 
 def case_covers(earlier: str, pattern: str) -> bool:
     """Whether every subject a plain pattern matches is matched by an earlier pattern."""
     plain = pattern.split("|")
-    if any(_NOT_A_GLOB.search(p) or any(ch in p for ch in "*?[") for p in plain):
+    if any(not _NOT_A_GLOB.isdisjoint(p) or not _GLOB.isdisjoint(p) for p in plain):
         return False
     return all(case_match(earlier, p) is True for p in plain)
 
@@ -146,7 +151,7 @@ def env(flow, c: Call):
     while i < len(words):
         t = names[i]
         lead = words[i].parts[0] if words[i].parts else None
-        if type(lead) is Lit and _NAME_EQ.match(lead.text):  # `PATH="$PATH"` too
+        if type(lead) is Lit and _assigns(lead.text):  # `PATH="$PATH"` too
             c.prefix.append(flow.word_assign(words[i], AssignMode.ENV))
             i += 1
         elif t in ("-S", "--split-string") and i + 1 < len(words):
@@ -239,7 +244,7 @@ def read(flow, c: Call):
     s = c.s
     for j in c.rest:
         t = c.names[j]
-        if _NAME.match(t):
+        if is_name(t):
             s.set(t, Var(Val(ValKind.UNKNOWN, via="read"), s.vars.get(t, Var(UNSET, False, None)).exported, None))
     return [s]
 
@@ -254,11 +259,11 @@ def export(flow, c: Call):
         lead = w.parts[0] if w.parts else None
         if t.startswith("-"):
             negate = negate or "n" in t
-        elif type(lead) is Lit and _NAME_EQ.match(lead.text):
+        elif type(lead) is Lit and _assigns(lead.text):
             a = flow.word_assign(w, AssignMode.EXPORT)
             a.exported = not negate
             flow.assign(s, a)
-        elif _NAME.match(t):
+        elif is_name(t):
             flow.export_names(ExportNames(w.start, w.end, names=[(t, w.start, w.end)], negate=negate), [s])
     s.status = OK
     return [s]
@@ -271,7 +276,7 @@ def unset(flow, c: Call):
         t, w = c.names[j], c.words[j]
         if t.startswith("-"):
             option += t[1:]
-        elif _NAME.match(t):
+        elif is_name(t):
             names.append((t, w.start, w.end))
     return flow.unset_names(Unset(c.cmd.start, c.cmd.end, names=names, option=option), [c.s])
 

@@ -4,14 +4,13 @@ the several values a word may expand to (arrays, unquoted splitting)."""
 from __future__ import annotations
 
 import os
-import re
 
 from .. import gates as G
 from ..parse.model import Assign, AssignMode, Lit, Opaque, Ref, Word
 from .facts import UNSET, GateSite, Val, ValKind, Var
 from .state import State
 
-_POSITIONAL = re.compile(r"^([0-9]+|[@*#?$!-])$")
+_SPECIAL_PARAMETERS = frozenset("@*#?$!-")
 _KNOWN, _DEFAULT, _UNKNOWN = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)
 
@@ -83,7 +82,8 @@ class Values:
         var = s.vars.get(r.name)
         if var is not None:
             self.mark_read(var)
-        positional = bool(_POSITIONAL.match(r.name))
+        name = r.name
+        positional = name.isdigit() and name.isascii() or name in _SPECIAL_PARAMETERS
         if var is None and r.name == "0" and self.path:
             var = Var(Val(_KNOWN, self.path), False, None)
         elif var is None and r.name == "BASH_SOURCE" and self.file_stack[-1]:
