@@ -329,38 +329,53 @@ def test_comment_edits_that_change_findings_are_analysed(monkeypatch, before, at
     assert _full_facts(entry.analysis.findings) == _full_facts(analyze(text).findings)
 
 
-def test_the_server_collects_cycles_between_keystrokes():
-    """Automatic collection is off in the server; a quiet client gets a full collection."""
+class _Cycle:
+    pass
+
+
+def _collector_scenario(body) -> None:
+    """Run `await body(server, alive, memory module)` in an event loop: a fresh server that
+    collects when the client is quiet, and `alive`, a weak reference to an object only the cycle
+    collector frees. The collector is left enabled and unfrozen after."""
     import asyncio
     import gc
-    import time
     import weakref
 
     from packgate.lsp import memory as memory_module
     from packgate.lsp import server as server_module
 
-    class Cycle:
-        pass
-
     async def scenario():
         ls = server_module.create_server()
         ls.collect_when_idle()
-        assert not gc.isenabled()
-        node = Cycle()
-        node.me = node  # only the cycle collector frees it
+        node = _Cycle()
+        node.me = node
         alive = weakref.ref(node)
-        junk = [[i] for i in range(memory_module.GC_IDLE_MIN * 3)]  # allocations to collect after
         del node
-        ls.last_activity = time.monotonic()
-        await asyncio.sleep(memory_module.IDLE_GC * 0.5)
-        assert alive() is not None  # busy: not yet
-        await asyncio.sleep(memory_module.IDLE_GC * 3)
-        assert alive() is None and junk
+        await body(ls, alive, memory_module)
 
     try:
         asyncio.run(scenario())
     finally:
+        gc.unfreeze()
         gc.enable()
+
+
+def test_the_server_collects_cycles_between_keystrokes():
+    """Automatic collection is off in the server; a quiet client gets a full collection."""
+    import asyncio
+    import gc
+    import time
+
+    async def body(ls, alive, memory):
+        assert not gc.isenabled()
+        junk = [[i] for i in range(memory.GC_IDLE_MIN * 3)]  # allocations to collect after
+        ls.last_activity = time.monotonic()
+        await asyncio.sleep(memory.IDLE_GC * 0.5)
+        assert alive() is not None  # busy: not yet
+        await asyncio.sleep(memory.IDLE_GC * 3)
+        assert alive() is None and junk
+
+    _collector_scenario(body)
 
 
 def test_a_busy_server_sets_its_backlog_aside_and_collects_it_when_quiet(monkeypatch):
@@ -369,36 +384,20 @@ def test_a_busy_server_sets_its_backlog_aside_and_collects_it_when_quiet(monkeyp
     import asyncio
     import gc
     import time
-    import weakref
 
     from packgate.lsp import memory as memory_module
-    from packgate.lsp import server as server_module
-
     monkeypatch.setattr(memory_module, "GC_BACKLOG", 5_000)
 
-    class Cycle:
-        pass
-
-    async def scenario():
-        ls = server_module.create_server()
-        ls.collect_when_idle()
-        node = Cycle()
-        node.me = node
-        alive = weakref.ref(node)
-        del node
+    async def body(ls, alive, memory):
         junk = [[i] for i in range(20_000)]
         for _ in range(6):  # a busy client: a message every tenth of the idle time
             ls.last_activity = time.monotonic()
-            await asyncio.sleep(memory_module.IDLE_GC * 0.5)
+            await asyncio.sleep(memory.IDLE_GC * 0.5)
         assert gc.get_freeze_count() > 0 and alive() is not None
-        await asyncio.sleep(memory_module.IDLE_GC * 3)
+        await asyncio.sleep(memory.IDLE_GC * 3)
         assert gc.get_freeze_count() == 0 and alive() is None and junk
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        gc.unfreeze()
-        gc.enable()
+    _collector_scenario(body)
 
 
 def test_a_workspace_pass_is_not_a_quiet_moment(monkeypatch):
@@ -406,36 +405,20 @@ def test_a_workspace_pass_is_not_a_quiet_moment(monkeypatch):
     collection then (the backlog is frozen); one follows the pass."""
     import asyncio
     import gc
-    import weakref
 
     from packgate.lsp import memory as memory_module
-    from packgate.lsp import server as server_module
-
     monkeypatch.setattr(memory_module, "GC_BACKLOG", 5_000)
 
-    class Cycle:
-        pass
-
-    async def scenario():
-        ls = server_module.create_server()
-        ls.collect_when_idle()
-        node = Cycle()
-        node.me = node
-        alive = weakref.ref(node)
-        del node
+    async def body(ls, alive, memory):
         ls.passes += 1
         junk = [[i] for i in range(20_000)]
-        await asyncio.sleep(memory_module.IDLE_GC * 3)
+        await asyncio.sleep(memory.IDLE_GC * 3)
         assert gc.get_freeze_count() > 0 and alive() is not None
         ls.passes -= 1
-        await asyncio.sleep(memory_module.IDLE_GC * 3)
+        await asyncio.sleep(memory.IDLE_GC * 3)
         assert gc.get_freeze_count() == 0 and alive() is None and junk
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        gc.unfreeze()
-        gc.enable()
+    _collector_scenario(body)
 
 
 def test_typing_waits_only_after_a_slow_incremental_analysis():
