@@ -190,12 +190,13 @@ class PackgateServer(LanguageServer):
             folders = [self.workspace.root_path]
         return [os.path.realpath(f) for f in folders if f]
 
-    def root_for(self, path: str) -> str | None:
+    def root_for(self, path: str, real: str | None = None, roots: list[str] | None = None) -> str | None:
         """The widest workspace folder holding path; outside them, the project root as the CLI
-        finds it (looked up again on open and save: Session.analysis)."""
+        finds it (looked up again on open and save: Session.analysis). real and roots: path's
+        real path and the workspace folders, when the caller has them already."""
         from packgate.core.sources import default_root
-        real = os.path.realpath(path)
-        holding = [r for r in self.roots() if workspace.inside(real, r)]
+        real = os.path.realpath(path) if real is None else real
+        holding = [r for r in (self.roots() if roots is None else roots) if workspace.inside(real, r)]
         return min(holding, key=len) if holding else default_root(path, refresh=False)
 
     def overlay(self) -> dict[str, str]:

@@ -157,11 +157,6 @@ class WorkspacePass:
         text = self.overlay.get(path)
         return ("open", len(text), hash(text)) if text is not None else workspace.stamp(path)
 
-    def root_of(self, path: str, real: str) -> str | None:
-        """ls.root_for(path), with the workspace folders read once per pass."""
-        holding = [r for r in self.roots if workspace.inside(real, r)]
-        return min(holding, key=len) if holding else self.ls.root_for(path)
-
     def settings_of(self, path: str) -> Any:
         """The settings of a script, resolved once per folder: a folder without a configuration
         file has its parent's (the lookup goes up the same way), so a tree of a thousand folders
@@ -200,7 +195,7 @@ class WorkspacePass:
             settings, file_stamp = self.settings_of(path), workspace.stamp(path)
             checked = ls.checks.current(path, file_stamp, settings, self.generation, self.stamp)
             if checked is None:
-                todo.append(Todo(path, uri, file_stamp, settings, self.root_of(path, real)))
+                todo.append(Todo(path, uri, file_stamp, settings, self.ls.root_for(path, real, self.roots)))
             else:
                 self.out.add(self.item(uri, checked))
         return todo

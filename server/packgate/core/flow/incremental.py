@@ -496,14 +496,19 @@ class Incremental:
 
     def same_paths(self, p: Checkpoint, states: list) -> bool:
         """This walk's paths are p's, moved."""
-        if len(states) != len(p.states) or not all(
-                may_be_same_path(mine, theirs, self.relevant) for mine, theirs in zip(states, p.states)):
+        return self.same_states(states, None, p.states, compose(p.moves, self.moves))
+
+    def same_states(self, mine: list, my_moves: Optional[Moves], theirs: list,
+                    their_moves: Optional[Moves]) -> bool:
+        """Whether two lists of paths, each moved to this version's offsets by its Moves, lead to
+        the same walk (same_path, pair by pair); a cheap look first at what moving never changes."""
+        relevant = self.relevant
+        if len(mine) != len(theirs) or not all(may_be_same_path(a, b, relevant) for a, b in zip(mine, theirs)):
             return False
         try:
-            to_here = compose(p.moves, self.moves)
-            mapper = self.mapper(to_here)
-            for mine, theirs in zip(states, p.states):
-                if not same_path(mine, mapper.state(theirs) if mapper else theirs, self.relevant):
+            here, there = self.mapper(my_moves), self.mapper(their_moves)
+            for a, b in zip(mine, theirs):
+                if not same_path(here.state(a) if here else a, there.state(b) if there else b, relevant):
                     return False
         except Unmapped:
             return False
@@ -553,14 +558,9 @@ class Incremental:
     def moved_rest(self, p: Checkpoint) -> Optional[dict]:
         """The last walk's log entries after p, moved by the edit (table name -> entries), or
         None when one points into the edited bytes. Built before anything is appended."""
-        r, end, moves = self.resume_from, self.resume_from.end, self.moves
-        ahead = self.mapper(moves)
-        rest = {}
+        end, moves = self.resume_from.end, self.moves
         try:
-            for t, old, a, b in zip(TABLES, r.logs, p.lens, end.lens):
-                entries = islice(old.items(), a, b) if t.kind is Kind.DICT else islice(old, a, b)
-                rest[t.name] = [t.move(ahead, moves, e) for e in entries] \
-                    if ahead is not None and t.move is not None else list(entries)
+            rest = dict(zip(NAMES, self.moved_entries(p.lens, end.lens)))
             called = set(self.called)
             called.update(name for name, _ in rest["called"])
             for e in rest["fn_log"]:
@@ -572,6 +572,24 @@ class Incremental:
             return None
         return rest
 
+    def moved_entries(self, start: tuple, stop: tuple) -> list:
+        """The last walk's entries of each log between two of its lengths (TABLES order), moved by
+        the edit (raises Unmapped when one points into the edited bytes)."""
+        mapper, moves = self.mapper(self.moves), self.moves
+        out = []
+        for t, old, a, b in zip(TABLES, self.resume_from.logs, start, stop):
+            rows = islice(old.items(), a, b) if t.kind is Kind.DICT else islice(old, a, b)
+            out.append([t.move(mapper, moves, e) for e in rows] if mapper is not None and t.move is not None
+                       else list(rows))
+        return out
+
+    def putter(self, t: Table) -> Callable:
+        """How one entry of table t is appended to this walk's log (an ENTRIES table replays it)."""
+        if t.kind is Kind.DICT:
+            log = getattr(self, t.name)
+            return lambda entry: log.setdefault(*entry)
+        return getattr(self, t.name).append if t.kind is Kind.LIST else getattr(self, t.replay)
+
     def take_over(self, p: Checkpoint, j: int, rest: dict, points: list) -> None:
         """Append the moved rest of the last walk after p (this walk is at statement j), noting
         where each later checkpoint falls in this walk's logs."""
@@ -579,13 +597,11 @@ class Incremental:
         later = [q for q in r.points if q.index > p.index]
         cuts = [dict() for _ in later]
         for k, (t, a) in enumerate(zip(TABLES, p.lens)):
-            log = getattr(self, t.name)
-            put = log.setdefault if t.kind is Kind.DICT else log.append if t.kind is Kind.LIST \
-                else getattr(self, t.replay)
+            log, put = getattr(self, t.name), self.putter(t)
             position = a
             for entry in [None] + rest[t.name]:
                 if entry is not None:
-                    put(*entry) if t.kind is Kind.DICT else put(entry)
+                    put(entry)
                     position += 1
                 for q, cut in zip(later, cuts):
                     if q.lens[k] == position:

@@ -11,8 +11,7 @@ in the tables whose membership it tests."""
 from itertools import islice
 from typing import NamedTuple, Optional
 
-from .incremental import (NAMES, TABLES, Kind, Moves, Scalars, Unmapped, compose, may_be_same_path,
-                          moved_states, same_path)
+from .incremental import NAMES, TABLES, Moves, Scalars, Unmapped, compose, moved_states
 from .state import State
 
 # the tables a walk tests keys of (setdefault, `in`): a key in one walk only, where a library
@@ -77,7 +76,7 @@ class Library:
         # a Define kept from before the edit keeps its Moves (its paths lie before the edit);
         # one taken over after it has the edit's composed in; one walked again is compared
         if (run.forks is not forks or moves not in (run.moves, compose(run.moves, self.moves))) \
-                and not self.same_definition_paths(run, forks, moves):
+                and not self.same_states(forks, moves, run.forks, compose(run.moves, self.moves)):
             return False
         if run.launched != bool(self.launches) or run.scalars.truncated != self.truncated \
                 or run.called != self.called.keys() or not _same_table(run.functions, self.functions):
@@ -88,32 +87,18 @@ class Library:
                for name in _TESTED):
             return False
         try:
-            entries = self.moved_entries(run)
+            entries = self.moved_entries(run.before, run.after)
         except Unmapped:
             return False
         for t, rows in zip(TABLES, entries):
-            log = getattr(self, t.name)
-            put = log.setdefault if t.kind is Kind.DICT else log.append if t.kind is Kind.LIST \
-                else getattr(self, t.replay)
+            put = self.putter(t)
             for entry in rows:
-                put(*entry) if t.kind is Kind.DICT else put(entry)
+                put(entry)
         was, now = run.scalars, run.scalars_after
         self.truncated = now.truncated
         self.sub_launches += now.sub_launches - was.sub_launches
         self.fn_version += now.fn_version - was.fn_version
         return True
-
-    def same_definition_paths(self, run: LibraryRun, forks: list, moves: Optional[Moves]) -> bool:
-        """Whether a function's definition paths in this walk are those run was walked from, moved."""
-        if len(forks) != len(run.forks) or not all(
-                may_be_same_path(a, b, self.relevant) for a, b in zip(forks, run.forks)):
-            return False
-        try:
-            mine = moved_states(forks, self.mapper(moves))
-            theirs = moved_states(run.forks, self.mapper(compose(run.moves, self.moves)))
-        except Unmapped:
-            return False
-        return len(mine) == len(theirs) and all(same_path(a, b, self.relevant) for a, b in zip(mine, theirs))
 
     def tested_differently(self, mine, theirs, forks: list) -> bool:
         """Whether a key in one of two tables' key sets only is one a library function's walk
@@ -125,16 +110,6 @@ class Library:
         origins = {v.origin for s in forks for vs in (s.vars,) + s.frames for v in vs.values()
                    if v is not None and v.origin is not None}
         return any(a in origins or any(f.start <= a.start < f.end for f in bodies) for a in differ)
-
-    def moved_entries(self, run: LibraryRun) -> list:
-        """The entries run added to each log, moved by the edit (raises Unmapped)."""
-        mapper, moves = self.mapper(self.moves), self.moves
-        out = []
-        for t, old, a, b in zip(TABLES, self.resume_from.logs, run.before, run.after):
-            rows = islice(old.items(), a, b) if t.kind is Kind.DICT else islice(old, a, b)
-            out.append([t.move(mapper, moves, e) for e in rows] if mapper is not None and t.move is not None
-                       else list(rows))
-        return out
 
 
 def _same_table(a: dict, b: dict) -> bool:
