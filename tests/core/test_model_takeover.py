@@ -101,3 +101,58 @@ def test_the_offsets_a_move_takes_without_a_test_are_never_none():
                     checked += 1
                     assert all(getattr(o, n) > 0 for n in required), (name, o)
     assert checked > 10_000
+
+
+def _from_scratch(last, data: bytes, start: int, end: int, inserted: bytes):
+    """The model built, without taking anything over, out of the same incremental parse an
+    editor's document makes (tree-sitter's error recovery depends on the old tree)."""
+    new = data[:start] + inserted + data[end:]
+    tree = last.tree.copy()
+    tree.edit(start, end, start + len(inserted), _point(data, start), _point(data, end),
+              _point(new, start + len(inserted)))
+    return parse_bytes(new, old_tree=tree)
+
+
+def test_a_keystroke_that_breaks_the_syntax_takes_the_other_statements_over():
+    # `case "${STAGE}" in` -> `inx`: tree-sitter's error stays inside that one statement
+    data = generate(2000, 7).encode()
+    at = data.index(b'case "${STAGE}" in') + len(b'case "${STAGE}" in')
+    last = parse_bytes(data, keep=True)
+    reference = _from_scratch(last, data, at, at, b"x")
+    before = {id(s) for top in last.tops.values() for s in top.stmts}
+    _, broken, text = edited(data, at, at, b"x", last)
+    assert broken.has_error and reference.has_error
+    assert snap.text_of(broken) == snap.text_of(reference)
+    assert sum(id(s) not in before for s in broken.body.body) == 1
+    # the keystroke that repairs it takes the statements over from the broken model
+    before = {id(s) for top in broken.tops.values() for s in top.stmts}
+    _, repaired, text = edited(text, at, at + 1, b"", broken)
+    assert not repaired.has_error
+    assert snap.text_of(repaired) == snap.text_of(parse_bytes(text))
+    assert sum(id(s) not in before for s in repaired.body.body) == 1
+
+
+def test_a_zero_width_error_node_in_blanks_is_built_as_a_fresh_parse_builds_it():
+    # a line continuation at the very end leaves tree-sitter a zero-width ERROR after the last
+    # statement, in what is only blanks: a take-over that skips blanks would lose it
+    data = b"OFFLINE_PACKED_DATA=1\n\ndocker run --rm \\\n    -e X \\\n    img\n"
+    last = parse_bytes(data, keep=True)
+    at = len(data)
+    reference = _from_scratch(last, data, at - 5, at, b"")
+    _, new, _ = edited(data, at - 5, at, b"", last)
+    assert snap.text_of(new) == snap.text_of(reference)
+
+
+def test_a_statement_the_error_recovery_moved_inside_an_error_node_is_built_again():
+    from types import SimpleNamespace as Node
+    from packgate.core.parse.build import _broken_parts
+    from packgate.core.parse.model import Top
+    a, b = Top(10, "command", [], [], []), Top(30, "command", [], [], [])
+    # b's bytes are now inside an ERROR child of the root: only a is taken over
+    children = [Node(start_byte=0, end_byte=10, type="command"), Node(start_byte=11, end_byte=40, type="ERROR")]
+    parts = list(_broken_parts(children, [(0, a, 0), (20, b, 0)]))
+    assert [(len(gap), top) for gap, _, top, _, _ in parts] == [(0, a), (1, None)]
+    # a kept statement now followed by `&` runs in the background: built again
+    children = [Node(start_byte=0, end_byte=10, type="command"), Node(start_byte=10, end_byte=11, type="&")]
+    parts = list(_broken_parts(children, [(0, a, 0)]))
+    assert [(len(gap), top) for gap, _, top, _, _ in parts] == [(2, None)]

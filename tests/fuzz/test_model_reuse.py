@@ -5,7 +5,9 @@ its last checkpoint before the first changed statement (flow.Resume).
 
 Property: after any sequence of edits that leaves valid syntax, the model (every statement,
 word, offset, occurrence, directive and statement span) equals a fresh parse's, and the
-findings (fixes, related ranges, data) and launch summaries equal a fresh analysis'.
+findings (fixes, related ranges, data) and launch summaries equal a fresh analysis'. After an
+edit that leaves broken syntax (or repairs it), they equal a model built and walked from
+scratch out of the same incremental parse tree.
 Edits come from the fuzz tokens (quotes, heredocs, line continuations, CRLF, CJK, emoji,
 directives...) at random offsets of the corpus, several between two analyses; the short run
 makes a few hundred, `make fuzz` several thousand.
@@ -19,7 +21,7 @@ import pytest
 from fuzz_corpus import CORPUS, LONG, TOKENS
 
 from packgate.core import parse
-from packgate.core.engine import analyze
+from packgate.core.engine import Previous, analyze
 from packgate.core.parse import parse_bytes
 from packgate.core.records import is_record
 from packgate.core.source import Source
@@ -98,7 +100,7 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
     session, uri = Session(), f"untitled:reuse{seed}"
     text = rng.choice(SEEDS[-2:] if seed < 2 else SEEDS).decode("utf-8", "surrogatepass")
     session.analysis(uri, 0, text)
-    taken = compared = broken = resumed = resynced = 0
+    taken = compared = broken = resumed = resynced = broken_compared = broken_taken = 0
     for version in range(1, STEPS // 3 + 1):
         data = text.encode("utf-8", "surrogatepass")
         if broken >= 2 or version % 50 == 0:  # a new document under the same uri (a full-text change)
@@ -112,6 +114,8 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
             continue  # several changes between two analyses
         before = session.trees.get(uri)
         previous = before.script if before is not None else None
+        # the same incremental parse, for a broken text's reference (see below)
+        old_tree = (before.tree.copy(), list(before.edits)) if before is not None else None
         entry, _ = session.analysis(uri, version, text)
         script = entry.analysis.script
         if script is None:  # a refused document (too large or binary): nothing to compare
@@ -119,8 +123,18 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
         fresh = parse_bytes(text.encode("utf-8", "surrogatepass"))
         if fresh.has_error or script.has_error:
             # tree-sitter's error recovery depends on the old tree: an incremental parse of
-            # broken text may legitimately differ from a fresh one (nothing is reused there)
+            # broken text may legitimately differ from a fresh one. What packgate takes over
+            # must still equal what it builds and walks from scratch out of that same tree.
             broken += 1
+            if old_tree is not None:
+                ref = analyze(text, previous=Previous(old_tree[0], None, None, old_tree[1]))
+                assert shape(script) == shape(ref.script), (version, text)
+                assert facts(entry.analysis.findings) == facts(ref.findings), (version, text)
+                assert entry.analysis.launch_summaries == ref.launch_summaries, (version, text)
+                broken_compared += 1
+                if previous is not None and script.tops:
+                    old = {id(s) for top in previous.tops.values() for s in top.stmts}
+                    broken_taken += any(id(s) in old for top in script.tops.values() for s in top.stmts)
             continue
         broken = 0
         compared += 1
@@ -138,3 +152,5 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
     assert len(moved) > compared, (len(moved), compared)  # ... and moved ones
     assert resumed > compared // 8, (resumed, compared)  # the flow walk started after the unchanged part
     assert resynced > compared // 12, (resynced, compared)  # ... and took the rest over where the paths met
+    if seed < 2:  # on the long launchers, broken texts are compared and taken over too
+        assert broken_compared > STEPS // 60 and broken_taken > broken_compared // 4, (broken_taken, broken_compared)

@@ -91,19 +91,17 @@ class Builder(SimpleBuilder):
         nodes; only the root's children between them are built (where the edit was, and the
         statements a last parse could not keep: those with a directive, say)."""
         body: list[Stmt] = []
-        data, at, nodes = self.data, 0, None
-        for start, top, delta in kept:
-            if start > at and data[at:start].strip(_BETWEEN):
-                nodes = root.children if nodes is None else nodes
-                self.run(_children_between(nodes, at, start), 0, body)
+        parts = _broken_parts(root.children, kept) if root.has_error else _clean_parts(self.data, root, kept)
+        for gap, start, top, delta, own_nodes in parts:
+            if gap:
+                self.run(gap, 0, body)
+            if top is None:
+                continue
             if self._pre and top.type != "comment":
                 # a command substitution left over by the statement before (a `case` subject's)
                 # runs before this one: what the last parse kept of it lacks it
-                nodes = root.children if nodes is None else nodes
-                self.run(_children_between(nodes, start, top.end + delta), 0, body)
-                at = top.end + delta
+                self.run(own_nodes(), 0, body)
                 continue
-            at = top.end + delta
             if delta:
                 move_top(top, delta)
             self.tops[start] = top
@@ -116,9 +114,7 @@ class Builder(SimpleBuilder):
                 dct.scope_start, dct.scope_end = top.statements[0]
             self.seen_command = True
             body.extend(top.stmts)
-        if data[at:].strip(_BETWEEN):
-            self.run(_children_between(root.children if nodes is None else nodes, at, len(data)), 0, body)
-        return Block(0, len(data), body)
+        return Block(0, len(self.data), body)
 
     def background(self, node, stmts: list, amp) -> list:
         """A statement followed by `&` runs in a child process."""
@@ -398,6 +394,45 @@ class Builder(SimpleBuilder):
 _BETWEEN = b" \t\r\n;"
 
 
+def _clean_parts(data: bytes, root, kept: list):
+    """reused_program's pieces of a tree without errors, in order: (the root's children to
+    build before a kept item, its new start, Top, delta, its own nodes). The root's children
+    are listed only where something but blanks lies between two kept items: most keystrokes
+    never list them."""
+    at, nodes = 0, None
+    for start, top, delta in kept:
+        gap = None
+        if start > at and data[at:start].strip(_BETWEEN):
+            nodes = root.children if nodes is None else nodes
+            gap = _children_between(nodes, at, start)
+        end = top.end + delta
+        yield gap, start, top, delta, lambda s=start, e=end: _children_between(root.children, s, e)
+        at = end
+    if data[at:].strip(_BETWEEN):
+        yield _children_between(root.children if nodes is None else nodes, at, len(data)), 0, None, 0, None
+
+
+def _broken_parts(children: list, kept: list):
+    """reused_program's pieces of a tree with a syntax error, as _clean_parts. Error recovery
+    can leave zero-width nodes in blanks and put an unchanged statement inside an ERROR node,
+    so the root's children are walked by index and an item is taken over only where it is
+    still a child of the root, with its type and extent (and no `&` newly after it)."""
+    index = {c.start_byte: i for i, c in enumerate(children)}  # a zero-width node yields to the one after it
+    at = 0
+    for start, top, delta in kept:
+        i, end = index.get(start), top.end + delta
+        if i is None or i < at or children[i].type != top.type:
+            continue
+        n = 1 if children[i].end_byte == end else 2
+        if n == 2 and not (i + 1 < len(children) and children[i + 1].type == "&" and children[i + 1].end_byte == end):
+            continue
+        if n == 1 and i + 1 < len(children) and children[i + 1].type == "&":
+            continue
+        yield children[at:i], start, top, delta, lambda i=i, n=n: children[i:i + n]
+        at = i + n
+    yield children[at:], 0, None, 0, None
+
+
 def _children_between(nodes: list, start: int, end: int) -> list:
     """Of the root's children, those from the first that ends after start to the last that
     starts before end. (Node.first_child_for_byte would find the first without listing the
@@ -448,7 +483,9 @@ def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] =
     An editor's document passes keep=True, and on the next version the edited old tree, the
     model it gave (previous) and the edits since ((start, old end, new end) byte offsets, each
     on the text the one before it left): the top-level statements no edit touched are then
-    taken from that model, moved, instead of being built again.
+    taken from that model, moved, instead of being built again. That holds with a syntax error
+    too: tree-sitter keeps the nodes outside its changed ranges as they were, and only a
+    statement that is still a child of the root is taken over (_broken_parts).
     """
     # tree-sitter-bash's scanner calls isdigit() on raw code points (undefined above 255; it
     # crashes on some astral characters after `{`). Non-ASCII bytes only ever sit in words,
@@ -459,7 +496,7 @@ def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] =
     root = tree.root_node
     keep = keep and base == 0 and file is None
     kept = None
-    if keep and old_tree is not None and not root.has_error:
+    if keep and old_tree is not None:
         changed = [(r.start_byte, r.end_byte) for r in old_tree.changed_ranges(tree)]
         kept = reusable(previous, edits, changed)
     b = Builder(data, base, file, {} if keep else None)

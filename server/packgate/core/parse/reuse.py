@@ -15,7 +15,7 @@ def reusable(previous: Optional[Script], edits: Optional[list], changed: list) -
 
     tree-sitter keeps every node outside a changed range as it was, only moved; an edit inside
     a token (a digit typed into a word) changes no syntax, so the edits are checked too."""
-    if previous is None or edits is None or not previous.tops or previous.has_error:
+    if previous is None or edits is None or not previous.tops:
         return None
     out = []
     for start, top in previous.tops.items():
