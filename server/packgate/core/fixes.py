@@ -32,11 +32,6 @@ def insert_statement_after(source: Source, end: int, text: str, *, before: int |
     return Edit(end, end, "; " + text)
 
 
-def replace_range(start: int, end: int, text: str) -> Edit:
-    """Replace a byte range."""
-    return Edit(start, end, text)
-
-
 # what opens a body (then, do, else, {, a subshell's or a case arm's parenthesis, $( <( >( and a
 # backquote) and what closes one
 _OPENERS = rb"(?:(?:^|[\s;&|])(?:then|do|else|\{|\(|\))|\$\(|[<>]\(|`)\s*$"

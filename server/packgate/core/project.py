@@ -45,10 +45,6 @@ class ProjectIndex:
     files_scanned: int = 0
     stamp: tuple = ()
 
-    def reads_of(self, name: str) -> list:
-        """The reads of one variable."""
-        return [r for r in self.reads if r.name == name]
-
     def profile(self) -> G.Profile | None:
         """The profile the reads imply, or None when the project holds no such code."""
         live = {r.name for r in self.reads}
