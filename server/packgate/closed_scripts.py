@@ -112,9 +112,29 @@ def worker_started(server: int) -> None:
 def _end_with(server: int) -> None:
     import os
     import time
+    born = process_start(server)
     while True:
         time.sleep(PARENT_CHECK_S)
         try:
             os.kill(server, 0)  # no signal sent: only whether the process exists (and is ours)
         except OSError:
             os._exit(0)
+        if process_start(server) != born:  # the server is gone and another process got its pid
+            os._exit(0)
+
+
+def process_start(pid: int) -> int | None:
+    """When a process started (Linux: field 22 of /proc/PID/stat, in clock ticks since boot),
+    or None where that cannot be read: together with the pid it names one process, even after
+    the pid is reused."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            data = stat.read()
+    except OSError:
+        return None
+    # the command name (field 2) is in parentheses and may hold spaces or parentheses itself
+    fields = data[data.rfind(b")") + 2:].split()
+    try:
+        return int(fields[19])
+    except (IndexError, ValueError):
+        return None
