@@ -92,7 +92,7 @@ class Builder(SimpleBuilder):
         statements a last parse could not keep: those with a directive, say)."""
         body: list[Stmt] = []
         parts = _broken_parts(root.children, kept) if root.has_error else _clean_parts(self.data, root, kept)
-        for gap, start, top, delta, own_nodes in parts:
+        for gap, start, top, delta, own in parts:
             if gap:
                 self.run(gap, 0, body)
             if top is None:
@@ -100,7 +100,7 @@ class Builder(SimpleBuilder):
             if self._pre and top.type != "comment":
                 # a command substitution left over by the statement before (a `case` subject's)
                 # runs before this one: what the last parse kept of it lacks it
-                self.run(own_nodes(), 0, body)
+                self.run(own if own is not None else _children_between(root.children, start, top.end + delta), 0, body)
                 continue
             if delta:
                 move_top(top, delta)
@@ -396,7 +396,8 @@ _BETWEEN = b" \t\r\n;"
 
 def _clean_parts(data: bytes, root, kept: list):
     """reused_program's pieces of a tree without errors, in order: (the root's children to
-    build before a kept item, its new start, Top, delta, its own nodes). The root's children
+    build before a kept item, its new start, Top, delta, its own nodes or None for "between
+    its start and end"). The root's children
     are listed only where something but blanks lies between two kept items: most keystrokes
     never list them."""
     at, nodes = 0, None
@@ -405,9 +406,8 @@ def _clean_parts(data: bytes, root, kept: list):
         if start > at and data[at:start].strip(_BETWEEN):
             nodes = root.children if nodes is None else nodes
             gap = _children_between(nodes, at, start)
-        end = top.end + delta
-        yield gap, start, top, delta, lambda s=start, e=end: _children_between(root.children, s, e)
-        at = end
+        at = top.end + delta  # before the yield: reused_program moves top
+        yield gap, start, top, delta, None
     if data[at:].strip(_BETWEEN):
         yield _children_between(root.children if nodes is None else nodes, at, len(data)), 0, None, 0, None
 
@@ -428,7 +428,7 @@ def _broken_parts(children: list, kept: list):
             continue
         if n == 1 and i + 1 < len(children) and children[i + 1].type == "&":
             continue
-        yield children[at:i], start, top, delta, lambda i=i, n=n: children[i:i + n]
+        yield children[at:i], start, top, delta, children[i:i + n]
         at = i + n
     yield children[at:], 0, None, 0, None
 
