@@ -150,9 +150,9 @@ def test_a_statement_the_error_recovery_moved_inside_an_error_node_is_built_agai
     a, b = Top(10, "command", [], [], []), Top(30, "command", [], [], [])
     # b's bytes are now inside an ERROR child of the root: only a is taken over
     children = [Node(start_byte=0, end_byte=10, type="command"), Node(start_byte=11, end_byte=40, type="ERROR")]
-    parts = list(_broken_parts(children, [(0, a, 0), (20, b, 0)]))
-    assert [(len(gap), top) for gap, _, top, _, _ in parts] == [(0, a), (1, None)]
+    taken, pieces, tail = _broken_parts(children, [(0, a, 0), (20, b, 0)])
+    assert taken == [(0, a, 0)] and pieces[0] == ([], children[:1]) and tail == children[1:]
     # a kept statement now followed by `&` runs in the background: built again
     children = [Node(start_byte=0, end_byte=10, type="command"), Node(start_byte=10, end_byte=11, type="&")]
-    parts = list(_broken_parts(children, [(0, a, 0)]))
-    assert [(len(gap), top) for gap, _, top, _, _ in parts] == [(2, None)]
+    taken, pieces, tail = _broken_parts(children, [(0, a, 0)])
+    assert taken == [] and pieces == {} and tail == children

@@ -91,17 +91,27 @@ class Builder(SimpleBuilder):
         nodes; only the root's children between them are built (where the edit was, and the
         statements a last parse could not keep: those with a directive, say)."""
         body: list[Stmt] = []
-        parts = _broken_parts(root.children, kept) if root.has_error else _clean_parts(self.data, root, kept)
-        for gap, start, top, delta, own in parts:
-            if gap:
-                self.run(gap, 0, body)
-            if top is None:
-                continue
+        data, at, nodes = self.data, 0, None
+        # in a tree with an error, the pieces between kept items come by index (_broken_parts)
+        broken = _broken_parts(root.children, kept) if root.has_error else None
+        if broken is not None:
+            kept, pieces, tail = broken
+        for start, top, delta in kept:
+            if broken is not None:
+                gap, own = pieces[start]
+                if gap:
+                    self.run(gap, 0, body)
+            elif start > at and data[at:start].strip(_BETWEEN):
+                nodes = root.children if nodes is None else nodes
+                self.run(_children_between(nodes, at, start), 0, body)
             if self._pre and top.type != "comment":
                 # a command substitution left over by the statement before (a `case` subject's)
                 # runs before this one: what the last parse kept of it lacks it
-                self.run(own if own is not None else _children_between(root.children, start, top.end + delta), 0, body)
+                nodes = root.children if nodes is None else nodes
+                self.run(own if broken is not None else _children_between(nodes, start, top.end + delta), 0, body)
+                at = top.end + delta
                 continue
+            at = top.end + delta
             if delta:
                 move_top(top, delta)
             self.tops[start] = top
@@ -114,7 +124,11 @@ class Builder(SimpleBuilder):
                 dct.scope_start, dct.scope_end = top.statements[0]
             self.seen_command = True
             body.extend(top.stmts)
-        return Block(0, len(self.data), body)
+        if broken is not None:
+            self.run(tail, 0, body)
+        elif data[at:].strip(_BETWEEN):
+            self.run(_children_between(root.children if nodes is None else nodes, at, len(data)), 0, body)
+        return Block(0, len(data), body)
 
     def background(self, node, stmts: list, amp) -> list:
         """A statement followed by `&` runs in a child process."""
@@ -394,31 +408,15 @@ class Builder(SimpleBuilder):
 _BETWEEN = b" \t\r\n;"
 
 
-def _clean_parts(data: bytes, root, kept: list):
-    """reused_program's pieces of a tree without errors, in order: (the root's children to
-    build before a kept item, its new start, Top, delta, its own nodes or None for "between
-    its start and end"). The root's children
-    are listed only where something but blanks lies between two kept items: most keystrokes
-    never list them."""
-    at, nodes = 0, None
-    for start, top, delta in kept:
-        gap = None
-        if start > at and data[at:start].strip(_BETWEEN):
-            nodes = root.children if nodes is None else nodes
-            gap = _children_between(nodes, at, start)
-        at = top.end + delta  # before the yield: reused_program moves top
-        yield gap, start, top, delta, None
-    if data[at:].strip(_BETWEEN):
-        yield _children_between(root.children if nodes is None else nodes, at, len(data)), 0, None, 0, None
-
-
-def _broken_parts(children: list, kept: list):
-    """reused_program's pieces of a tree with a syntax error, as _clean_parts. Error recovery
-    can leave zero-width nodes in blanks and put an unchanged statement inside an ERROR node,
-    so the root's children are walked by index and an item is taken over only where it is
-    still a child of the root, with its type and extent (and no `&` newly after it)."""
+def _broken_parts(children: list, kept: list) -> tuple:
+    """reused_program's pieces in a tree with a syntax error: (the kept items still taken over,
+    {their start: (the root's children to build before it, its own nodes)}, the children after
+    the last). Error recovery can leave zero-width nodes in blanks and put an unchanged
+    statement inside an ERROR node, so the root's children are walked by index, and an item is
+    taken over only where it is still a child of the root, with its type and extent (and no
+    `&` newly after it)."""
     index = {c.start_byte: i for i, c in enumerate(children)}  # a zero-width node yields to the one after it
-    at = 0
+    taken, pieces, at = [], {}, 0
     for start, top, delta in kept:
         i, end = index.get(start), top.end + delta
         if i is None or i < at or children[i].type != top.type:
@@ -428,9 +426,10 @@ def _broken_parts(children: list, kept: list):
             continue
         if n == 1 and i + 1 < len(children) and children[i + 1].type == "&":
             continue
-        yield children[at:i], start, top, delta, children[i:i + n]
+        taken.append((start, top, delta))
+        pieces[start] = (children[at:i], children[i:i + n])
         at = i + n
-    yield children[at:], 0, None, 0, None
+    return taken, pieces, children[at:]
 
 
 def _children_between(nodes: list, start: int, end: int) -> list:
