@@ -12,7 +12,8 @@ return {
   -- The nearest of these marks the project: packgate reads [tool.packgate] from pyproject.toml
   -- or .packgate.toml upward from each file, and a config file there wins over these settings.
   root_markers = { '.git', 'pyproject.toml', '.packgate.toml' },
-  -- The `packgate` section with the server's defaults (server/packgate/core/settings.py SCHEMA);
+  -- The `packgate` section with the server's defaults (server/packgate/core/settings.py SCHEMA
+  -- and EDITOR_ONLY_KEYS);
   -- a test compares the two. Sent on start and answered to workspace/configuration.
   settings = {
     packgate = {
@@ -28,6 +29,10 @@ return {
       -- Per-rule severity overrides, e.g. { PG008 = 'hint', ['dead-var'] = 'error' }; 'off' disables.
       -- vim.empty_dict() so that the empty default goes out as a JSON object, not an array.
       severity = vim.empty_dict(),
+      -- Editor-only limits of the workspace scan that references (`grr`) make: at most this many
+      -- shell scripts of the workspace folders, and files looked at to find them (0: no limit).
+      -- You are told once when one bites. Configuration files do not set these.
+      workspace = { maxScripts = 10000, maxFiles = 200000 },
     },
   },
 }
