@@ -256,8 +256,8 @@ def test_a_changed_gate_is_never_taken_over():
 
 @pytest.mark.parametrize("seed", range(20))
 def test_moves_follow_every_byte_outside_the_edits(seed):
-    """moves_of / compose: after any run of edits, an offset below lo or from hi on lands on the
-    same byte of the new text."""
+    """moves_of / compose: after any run of edits, every byte that no edit replaced maps to the
+    same byte of the new text, and the ones an edit replaced do not map."""
     import random
 
     rng = random.Random(seed)
@@ -272,11 +272,37 @@ def test_moves_follow_every_byte_outside_the_edits(seed):
         marks[a:b] = [-1] * n
         text[a:b] = [0] * n
         edits.append((a, b, a + n))
-    moves = flow.moves_of(edits)
+    mapper = flow.incremental.Mapper(flow.moves_of(edits), None)
     where = {m: i for i, m in enumerate(marks) if m >= 0}
     for x in range(len(old)):
-        if x < moves.lo or x >= moves.hi:
-            assert where.get(x) == (x if x < moves.lo else x + moves.delta), (x, moves, edits)
+        try:
+            got = mapper.start(x)
+        except flow.incremental.Unmapped:
+            got = None
+        assert got == where.get(x), (x, mapper.steps, edits)
+
+
+def test_two_edits_far_apart_leave_what_lies_between_mappable():
+    # typing at two places of a long script: a checkpoint between them (carried over from an
+    # earlier walk) must still map, or the next keystroke there walks from the top
+    typed_early = flow.moves_of([(100, 100, 101), (100, 101, 100)])  # an `x` typed and deleted
+    typed_late = flow.moves_of([(9000, 9000, 9001)])
+    mapper = flow.incremental.Mapper(flow.compose(typed_early, typed_late), None)
+    assert mapper.start(5000) == 5000 and mapper.end(5000) == 5000
+    assert mapper.span((4000, 5000)) == (4000, 5000)
+    assert mapper.start(9500) == 9501
+    with pytest.raises(flow.incremental.Unmapped):
+        mapper.span((8990, 9010))
+    # an `x` typed and deleted at twenty places moves nothing: no step is left to fill the chain
+    # (a chain longer than MAX_STEPS is folded into one range over all of them)
+    chain = None
+    for at in range(100, 2100, 100):
+        chain = flow.compose(chain, flow.moves_of([(at, at, at + 1), (at, at + 1, at)]))
+    assert chain is None
+    for at in range(100, 2100, 100):  # twenty real insertions far apart: folded, still sound
+        chain = flow.compose(chain, flow.moves_of([(at, at, at + 1)]))
+    assert len(chain) <= flow.incremental.MAX_STEPS
+    assert flow.incremental.Mapper(chain, None).start(50) == 50
 
 
 # ---------------------------------------------------------------- a function defined otherwise
@@ -380,3 +406,27 @@ def test_a_library_function_is_walked_again_when_a_table_it_tests_differs(monkey
             "echo marker\ntorchrun aiak_training_llm/train.py\n")
     _edit_and_compare(text, "echo marker\n", "export OFFLINE_PACKING_BMR=2\n")
     assert walked == ["lib", "lib"]
+
+
+def test_typing_at_two_places_keeps_the_checkpoints_after_them():
+    # an `x` typed and deleted in the middle, then near the top, then near the end: the
+    # checkpoints near the end were carried over twice, and their paths hold values assigned
+    # between the first two places. One range over both edits left those unmapped, and the
+    # third keystroke walked from the top.
+    from packgate.core.source import Source
+    from packgate.lsp.session import Session
+
+    text = generate(2000, 7)
+    lines = text.split("\n")
+    session, uri, version = Session(), "untitled:two-places", 1
+    session.analysis(uri, version, text)
+    for line in (1040, 19, 1859):
+        at = len("\n".join(lines[:line + 1]).encode())  # the end of that line
+        for start, end, new in ((at, at, "x"), (at, at + 1, "")):
+            text = session.splice(uri, Source(text), start, end, new)
+            version += 1
+            entry, _ = session.analysis(uri, version, text)
+            assert facts(entry.analysis) == facts(analyze(text))
+            if line == 1859 and new == "x":
+                flow, top_level = entry.analysis.flow, len(entry.analysis.script.body.body)
+                assert flow.resumed_at > top_level * 3 // 4, (flow.resumed_at, top_level)

@@ -23,29 +23,60 @@ CHECKPOINTS = 16  # per walk, evenly spread over the top-level statements
 
 
 class Moves(NamedTuple):
-    """Where the offsets of one version of a document are in a later one: below lo they stayed,
-    from hi on they moved by delta; the edited bytes in between have no counterpart."""
+    """One step of where the offsets of one version of a document are in a later one: below lo
+    they stayed, from hi on they moved by delta; the edited bytes in between have no counterpart.
+    A version's moves are a tuple of steps, applied in turn (see compose)."""
 
     lo: int
     hi: int
     delta: int
 
 
-def moves_of(edits) -> Optional[Moves]:
-    """The Moves of a list of edits ((start, old end, new end), each on the text the one before
-    it left); None for none."""
+MAX_STEPS = 8  # steps a chain of moves keeps apart; a longer one is folded into one range
+
+
+def moves_of(edits) -> Optional[tuple]:
+    """The moves of a list of edits ((start, old end, new end), each on the text the one before
+    it left), as a chain of Moves; None for none."""
     m = None
     for start, old_end, new_end in edits or ():
-        m = compose(m, Moves(start, old_end, new_end - old_end))
+        m = compose(m, (Moves(start, old_end, new_end - old_end),))
     return m
 
 
-def compose(a: Optional[Moves], b: Optional[Moves]) -> Optional[Moves]:
-    """a, then b, as one Moves (its unmapped range covers both edits and what lies between)."""
+def compose(a: Optional[tuple], b: Optional[tuple]) -> Optional[tuple]:
+    """The chain a, then the chain b. The last step of a and the first of b become one when
+    their edited ranges touch; steps apart stay apart, so that what lies between two edits far
+    from each other still maps (one range over both would leave it unmapped: after typing at
+    two places, a checkpoint between them could not be used)."""
     if a is None:
         return b
     if b is None:
         return a
+    joined = _joined(a[-1], b[0])
+    steps = a[:-1] + ((joined,) if joined is not None else (a[-1], b[0])) + b[1:]
+    # a step that moves nothing (an `x` typed and deleted again) is dropped: kept, such steps
+    # would fill the chain and fold it into one range over everything between them
+    steps = tuple(step for step in steps if step.delta or step.lo != step.hi)
+    if not steps:
+        return None
+    if len(steps) > MAX_STEPS:
+        one = steps[0]
+        for step in steps[1:]:
+            one = _covering(one, step)
+        steps = (one,)
+    return steps
+
+
+def _joined(a: Moves, b: Moves) -> Optional[Moves]:
+    """a, then b, as one step when b's edited range (in a's result) touches a's new text."""
+    if b.lo > a.hi + a.delta or b.hi < a.lo:
+        return None
+    return _covering(a, b)
+
+
+def _covering(a: Moves, b: Moves) -> Moves:
+    """a, then b, as one step whose unmapped range covers both edits and what lies between."""
     lo1, hi1, d1 = a
     lo2, hi2, d2 = b
     # b's end in a's coordinates: unchanged below a's edit, moved back above its new text
@@ -65,10 +96,11 @@ class Unmapped(Exception):
 class Mapper:
     """Carries the walk's facts (values, paths, launches) from one version's offsets to another's."""
 
-    __slots__ = ("lo", "hi", "delta", "relevant", "moved")
+    __slots__ = ("steps", "lo", "relevant", "moved")
 
-    def __init__(self, moves: Moves, relevant: Optional[frozenset]):
-        self.lo, self.hi, self.delta = moves
+    def __init__(self, moves: tuple, relevant: Optional[frozenset]):
+        self.steps = moves
+        self.lo = min(step.lo for step in moves)  # nothing below it moves
         self.relevant = relevant
         # id of a Var -> (that Var, it moved): the paths and checkpoints of a walk share most of
         # their Vars (a fork copies the dict, not the Vars), so each is moved once
@@ -78,29 +110,41 @@ class Mapper:
         """A start offset, moved."""
         if x < self.lo:
             return x
-        if x >= self.hi:
-            return x + self.delta
-        raise Unmapped
+        for lo, hi, delta in self.steps:
+            if x < lo:
+                continue
+            if x < hi:
+                raise Unmapped
+            x += delta
+        return x
 
     def end(self, x: int) -> int:
         """An end offset, moved."""
         if x <= self.lo:
             return x
-        if x >= self.hi:
-            return x + self.delta
-        raise Unmapped
+        for lo, hi, delta in self.steps:
+            if x <= lo:
+                continue
+            if x < hi:
+                raise Unmapped
+            x += delta
+        return x
 
     def span(self, sp):
-        """A (start, end) range: it must lie wholly before or wholly after the edit."""
+        """A (start, end) range: it must lie wholly before or wholly after each edit."""
         if sp is None:
             return None
         a, b = sp[0], sp[1]
         if b <= self.lo:
             return sp
-        if a >= self.hi:
-            d = self.delta
-            return (a + d, b + d) + tuple(sp[2:])
-        raise Unmapped
+        for lo, hi, delta in self.steps:
+            if b <= lo:
+                continue
+            if a < hi:
+                raise Unmapped
+            a += delta
+            b += delta
+        return (a, b) + tuple(sp[2:])
 
     def val(self, v: Val) -> Val:
         """A value with its literal and word spans moved."""
@@ -235,7 +279,7 @@ class Define(NamedTuple):
     name: str
     fdef: object
     forks: list
-    moves: Optional[Moves]
+    moves: Optional[tuple]  # a chain of Moves
 
 
 class LaunchEntry(NamedTuple):
@@ -311,7 +355,7 @@ class Checkpoint:
     lens: tuple  # len() of each of TABLES
     scalars: Scalars
     # the offsets in `states` are those of an earlier version of the document: map them first
-    moves: Optional[Moves] = None
+    moves: Optional[tuple] = None  # a chain of Moves
 
 
 @record
@@ -382,7 +426,7 @@ class Incremental:
         launch.paths.append(entry.path)
         self.launch_log.append(entry)
 
-    def mapper(self, moves: Optional[Moves]) -> Optional[Mapper]:
+    def mapper(self, moves: Optional[tuple]) -> Optional[Mapper]:
         """The Mapper of moves for this walk's relevant names (one per Moves: its memory of
         moved Vars serves every path moved the same way); None for no moves."""
         if moves is None:
@@ -498,8 +542,8 @@ class Incremental:
         """This walk's paths are p's, moved."""
         return self.same_states(states, None, p.states, compose(p.moves, self.moves))
 
-    def same_states(self, mine: list, my_moves: Optional[Moves], theirs: list,
-                    their_moves: Optional[Moves]) -> bool:
+    def same_states(self, mine: list, my_moves: Optional[tuple], theirs: list,
+                    their_moves: Optional[tuple]) -> bool:
         """Whether two lists of paths, each moved to this version's offsets by its Moves, lead to
         the same walk (same_path, pair by pair); a cheap look first at what moving never changes."""
         relevant = self.relevant
