@@ -430,3 +430,28 @@ def test_typing_at_two_places_keeps_the_checkpoints_after_them():
             if line == 1859 and new == "x":
                 flow, top_level = entry.analysis.flow, len(entry.analysis.script.body.body)
                 assert flow.resumed_at > top_level * 3 // 4, (flow.resumed_at, top_level)
+
+
+def test_a_character_typed_and_deleted_before_the_next_analysis_leaves_its_statement_to_take_over():
+    # an `x` typed into a comment inside an array and deleted again needs no analysis (the
+    # findings just move); the next keystroke, further down, still finds that statement as the
+    # last parse left it, so the walk starts at the checkpoint before the new edit
+    from packgate.core.source import Source
+    from packgate.lsp.session import Session
+
+    text = generate(2000, 7)
+    lines = text.split("\n")
+    comment = next(i for i, line in enumerate(lines) if line.startswith("    --") and "#" in line and i > 300)
+    session, uri = Session(), "untitled:typed-and-deleted"
+    session.analysis(uri, 1, text)
+    at = len("\n".join(lines[:comment + 1]).encode())
+    for start, end, new in ((at, at, "x"), (at, at + 1, "")):
+        text = session.splice(uri, Source(text), start, end, new)
+    assert session.trees[uri].edits == []
+    late = len("\n".join(lines[:1597]).encode())
+    text = session.splice(uri, Source(text), late, late, "x")
+    entry, _ = session.analysis(uri, 2, text)
+    body = entry.analysis.script.body.body
+    edited = next(i for i, s in enumerate(body) if s.start <= late <= s.end)
+    assert entry.analysis.flow.resumed_at >= edited - len(body) // 16, (entry.analysis.flow.resumed_at, edited)
+    assert facts(entry.analysis) == facts(analyze(text))

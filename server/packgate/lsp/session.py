@@ -240,7 +240,13 @@ class Session:
             column = len(inserted) - inserted.rfind(b"\n") - 1 if rows else start_point[1] + len(inserted)
             kept.tree.edit(start, end, start + len(inserted), start_point, old_end_point,
                            (start_point[0] + rows, column))
-            kept.edits.append((start, end, start + len(inserted)))
+            if not inserted and kept.edits and kept.edits[-1] == (start, start, end):
+                # the bytes the last change typed, deleted again (an `x` and its backspace while
+                # the typing was in a comment): the text between is as the parse left it, so
+                # the statement there is still the parse's to take over
+                kept.edits.pop()
+            else:
+                kept.edits.append((start, end, start + len(inserted)))
             kept.size = len(data) - (end - start) + len(inserted)
         else:
             doc.tree = None
