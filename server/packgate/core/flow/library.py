@@ -11,7 +11,7 @@ in the tables whose membership it tests."""
 from itertools import islice
 from typing import NamedTuple, Optional
 
-from .incremental import NAMES, TABLES, Moves, Scalars, Unmapped, compose, moved_states
+from .incremental import NAMES, TABLES, Scalars, Unmapped, compose, moved_states
 from .state import State
 
 # the tables a walk tests keys of (setdefault, `in`): a key in one walk only, where a library
@@ -25,7 +25,7 @@ class LibraryRun(NamedTuple):
     name: str
     fdef: object
     forks: list  # the paths where it was defined (the Define's list, by identity)
-    moves: Optional[Moves]  # the Moves those paths still needed
+    moves: Optional[tuple]  # the chain of Moves those paths still needed
     functions: dict  # the functions table it was walked with (a copy)
     called: frozenset  # the functions called before it
     launched: bool  # whether a launch had been seen before it (the walk reads that)
@@ -68,7 +68,7 @@ class Library:
             return {}
         return {run.name: run for run in r.library if run.clean}
 
-    def take_library_run(self, run: LibraryRun, fdef, forks: list, moves: Optional[Moves]) -> bool:
+    def take_library_run(self, run: LibraryRun, fdef, forks: list, moves: Optional[tuple]) -> bool:
         """Append the last walk's entries of run (moved by the edit) in place of walking fdef
         again, when the walk would be the same; False (nothing changed) when it may not be."""
         if run.fdef is not fdef:
