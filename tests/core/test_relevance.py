@@ -118,6 +118,8 @@ D=/data
 echo "$B" $E
 torchrun train.py "${A[@]}" "${A2[@]}" --data-path "$D" "$B" --micro-batch-size=1 "$G" "--micro-batch-sizx=$H"
 python -X "$J"
+run() { torchrun "${A[@]}" "$1"; }
+run "$Q"
 """
 
 
@@ -132,6 +134,9 @@ python -X "$J"
     ('"${A[@]}"', '"${C[@]}"'),  # another array at the launch
     ("D=/data", "source ./env.sh"),  # names flow where the walk cannot see
     ("--seed 2", "--seed 3"),  # nothing: the last answer stands
+    ('run() { torchrun "${A[@]}"', 'run() { export K=1; torchrun "${A[@]}"'),  # the helper now exports: its arguments matter
+    ('run() { torchrun "${A[@]}"', 'run() { torchrun "${A[@]}x"'),  # nothing it reads: the last answer stands
+    ("run \"$Q\"", "run \"$Q\" \"$R\""),  # another argument to a helper that launches
 ])
 def test_the_remembered_answer_is_a_fresh_one(old, new):
     from packgate.core.source import Source
@@ -159,3 +164,7 @@ def test_an_edit_that_changes_nothing_it_reads_keeps_the_last_answer(monkeypatch
     edited = session.splice(uri, Source(_EDITED), at, at + 1, "3")
     session.analysis(uri, 2, edited)
     assert worked == [1]  # the first version's only
+    # an edit inside a function's body that changes nothing it reads: the same
+    at = edited.index('"${A[@]}" "$1"') + len('"${A[@]}"')
+    session.analysis(uri, 3, session.splice(uri, Source(edited), at, at, "x"))
+    assert worked == [1]

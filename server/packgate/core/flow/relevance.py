@@ -155,12 +155,31 @@ def _summarize(top) -> _Summary:
 
 def _sig(sm: _Summary) -> tuple:
     """Everything relevant_names reads of a summary, as one value: two statements with equal
-    sigs give the same relevant names (functions by identity: their bodies are read too;
-    `opaque` follows from the command names)."""
+    sigs give the same relevant names (a function's body by what _passes_args reads of it, the
+    rest of it being in the summary already; `opaque` follows from the command names)."""
     return (tuple((n, frozenset(r)) for n, r in sm.deps), tuple((n, _any_lead(w, _is_flag)) for n, w in sm.values),
-            tuple((n, id(f)) for n, f in sm.functions),
+            tuple((n, _body_shape(f)) for n, f in sm.functions),
             tuple((c.words[0].text if c.words else None, _words_sig(c.words)) for c in sm.commands),
             tuple((a.name, _words_sig(a.array)) for a in sm.arrays), frozenset(_word_refs(sm.subjects)))
+
+
+def _body_shape(fdef) -> tuple:
+    """What _passes_args reads of a function's body, statement by statement: a kind that makes
+    the arguments matter, or a command's name, whether assignments precede it and whether a
+    word has side effects."""
+    out = []
+    stack = [fdef.body]
+    while stack:
+        st = stack.pop()
+        stack.extend(children(st))
+        kind = type(st)
+        if kind in _USES_ARGS:
+            out.append(kind.__name__)
+        elif kind is Command:
+            first = st.words[0] if st.words else None
+            out.append((first.text if first is not None else None, bool(st.prefix),
+                        any(w.effects for w in st.words)))
+    return tuple(out)
 
 
 def _words_sig(words) -> tuple:
