@@ -95,19 +95,24 @@ class WordBuilder:
         (most arguments of a launcher): the parts the general walk gives, read off the bytes."""
         base = self.base
         s, e = sb + base, sb + len(raw_b) + base
-        g = 1 if m.start(1) >= 0 else 3
-        ns, ne = m.start(g) + s, m.end(g) + s
-        name = m.group(g).decode("ascii")
-        self.occurrences.append(Occurrence(name, ns, ne, _EXPAND))
         inner = 1 if quoted else 0
-        ref = Ref(name, s + inner, e - inner, ns, ne, "", None, m.start(2) >= 0, quoted)
-        return Word([ref], s, e, '"' if quoted else "", raw_b.decode("ascii"), None, name in _GATES)
+        ref = self._matched_ref(m, s, s + inner, e - inner, quoted)
+        return Word([ref], s, e, '"' if quoted else "", raw_b.decode("ascii"), None, ref.name in _GATES)
+
+    def _matched_ref(self, m, at: int, start: int, end: int, quoted: bool) -> Ref:
+        """The Ref of a match of _REF_BODY that begins at offset at (start, end: the expansion's
+        span), its name recorded as an occurrence."""
+        g = 1 if m.start(1) >= 0 else 3
+        name = m.group(g).decode("ascii")
+        ns, ne = m.start(g) + at, m.end(g) + at
+        self.occurrences.append(Occurrence(name, ns, ne, _EXPAND))
+        return Ref(name, start, end, ns, ne, "", None, m.start(2) >= 0, quoted)
 
     def _quoted(self, node, raw_b: bytes, sb: int, eb: int, d: int) -> Word:
         """A double-quoted string with expansions: the parts the general walk gives, in one pass
         over its children: text and plain expansions ("${A}/x", "$A:$B") read directly, the rest
         (a command substitution, an operator) through parts()."""
-        data, base, occurrences = self.data, self.base, self.occurrences
+        data, base = self.data, self.base
         parts: list = []
         prev = sb + 1
         for c in node.children:
@@ -122,24 +127,13 @@ class WordBuilder:
                 txt = data[cs:ce].decode("utf-8", "replace")
                 parts.append(Lit(_unescape(txt, True) if "\\" in txt else txt, cs + base, ce + base))
             elif m is not None:
-                g = 1 if m.start(1) >= 0 else 3
-                name = m.group(g).decode("ascii")
-                ns, ne = m.start(g) + cs + base, m.end(g) + cs + base
-                occurrences.append(Occurrence(name, ns, ne, _EXPAND))
-                parts.append(Ref(name, cs + base, ce + base, ns, ne, "", None, m.start(2) >= 0, True))
+                parts.append(self._matched_ref(m, cs + base, cs + base, ce + base, True))
             else:
                 self.parts(c, parts, d + 1, True)
             prev = ce
         if eb - 1 > prev:
             parts.append(Lit(data[prev:eb - 1].decode("utf-8", "replace"), prev + base, eb - 1 + base))
-        w = Word(parts, sb + base, eb + base, '"', raw_b.decode("utf-8", "replace"))
-        w.text = w.literal()
-        if w.text is None:
-            w.effects = _has_effects(parts)
-        for p in parts:
-            if isinstance(p, Lit) and p.text.startswith(MBS_FLAG):
-                self._flag(p.text, p.start)
-        return w
+        return self._finished(Word(parts, sb + base, eb + base, '"', raw_b.decode("utf-8", "replace")))
 
     def _word(self, node, d: int, t: str) -> Word:
         parts: list = []
@@ -149,15 +143,17 @@ class WordBuilder:
         elif t == "string":
             quote = '"'
         self.parts(node, parts, d, quoted=False)
-        w = Word(parts, self.s(node), self.e(node), quote, self.text(node))
+        return self._finished(Word(parts, self.s(node), self.e(node), quote, self.text(node)))
+
+    def _finished(self, w: Word) -> Word:
+        """A word built from its parts, completed: its literal text, whether evaluating it has
+        effects, and the --micro-batch-size flags among its literal parts."""
         w.text = w.literal()
         if w.text is None:
-            w.effects = _has_effects(parts)
-        for p in parts:
+            w.effects = _has_effects(w.parts)
+        for p in w.parts:
             if isinstance(p, Lit) and p.text.startswith(MBS_FLAG):
-                rest = p.text[len(MBS_FLAG):]
-                if rest == "" or rest.startswith("="):
-                    self.occurrences.append(Occurrence(MBS_FLAG, p.start, p.start + len(MBS_FLAG), _FLAG))
+                self._flag(p.text, p.start)
         return w
 
     def parts(self, node, out: list, d: int, quoted: bool) -> None:
