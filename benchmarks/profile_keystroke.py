@@ -1,12 +1,15 @@
 """Where a keystroke's time goes on the server's path, phase by phase (for RESULTS.md).
 
-    .venv/bin/python benchmarks/profile_keystroke.py [--lines 250|2000] [--spots 100]
+    .venv/bin/python benchmarks/profile_keystroke.py [--lines 250|2000] [--spots 100] [--slowest 0.1]
 
 Replays the keystrokes of `make bench` (lsp_bench.keystroke_spots) through the session the
 server uses (splice into the kept tree, analysis with the previous version's tree, model and
 walk, conversion to protocol types) and the JSON the server writes for publishDiagnostics,
 under cProfile, and prints each phase's share of the total. cProfile slows Python code more
 than C code (tree-sitter's parse), so the shares are a guide to where to look, not timings.
+With --slowest F, a first replay times every keystroke without the profiler, and a second one,
+the same keystrokes from a fresh session, profiles only the slowest fraction F of them: what
+sets the p95.
 """
 
 from __future__ import annotations
@@ -55,33 +58,57 @@ def rules_time(stats: pstats.Stats) -> float:
     return sum(v[3] for (f, _, name), v in stats.stats.items() if "/core/rules/" in f and name == "check")
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lines", type=int, choices=(250, 2000), default=250)
-    parser.add_argument("--spots", type=int, default=100)
-    args = parser.parse_args(argv)
-    text = (HERE / "inputs" / "ov2_stage2_launcher.sh").read_text(encoding="utf-8") if args.lines == 250 \
-        else generate(2000, 7)
+def replay(text: str, spots: list, profile: cProfile.Profile | None = None,
+           profiled: frozenset = frozenset()) -> list[float]:
+    """Type the spots' keystrokes into a fresh session as the server does: the seconds each took
+    (the keystrokes numbered in profiled run under profile)."""
     session, uri = Session(), "file:///packgate-bench/profile.sh"
     features, converter = convert.ClientFeatures(), convert.converter()  # the server's
     session.analysis(uri, 0, text)
-    spots = lb.keystroke_spots(text, args.spots)
-    gc.disable()  # as the server (packgate.lsp.memory): collections run between keystrokes
-    profile, version, wall = cProfile.Profile(), 0, time.perf_counter()
-    profile.enable()
+    times: list[float] = []
     for spot in spots:
         for rng, new, _ in lb.spot_edits(text, spot):
-            version += 1
+            on = profile is not None and (not profiled or len(times) in profiled)
+            t0 = time.perf_counter()
+            if on:
+                profile.enable()
             source = session.source(uri, text)
             start, end = convert.change_offsets(source, types.TextDocumentContentChangePartial(range=rng, text=new),
                                                 "utf-16")
             text = session.splice(uri, source, start, end, new)
-            entry, _ = session.analysis(uri, version, text, full=False)
-            rendered = convert.to_diagnostics(entry.analysis.findings, entry.analysis.source, uri, version,
+            entry, _ = session.analysis(uri, len(times) + 1, text, full=False)
+            rendered = convert.to_diagnostics(entry.analysis.findings, entry.analysis.source, uri, len(times) + 1,
                                               features, entry.analysis.source_for)
-            serialize(converter, uri, version, rendered)
-    profile.disable()
-    wall = time.perf_counter() - wall
+            serialize(converter, uri, len(times) + 1, rendered)
+            if on:
+                profile.disable()
+            times.append(time.perf_counter() - t0)
+    return times
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, choices=(250, 2000), default=250)
+    parser.add_argument("--spots", type=int, default=100)
+    parser.add_argument("--slowest", type=float, default=None, metavar="F",
+                        help="profile only the slowest fraction F of the keystrokes (timed in a first replay)")
+    args = parser.parse_args(argv)
+    text = (HERE / "inputs" / "ov2_stage2_launcher.sh").read_text(encoding="utf-8") if args.lines == 250 \
+        else generate(2000, 7)
+    spots = lb.keystroke_spots(text, args.spots)
+    gc.disable()  # as the server (packgate.lsp.memory): collections run between keystrokes
+    profiled: frozenset = frozenset()
+    if args.slowest is not None:
+        timed = replay(text, spots)
+        count = max(1, round(len(timed) * args.slowest))
+        profiled = frozenset(sorted(range(len(timed)), key=timed.__getitem__)[-count:])
+        ordered = sorted(timed)
+        print(f"{len(timed)} keystrokes timed without the profiler: p50 {ordered[len(ordered) // 2] * 1000:.2f} ms, "
+              f"p95 {ordered[round(0.95 * (len(ordered) - 1))] * 1000:.2f} ms; profiling the slowest {count}")
+    profile = cProfile.Profile()
+    times = replay(text, spots, profile, profiled)
+    version = len(profiled) if profiled else len(times)
+    wall = sum(t for i, t in enumerate(times) if not profiled or i in profiled)
     t0 = time.perf_counter()
     gc.collect()
     collect = time.perf_counter() - t0
