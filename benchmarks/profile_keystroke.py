@@ -107,7 +107,7 @@ def main(argv=None) -> int:
               f"p95 {ordered[round(0.95 * (len(ordered) - 1))] * 1000:.2f} ms; profiling the slowest {count}")
     profile = cProfile.Profile()
     times = replay(text, spots, profile, profiled)
-    version = len(profiled) if profiled else len(times)
+    profiled_count = len(profiled) if profiled else len(times)
     wall = sum(t for i, t in enumerate(times) if not profiled or i in profiled)
     t0 = time.perf_counter()
     gc.collect()
@@ -117,7 +117,7 @@ def main(argv=None) -> int:
     rows = [(label, sum(v[3] for (f, _, name), v in stats.stats.items() if f.endswith(suffix) and name == fn))
             for label, suffix, fn in PHASES]
     rows.insert(6, ("the checks (core/rules/*: check)", rules_time(stats)))
-    print(f"{version} keystrokes on {args.lines} lines, {wall / version * 1000:.2f} ms each under cProfile")
+    print(f"{profiled_count} keystrokes on {args.lines} lines, {wall / profiled_count * 1000:.2f} ms each under cProfile")
     print("| phase | share of a keystroke |\n| --- | --- |")
     for label, t in rows:
         print(f"| {label} | {t / total:.0%} |")

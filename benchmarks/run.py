@@ -207,13 +207,14 @@ def lint_vs_parse(text: str, repeats: int) -> tuple[Figure, float, float]:
 # The node kinds packgate's model builder reads (core/parse; tests/bench/test_front_end_floor.py keeps
 # the list whole).
 MODEL_NODE_KINDS = (
-    "ansi_c_string", "arithmetic_expansion", "array", "binary_expression", "c_style_for_statement", "case_item",
-    "case_statement", "command", "command_name", "command_substitution", "comment", "compound_statement",
-    "concatenation", "declaration_command", "elif_clause", "else_clause", "expansion", "extglob_pattern", "file_redirect",
-    "for_statement", "function_definition", "heredoc_redirect", "herestring_redirect", "if_statement", "list",
-    "negated_command", "number", "pipeline", "process_substitution", "raw_string", "redirected_statement",
-    "simple_expansion", "special_variable_name", "string", "string_content", "subscript", "subshell",
-    "test_command", "test_operator", "translated_string", "unary_expression", "unset_command", "variable_assignment",
+    "ansi_c_string", "arithmetic_expansion", "array", "binary_expression", "c_style_for_statement",
+    "case_item", "case_statement", "command", "command_name", "command_substitution", "comment",
+    "compound_statement", "concatenation", "declaration_command", "elif_clause", "else_clause", "expansion",
+    "extglob_pattern", "file_redirect", "for_statement", "function_definition", "heredoc_redirect",
+    "herestring_redirect", "if_statement", "list", "negated_command", "number", "pipeline",
+    "process_substitution", "raw_string", "redirected_statement", "simple_expansion",
+    "special_variable_name", "string", "string_content", "subscript", "subshell", "test_command",
+    "test_operator", "translated_string", "unary_expression", "unset_command", "variable_assignment",
     "variable_assignments", "variable_name", "while_statement", "word")
 
 
