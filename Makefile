@@ -70,7 +70,7 @@ fuzz: $(STAMP)
 	PACKGATE_FUZZ_LONG=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/fuzz tests/core/test_flow_resume.py
 
 docs: $(STAMP)
-	$(BIN)/python -m packgate.gen_docs docs/rules
+	$(BIN)/python -m packgate.cli.gen_docs docs/rules
 
 clean:
 	rm -rf $(VENV) vscode-client/node_modules vscode-client/dist vscode-client/*.vsix vscode-client/bundled/libs vscode-client/bundled/bundle.json

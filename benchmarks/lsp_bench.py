@@ -433,7 +433,7 @@ def bench_text(lines: int = 2000, kind: str = "generated") -> tuple[str, str]:
 
 def reuse_times(text: str, edits: int) -> list[float]:
     """In process: the session's splice + analysis, which hands tree-sitter the edited old tree."""
-    from packgate.core.source import Source
+    from packgate.core.text import Source
     from packgate.lsp import convert
     from packgate.lsp.session import Session
     session, uri = Session(), "untitled:bench"

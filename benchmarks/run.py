@@ -695,7 +695,7 @@ def main(argv: list[str] | None = None) -> int:
         original_env = dict(os.environ)
         os.environ.pop("PYTHONDONTWRITEBYTECODE")
         os.environ["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="packgate-bench-pyc-")
-        subprocess.run([sys.executable, "-c", "import packgate.cli, packgate.formats, packgate.core.engine, "
+        subprocess.run([sys.executable, "-c", "import packgate.cli, packgate.cli.formats, packgate.core.engine, "
                         "packgate.lsp.server, pygls.lsp.client, pytest_lsp"],
                        env=dict(os.environ, PYTHONPATH=str(ROOT / "server")), stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)

@@ -12,10 +12,10 @@ _EXPORTS = {
     "Analysis": "packgate.core.engine",
     "analyze": "packgate.core.engine",
     "lint": "packgate.core.engine",
-    "Edit": "packgate.core.model",
-    "Finding": "packgate.core.model",
-    "Fix": "packgate.core.model",
-    "Related": "packgate.core.model",
+    "Edit": "packgate.core.findings",
+    "Finding": "packgate.core.findings",
+    "Fix": "packgate.core.findings",
+    "Related": "packgate.core.findings",
     "Settings": "packgate.core.settings",
 }
 
@@ -23,7 +23,7 @@ __all__ = sorted(_EXPORTS) + ["__version__"]
 
 if _typing.TYPE_CHECKING:
     from .core.engine import Analysis, analyze, lint
-    from .core.model import Edit, Finding, Fix, Related
+    from .core.findings import Edit, Finding, Fix, Related
     from .core.settings import Settings
 
 

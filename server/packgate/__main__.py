@@ -1,6 +1,6 @@
 """`python -m packgate` is the `packgate` command."""
 
-from .cli import run
+from .cli.main import run
 
 if __name__ == "__main__":  # not when multiprocessing's workers import it
     run()

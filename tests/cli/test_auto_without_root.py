@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from packgate.cli import main
+from packgate.cli.main import main
 from packgate.core import project
 from packgate.core.engine import analyze
 from packgate.core.settings import Settings

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from packgate.cli import main
+from packgate.cli.main import main
 
 LEAK = "#!/bin/bash\n# 中文 😀\nexport OFFLINE_PACKING_BMR='1'\ntorchrun train.py --micro-batch-size 1\n"
 CLEAN = "#!/bin/bash\nexport OFFLINE_PACKING_BMR='1'\nexport OFFLINE_PACKED_DATA='1'\ntorchrun train.py\n"
@@ -374,7 +374,7 @@ def test_the_console_script_pauses_the_collector_only_for_one_file(tmp_path, fil
     for i in range(files):
         (tmp_path / f"s{i}.sh").write_text(LEAK, encoding="utf-8")
     probe = ("import gc, sys\n"
-             "from packgate import cli\n"
+             "from packgate.cli import main as cli\n"
              "checked = cli.cmd_check\n"
              "def watched(args, parser):\n"
              "    code = checked(args, parser)\n"
@@ -406,7 +406,7 @@ def test_folder_with_a_fifo_without_extension_does_not_hang(tmp_path, capsys):
 def test_lang_both_keeps_the_location_line_and_indents_the_second_language(tmp_path, capsys):
     """Issue 17: both languages on separate lines; the text format keeps file:line:col: and the
     rule tag on the first, so grep and editors' problem matchers still find every finding."""
-    from packgate.cli import main
+    from packgate.cli.main import main
     script = tmp_path / "leak.sh"
     script.write_text("export OFFLINE_PACKING_BMR=1\ntorchrun train.py --micro-batch-size 1\n")
     assert main(["check", "--lang", "both", "--color", "never", "--profile", "ov2", str(script)]) == 1

@@ -6,7 +6,7 @@ import stat
 
 import pytest
 
-from packgate.cli import main
+from packgate.cli.main import main
 
 LEAK = "#!/bin/bash\nexport OFFLINE_PACKING_BMR='1'\ntorchrun train.py --micro-batch-size 1\n"
 

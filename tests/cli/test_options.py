@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from packgate.cli import build_parser, command_table, main
+from packgate.cli.main import build_parser, command_table, main
 
 LEAK = "#!/bin/bash\nexport OFFLINE_PACKING_BMR='1'\ntorchrun train.py --micro-batch-size 1\n"
 CLEAN = "#!/bin/bash\nexport OFFLINE_PACKING_BMR='1'\nexport OFFLINE_PACKED_DATA='1'\ntorchrun train.py\n"
@@ -186,7 +186,7 @@ def _complete_in_bash(words: list, script: str) -> list:
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 def test_bash_completion_completes_commands_options_and_values():
-    from packgate.completion import script_for
+    from packgate.cli.completion import script_for
     script = script_for("bash", command_table())
     assert subprocess.run(["bash", "-n"], input=script, text=True).returncode == 0
     assert "check" in _complete_in_bash(["packgate", "ch"], script)
@@ -199,7 +199,7 @@ def test_bash_completion_completes_commands_options_and_values():
 
 @pytest.mark.parametrize("shell", ["zsh", "fish"])
 def test_zsh_and_fish_completion_parse(shell):
-    from packgate.completion import script_for
+    from packgate.cli.completion import script_for
     if shutil.which(shell) is None:
         pytest.skip(f"{shell} is not installed")
     check = [shell, "-n"] if shell == "zsh" else [shell, "--no-execute"]
@@ -208,7 +208,7 @@ def test_zsh_and_fish_completion_parse(shell):
 
 
 def test_fish_completion_completes_values():
-    from packgate.completion import script_for
+    from packgate.cli.completion import script_for
     if shutil.which("fish") is None:
         pytest.skip("fish is not installed")
     script = script_for("fish", command_table())

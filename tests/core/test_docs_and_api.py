@@ -47,7 +47,7 @@ def test_readme_rule_index_lists_every_rule():
 
 def test_rule_pages_show_concrete_fixes_not_templates(capsys):
     """Was a bug: the fixes section printed templates with their braces stripped."""
-    from packgate.cli import main
+    from packgate.cli.main import main
     from packgate.core.rules.rule import placeholders
     assert main(["explain", "PG001", "--lang", "both"]) == 0
     out = capsys.readouterr().out

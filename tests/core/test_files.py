@@ -6,9 +6,9 @@ import time
 import pytest
 
 from packgate import Settings, analyze
-from packgate.cli import discover
+from packgate.cli.main import discover
 from packgate.core import files
-from packgate.core.sources import SourceLoader
+from packgate.core.sourced import SourceLoader
 from packgate.lsp import workspace
 
 EN = Settings(lang="en")

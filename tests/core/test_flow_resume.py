@@ -194,7 +194,7 @@ def resync_texts():
 def test_taking_the_rest_over_gives_the_walk_from_the_top(name, text, monkeypatch):
     import random
 
-    from packgate.core.source import Source
+    from packgate.core.text import Source
     from packgate.lsp.session import Session
 
     monkeypatch.setattr(flow.incremental, "CHECKPOINTS", 64)
@@ -217,7 +217,7 @@ def test_taking_the_rest_over_gives_the_walk_from_the_top(name, text, monkeypatc
 def test_the_rest_is_taken_over_after_an_edit_in_an_early_stage():
     """The editor's case: a number typed into the first stage's arguments. The walk starts
     before it, and takes the rest over at the next checkpoint whose paths are the same."""
-    from packgate.core.source import Source
+    from packgate.core.text import Source
     from packgate.lsp.session import Session
 
     text = generate(2000, 7)
@@ -240,7 +240,7 @@ def test_the_rest_is_taken_over_after_an_edit_in_an_early_stage():
 def test_a_changed_gate_is_never_taken_over():
     """An edit that changes what a later launch sees: the paths never meet again, the walk
     goes to the end (and the verdicts change)."""
-    from packgate.core.source import Source
+    from packgate.core.text import Source
     from packgate.lsp.session import Session
 
     text = generate(2000, 7)
@@ -313,7 +313,7 @@ _STEPS = "".join(f"echo step{i}\n" for i in range(40))
 
 
 def _edit_and_compare(text: str, old: str, new: str):
-    from packgate.core.source import Source
+    from packgate.core.text import Source
     from packgate.lsp.session import Session
 
     session, uri = Session(), "untitled:fn"
@@ -413,7 +413,7 @@ def test_typing_at_two_places_keeps_the_checkpoints_after_them():
     # checkpoints near the end were carried over twice, and their paths hold values assigned
     # between the first two places. One range over both edits left those unmapped, and the
     # third keystroke walked from the top.
-    from packgate.core.source import Source
+    from packgate.core.text import Source
     from packgate.lsp.session import Session
 
     text = generate(2000, 7)
@@ -436,7 +436,7 @@ def test_a_character_typed_and_deleted_before_the_next_analysis_leaves_its_state
     # an `x` typed into a comment inside an array and deleted again needs no analysis (the
     # findings just move); the next keystroke, further down, still finds that statement as the
     # last parse left it, so the walk starts at the checkpoint before the new edit
-    from packgate.core.source import Source
+    from packgate.core.text import Source
     from packgate.lsp.session import Session
 
     text = generate(2000, 7)

@@ -176,7 +176,7 @@ def test_cycle_between_two_files(tmp_path):
 
 
 def test_overlay_text_wins_over_disk(tmp_path):
-    from packgate.core.sources import SourceLoader
+    from packgate.core.sourced import SourceLoader
     (tmp_path / ".git").mkdir()
     env = tmp_path / "env.sh"
     env.write_text("export OFFLINE_PACKING_BMR=1\n")

@@ -31,7 +31,7 @@ def _loaded_by_check(tmp_path, wanted: str) -> subprocess.CompletedProcess:
     script.write_text("export OFFLINE_PACKING_BMR=1\ntorchrun train.py\n")
     code = (
         "import sys\n"
-        "from packgate.cli import main\n"
+        "from packgate.cli.main import main\n"
         f"rc = main(['check', {str(script)!r}])\n"
         f"print('LOADED', sorted(m for m in sys.modules if {wanted}))\n"
     )
@@ -92,7 +92,7 @@ def test_check_command_compiles_no_source(tmp_path):
         "        calls.append(f'{caller.filename}:{caller.lineno}')\n"
         "    return real(*args, **kwargs)\n"
         "builtins.compile = compile\n"
-        "from packgate.cli import main\n"
+        "from packgate.cli.main import main\n"
         f"main(['check', {str(script)!r}])\n"
         "print('COMPILED', calls)\n"
     )

@@ -5,7 +5,7 @@ import pickle
 import pytest
 
 from packgate.core import records
-from packgate.core.model import Edit, Finding, Fix
+from packgate.core.findings import Edit, Finding, Fix
 from packgate.core.records import factory, record, replace
 from packgate.core.settings import Settings
 

@@ -139,7 +139,7 @@ run "$Q"
     ("run \"$Q\"", "run \"$Q\" \"$R\""),  # another argument to a helper that launches
 ])
 def test_the_remembered_answer_is_a_fresh_one(old, new):
-    from packgate.core.source import Source
+    from packgate.core.text import Source
     from packgate.lsp.session import Session
 
     session, uri = Session(), "untitled:relevance"
@@ -152,7 +152,7 @@ def test_the_remembered_answer_is_a_fresh_one(old, new):
 
 def test_an_edit_that_changes_nothing_it_reads_keeps_the_last_answer(monkeypatch):
     from packgate.core.flow import relevance
-    from packgate.core.source import Source
+    from packgate.core.text import Source
     from packgate.lsp.session import Session
 
     worked = []

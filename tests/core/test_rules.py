@@ -12,7 +12,7 @@ import pytest
 from packgate import Settings, analyze, lint
 from packgate.core.rules import CHECKS, MODULES, RULES, rule_by_key
 from packgate.core.rules.rule import FixText, Text
-from packgate.core.source import apply_edits
+from packgate.core.text import apply_edits
 
 EN = Settings(lang="en")
 
@@ -345,7 +345,7 @@ def test_container_fix_gives_the_value_when_the_host_does_not_turn_it_on(host):
 @pytest.mark.parametrize("value", ["$'tr\\nue'", "\"tr\nue\"", "$'1\\r'", "$'o\\tn'", "\"'1\n'\""])
 def test_values_with_control_characters_stay_on_one_line(value, tmp_path, capsys):
     """Was a bug: PG005 printed the raw value, so a newline broke the `file:line:col:` line."""
-    from packgate.cli import main
+    from packgate.cli.main import main
     script = tmp_path / "gate.sh"
     script.write_text(f"export OFFLINE_PACKING_BMR={value}\nexport OFFLINE_PACKED_DATA=1\n"
                       f"OFFLINE_PACKED_DATA=$'x\\ny'\nexport OFFLINE_PACKED_DATA\n"

@@ -2,8 +2,8 @@
 
 import pytest
 
-from packgate.core.source import Source, apply_edits
-from packgate.core.model import Edit
+from packgate.core.text import Source, apply_edits
+from packgate.core.findings import Edit
 
 TEXT = "a\r\n# 中文 😀\tx=1\rlast\u2028still\x0cline\nend"
 
@@ -135,7 +135,7 @@ def test_line_starts_of_lf_only_text_are_those_a_scan_finds():
     """The LF-only shortcut (line lengths summed up) gives the starts a find loop gives."""
     import random
 
-    from packgate.core.source import _line_starts
+    from packgate.core.text import _line_starts
     rng = random.Random(19)
     for _ in range(300):
         data = "".join(rng.choice(["a", "中", "\n", "\n\n", " x=1"]) for _ in range(rng.randrange(0, 40))).encode()

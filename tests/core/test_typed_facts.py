@@ -7,7 +7,7 @@ from packgate import Settings, analyze
 from packgate.core.flow import FlowResult, Label, LabelKind
 from packgate.core.parse import Assign, Script
 from packgate.core.rules.base import Context
-from packgate.core.sources import SourceLoader
+from packgate.core.sourced import SourceLoader
 
 EN = Settings(lang="en")
 LAUNCH = "torchrun train.py --micro-batch-size 1\n"

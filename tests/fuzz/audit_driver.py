@@ -46,7 +46,7 @@ def main() -> None:
             busy.pop()
 
     sys.addaudithook(hook)
-    from packgate.cli import main as packgate_main
+    from packgate.cli.main import main as packgate_main
     sys.exit(packgate_main(sys.argv[1:]))
 
 

@@ -1,6 +1,6 @@
 """The properties every analysis must have, checked on whatever text the fuzzers produce.
 
-Position arithmetic here is written independently of packgate.core.source: the fuzzers check
+Position arithmetic here is written independently of packgate.core.text: the fuzzers check
 the core's conversions against a second implementation, not against itself.
 """
 
@@ -16,7 +16,7 @@ import known
 
 from packgate.core.engine import analyze
 from packgate.core.settings import Settings
-from packgate.core.source import apply_edits
+from packgate.core.text import apply_edits
 
 EN = Settings(lang="en")
 ENCODINGS = ("utf-8", "utf-16", "utf-32")

@@ -14,7 +14,7 @@ import pytest
 from fuzz_props import EN
 from rawlsp import server_env as cli_env
 from packgate.core.engine import analyze
-from packgate.core.source import apply_edits
+from packgate.core.text import apply_edits
 
 
 def _disable_for_command(text: str, code: str) -> str:

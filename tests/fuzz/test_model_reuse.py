@@ -24,7 +24,7 @@ from packgate.core import parse
 from packgate.core.engine import Previous, analyze
 from packgate.core.parse import parse_bytes
 from packgate.core.records import is_record
-from packgate.core.source import Source
+from packgate.core.text import Source
 from packgate.lsp.session import Session
 
 STEPS = 4000 if LONG else 300

@@ -253,7 +253,7 @@ def test_check_opens_no_socket_in_process(monkeypatch, capsys):
 
     for name in ("socket", "create_connection", "socketpair", "getaddrinfo", "gethostbyname", "fromfd"):
         monkeypatch.setattr(socket, name, refuse)
-    from packgate.cli import main
+    from packgate.cli.main import main
     code = main(["check", "--format", "json", str(ROOT / "examples"), str(ROOT / "tests" / "golden" / "cases")])
     assert code in (0, 1)
     assert json.loads(capsys.readouterr().out)["summary"]["files"] > 10

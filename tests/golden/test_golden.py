@@ -42,7 +42,7 @@ from pathlib import Path
 
 import pytest
 
-from packgate.cli import main
+from packgate.cli.main import main
 
 CASES = Path(__file__).parent / "cases"
 ENV_DIR = CASES / "env"  # files the cases source; not cases themselves

@@ -1,6 +1,6 @@
 """Client-side helpers for the end-to-end LSP tests.
 
-Position arithmetic here is written independently of packgate.core.source on purpose: the
+Position arithmetic here is written independently of packgate.core.text on purpose: the
 tests check the server's conversions against a second implementation, not against itself.
 """
 

@@ -22,7 +22,7 @@ AWKWARD = ("#! /bin/bash\r\n# 说明\f第二页 😀\r\n\t\techo \"数据 😀\t
 
 
 def expected_range(text: str, start: int, end: int, encoding: str) -> types.Range:
-    """A core byte range as the client must see it, computed without packgate.core.source."""
+    """A core byte range as the client must see it, computed without packgate.core.text."""
     data = text.encode("utf-8")
     return types.Range(start=position_of(text, len(data[:start].decode("utf-8")), encoding),
                        end=position_of(text, len(data[:end].decode("utf-8")), encoding))

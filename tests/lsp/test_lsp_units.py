@@ -10,7 +10,7 @@ from lsprotocol import types
 from lsp_helpers import index_of, position_of
 from packgate.core.engine import analyze
 from packgate.core.settings import Settings
-from packgate.core.source import Source
+from packgate.core.text import Source
 from packgate.lsp import convert
 from packgate.lsp import session as session_module
 from packgate.lsp.session import Session, minimal_edit, section_of
@@ -425,7 +425,7 @@ def test_typing_waits_only_after_a_slow_incremental_analysis():
     """A slow analysis makes the next keystroke wait for a pause in the typing (a burst costs
     one analysis), except when it was the full analysis of an open: the next one starts from
     its tree and walk, and is not judged by it."""
-    from packgate.core.source import Source
+    from packgate.core.text import Source
     from packgate.lsp.session import MAX_PAUSE, SLOW, Session
 
     session, uri = Session(), "untitled:pause"
@@ -462,7 +462,7 @@ def test_the_server_pauses_the_cycle_collector_before_importing_pygls():
         "    print('PAUSED', 'lsprotocol.types' in sys.modules, flush=True)\n"
         "    real()\n"
         "gc.disable = disable\n"
-        "from packgate.cli import main\n"
+        "from packgate.cli.main import main\n"
         "main(['lsp'])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], input="", capture_output=True, text=True, timeout=60)

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from packgate.closed_scripts import process_start
+from packgate.core.closed_scripts import process_start
 
 pytestmark = pytest.mark.skipif(not os.path.exists(f"/proc/{os.getpid()}/stat"), reason="no /proc on this system")
 
@@ -31,7 +31,7 @@ def test_a_process_is_named_by_its_pid_and_its_start(tmp_path):
 
 
 def test_a_worker_ends_when_the_server_pid_now_names_another_process(monkeypatch):
-    import packgate.closed_scripts as closed
+    import packgate.core.closed_scripts as closed
 
     starts = iter([100, 100, 250])  # the server's start at first, then another process under its pid
     monkeypatch.setattr(closed, "process_start", lambda pid: next(starts))

@@ -11,7 +11,7 @@ from . import gates as G
 from .directives import file_directive, profile_of, suppressed
 from .files import too_large  # the bounds every text read keeps (MAX_BYTES and the rest)
 from .flow import FlowResult, analyze_flow
-from .model import Edit, Finding, Fix
+from .findings import Edit, Finding, Fix
 from .parse import Script, parse_bytes
 from .records import record, replace
 from .rules import CHECKS, RULES, rule_by_key
@@ -19,7 +19,7 @@ from .rules.base import Context
 from .rules.packing import combo_text, path_verdict
 from .rules.rule import DISABLE_TEXT, pick
 from .settings import Settings
-from .source import Source, apply_edits
+from .text import Source, apply_edits
 
 
 class _Inside(Exception):
@@ -273,7 +273,7 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
 def _analyze(source: Source, path, settings: Settings, script: Script, loader,
              revalidate: bool, previous: Optional[Previous]) -> Analysis:
     if loader is _DEFAULT:
-        from .sources import SourceLoader, default_root
+        from .sourced import SourceLoader, default_root
         loader = SourceLoader(default_root(path, refresh=revalidate)).load if path else None
     if previous is None:
         flow = analyze_flow(script, source.data, path, loader)

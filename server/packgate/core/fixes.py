@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from .model import Edit
-from .source import Source
+from .findings import Edit
+from .text import Source
 
 # Patterns as text: compiled on first use (re keeps them), since most runs make no fix.
 _CODE_AFTER = rb"^[ \t]*(#.*)?$"

@@ -3,6 +3,6 @@
 
 import sys
 
-from packgate.cli import main
+from packgate.cli.main import main
 
 sys.exit(main(["lsp", *sys.argv[1:]]))

@@ -25,7 +25,7 @@ from pygls.capabilities import get_capability
 from pygls.protocol import default_converter
 from pygls.uris import from_fs_path
 
-from packgate.core.source import Source
+from packgate.core.text import Source
 
 SOURCE = "packgate"
 FIX_ALL_KIND = "source.fixAll.packgate"

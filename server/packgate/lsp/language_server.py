@@ -194,7 +194,7 @@ class PackgateServer(LanguageServer):
         """The widest workspace folder holding path; outside them, the project root as the CLI
         finds it (looked up again on open and save: Session.analysis). real and roots: path's
         real path and the workspace folders, when the caller has them already."""
-        from packgate.core.sources import default_root
+        from packgate.core.sourced import default_root
         real = os.path.realpath(path) if real is None else real
         holding = [r for r in (self.roots() if roots is None else roots) if workspace.inside(real, r)]
         return min(holding, key=len) if holding else default_root(path, refresh=False)
@@ -212,7 +212,7 @@ class PackgateServer(LanguageServer):
         """The reader of sourced files for a document: inside its workspace root, open documents first."""
         if path is None:
             return None  # an untitled document: nothing to resolve relative paths against
-        from packgate.core.sources import SourceLoader
+        from packgate.core.sourced import SourceLoader
         made: list = []
 
         def load(sourced: str) -> Any:

@@ -1,11 +1,11 @@
 """The language server's worker processes: the closed scripts of a big workspace pass are
-analysed there, one worker per core (packgate.jobs sizes it, as for `packgate check DIR`), while
+analysed there, one worker per core (packgate.core.workers sizes it, as for `packgate check DIR`), while
 the server's own process stays free for keystrokes.
 
 The pool starts on the first pass with enough scripts (never with PACKGATE_JOBS=1), stops after
 IDLE_S without work and when the server exits. Workers come from a fork server (or are spawned
 where there is none), never forked from the server itself, whose threads, event loop and protocol
-stream they must not inherit; they import packgate.closed_scripts and the core, not pygls. A
+stream they must not inherit; they import packgate.core.closed_scripts and the core, not pygls. A
 worker that dies breaks the pool: the caller gets PoolBroken (and analyses in its own process),
 and the pool is not used again in this session.
 """
@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-import packgate.closed_scripts as closed_scripts
-from packgate.jobs import pool_size
+import packgate.core.closed_scripts as closed_scripts
+from packgate.core.workers import pool_size
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 IDLE_S = 300.0  # seconds without work before the workers are stopped (an idle server holds none)
 QUEUED_PER_WORKER = 2  # batches handed to the pool ahead: enough to keep workers busy, few to cancel
 # What a fork server loads once, before any worker is forked from it.
-PRELOAD = ["packgate.closed_scripts", "packgate.core.engine"]
+PRELOAD = ["packgate.core.closed_scripts", "packgate.core.engine"]
 
 
 class PoolBroken(Exception):

@@ -32,9 +32,9 @@ from urllib.parse import urlparse
 
 from pygls.uris import to_fs_path
 
-from packgate.core.model import Edit
+from packgate.core.findings import Edit
 from packgate.core.settings import EDITOR_ONLY_KEYS, LANGS, SCHEMA, Settings, editor_only, settings_for
-from packgate.core.source import Source, apply_edits
+from packgate.core.text import Source, apply_edits
 
 if TYPE_CHECKING:
     from packgate.core.engine import Analysis

@@ -23,9 +23,9 @@ from pygls.uris import from_fs_path
 
 import packgate.lsp.convert as convert
 import packgate.lsp.workspace as workspace
-from packgate.closed_scripts import Batch, ScriptJob, ScriptResult, analyse_script
+from packgate.core.closed_scripts import Batch, ScriptJob, ScriptResult, analyse_script
 from packgate.core.settings import CONFIG_NAMES
-from packgate.core.source import Source
+from packgate.core.text import Source
 from packgate.lsp.pool import PoolBroken
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ def main() -> int:
         )
         return 3
     sys.path[:0] = [compiled, LIBS]
-    from packgate.cli import main as packgate_main
+    from packgate.cli.main import main as packgate_main
 
     return packgate_main(sys.argv[1:])
 

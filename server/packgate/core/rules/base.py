@@ -5,10 +5,10 @@ from __future__ import annotations
 from .. import gates as G
 from ..fixes import quote_like, remove_statement, remove_word
 from ..flow import UNSET, FlowResult, ValKind
-from ..model import Edit, Finding, Fix, Related
+from ..findings import Edit, Finding, Fix, Related
 from ..parse import Assign, AssignMode, Script
 from ..records import factory, record
-from ..source import Source
+from ..text import Source
 from .rule import Rule, pick
 
 

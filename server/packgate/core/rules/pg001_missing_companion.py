@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..fixes import insert_statement_after, quote_like
 from ..flow import ValKind
-from ..model import Edit
+from ..findings import Edit
 from ..parse import AssignMode
 from .base import Context, shown, value_edit
 from .packing import WRONG, launch_verdicts

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import gates as G
 from ..flow import ValKind
-from ..model import Edit
+from ..findings import Edit
 from .base import Context, gate_state, one_line
 from .rule import FixText, Rule, Text
 

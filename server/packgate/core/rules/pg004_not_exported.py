@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..fixes import insert_statement_after
-from ..model import Edit
+from ..findings import Edit
 from ..parse import AssignMode
 from .base import Context, shown, site_value
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..model import Edit
+from ..findings import Edit
 from ..parse import Assign, ExportNames, SubKind
 from .base import Context
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text

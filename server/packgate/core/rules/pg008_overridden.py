@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..model import Related
+from ..findings import Related
 from ..parse import Assign, AssignMode
 from .base import Context, removal, shown, site_value
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text, pick

@@ -68,7 +68,7 @@ def analyse_script(job: ScriptJob, overlay: Mapping[str, str],
     """One closed script, sourced files followed inside its root, open documents' texts first."""
     from packgate.core.engine import analyze
     from packgate.core.files import decode, read_file
-    from packgate.core.sources import SourceLoader
+    from packgate.core.sourced import SourceLoader
     data, _reason = read_file(job.path)
     if data is None:
         return ScriptResult(job.path, None, [], {}, frozenset())

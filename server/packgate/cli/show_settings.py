@@ -9,10 +9,10 @@ import sys
 
 def describe(path: str, args, settings_for, problems: list) -> int:
     """Print the resolved settings of path; 0, or 2 when a configuration problem stops them."""
-    from .core.directives import profile_of
-    from .core.project import auto_profile, find_root
-    from .core.settings import find_config
-    from .exclusion import excluded, patterns_of
+    from ..core.directives import profile_of
+    from ..core.project import auto_profile, find_root
+    from ..core.settings import find_config
+    from ..core.exclusion import excluded, patterns_of
 
     settings = settings_for(path, args, problems)
     if args.config:
@@ -22,10 +22,10 @@ def describe(path: str, args, settings_for, problems: list) -> int:
     in_config = "profile" in raw and settings.profile == raw["profile"]
     directive = None
     if os.path.isfile(path):
-        from .core.files import read_file
+        from ..core.files import read_file
         data, _ = read_file(path)
         if data is not None:
-            from .core.parse import parse_bytes
+            from ..core.parse import parse_bytes
             directive = profile_of(parse_bytes(data).directives)
     if directive:
         chosen, why = directive, "set by a `# packgate profile=` comment in the file"

@@ -11,9 +11,9 @@ import os
 import stat
 import sys
 
-from . import __version__
-from .jobs import POOL_MIN_FILES, pool_size  # noqa: F401  (POOL_MIN_FILES: tests size their trees by it)
-from .core.records import record, replace
+from .. import __version__
+from ..core.workers import POOL_MIN_FILES, pool_size  # noqa: F401  (POOL_MIN_FILES: tests size their trees by it)
+from ..core.records import record, replace
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -93,7 +93,7 @@ def _arg(*flags: str, **options) -> Arg:
 
 def command_table() -> dict:
     """name -> (help, arguments) of every subcommand: what build_parser and completion read."""
-    from .core.settings import LANGS, LEVELS, PROFILES
+    from ..core.settings import LANGS, LEVELS, PROFILES
     from .formats import FORMATS
     check = (
         _arg("paths", nargs="*", metavar="PATH",
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.write(script_for(args.shell, command_table()))
             return EXIT_OK
         if args.command == "settings-schema":
-            from .core.settings import schema_for_clients
+            from ..core.settings import schema_for_clients
             import json
             print(json.dumps(schema_for_clients(), ensure_ascii=False, indent=2))
             return EXIT_OK
@@ -213,10 +213,10 @@ def main(argv: list[str] | None = None) -> int:
             # server runs the collector itself once the client is quiet (lsp/memory.py).
             gc.disable()
             if args.tcp:
-                from .lsp.server import start_tcp
+                from ..lsp.server import start_tcp
                 start_tcp(args.host, args.port)
                 return EXIT_OK
-            from .lsp import serve_stdio
+            from ..lsp import serve_stdio
             return serve_stdio()  # LSP: 0 after shutdown + exit, 1 for exit without shutdown
     except KeyboardInterrupt:
         return 130
@@ -230,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def cmd_rules(args) -> int:
     """`packgate rules`."""
-    from .core.rules import RULES
+    from ..core.rules import RULES
     if args.format == "json":
         import json
         print(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity,
@@ -244,8 +244,8 @@ def cmd_rules(args) -> int:
 
 def cmd_explain(args) -> int:
     """`packgate explain RULE`."""
-    from .core.docs import rule_page
-    from .core.rules import rule_by_key, rule_list
+    from ..core.docs import rule_page
+    from ..core.rules import rule_by_key, rule_list
     rule = rule_by_key(args.rule)
     if rule is None:
         print(f"packgate: unknown rule {args.rule!r}; known rules: {rule_list()}", file=sys.stderr)
@@ -262,7 +262,7 @@ def _split_list(value: str | None) -> tuple:
 
 def discover(paths: list[str], problems: list[str]) -> list[str]:
     """Expand folders into the shell scripts below them, in a stable order."""
-    from .core.files import display_path, is_shell_script, walk
+    from ..core.files import display_path, is_shell_script, walk
     out: list[str] = []
     for raw in paths:
         if raw == "-":
@@ -283,14 +283,14 @@ def discover(paths: list[str], problems: list[str]) -> list[str]:
 
 def _config_problem(message: str, config: str | None) -> "Problem":
     """A configuration problem: an error (exit 2) when none of the file applies."""
-    from .core.settings import NOT_APPLIED
+    from ..core.settings import NOT_APPLIED
     from .formats import Problem
     return Problem(message, path=config, level="error" if message.endswith(NOT_APPLIED) else "warning")
 
 
 def _read_explicit_config(config_path: str) -> tuple[dict, list]:
     """The packgate settings of a --config FILE (read once per run) and its problems."""
-    from .core.settings import NOT_APPLIED, config_section, read_config
+    from ..core.settings import NOT_APPLIED, config_section, read_config
     problems: list[str] = []
     data, error = read_config(config_path)
     if data is None:
@@ -307,7 +307,7 @@ def _read_explicit_config(config_path: str) -> tuple[dict, list]:
 def _settings_for(path: str | None, args, problems: list):
     """The settings of one file: --config's (args.config_raw, read once) or the nearest
     configuration's, then the command-line options."""
-    from .core.settings import Settings, find_config
+    from ..core.settings import Settings, find_config
     base = Settings(lang="en")
     local: list[str] = []
     if args.config:
@@ -351,8 +351,8 @@ class FileResult:
 def _analyze_file(path: str, args, problems: list) -> "FileResult | None":
     """Read, decode and analyse one file (- is standard input); None when it cannot be
     analysed (the reason is in problems, as an error)."""
-    from .core.engine import analyze
-    from .core.files import is_binary, read_file
+    from ..core.engine import analyze
+    from ..core.files import is_binary, read_file
     from .formats import Problem
     display = args.stdin_filename or "-" if path == "-" else path
     if path == "-":
@@ -384,14 +384,14 @@ def _analyze_file(path: str, args, problems: list) -> "FileResult | None":
         problems.append(Problem(analysis.note, path=display, level="error"))
         return None
     if analysis.script is not None and analysis.script.directives:
-        from .core.directives import directive_problems
+        from ..core.directives import directive_problems
         for offset, message in directive_problems(analysis.script.directives):
             line, column = analysis.source.user_position(offset)
             problems.append(Problem(message, path=display, line=line, column=column))
     return FileResult(display, data, text, valid_utf8, settings, analysis)
 
 
-# Many files are checked in worker processes, one per core (packgate.jobs sizes the pool).
+# Many files are checked in worker processes, one per core (packgate.core.workers sizes the pool).
 def _pool_size(files: list[str], args) -> int:
     """Workers for this run: 1 (no pool) for few files, stdin, --fix/--diff or PACKGATE_JOBS=1."""
     if args.fix or args.diff or "-" in files:
@@ -416,7 +416,7 @@ class _Checked:
 
     def source_for(self, path: str | None):
         """The Source of this document (path None) or of a sourced file it read."""
-        from .core.source import Source
+        from ..core.text import Source
         key = path if path in self._foreign else None
         if key not in self._sources:
             self._sources[key] = Source(self._foreign[key] if key is not None else self._text)
@@ -454,11 +454,11 @@ def _check_arguments(args, parser) -> None:
         parser.error("check needs at least one PATH (or - for standard input)")
     if args.fix and args.diff:
         parser.error("--fix and --diff cannot be combined")
-    from .core.settings import unknown_rules
+    from ..core.settings import unknown_rules
     for option, value in (("--select", args.select), ("--ignore", args.ignore)):
         unknown = unknown_rules(_split_list(value))
         if unknown:
-            from .core.rules import rule_list
+            from ..core.rules import rule_list
             parser.error(f"argument {option}: unknown rule {', '.join(map(repr, unknown))} "
                          f"(known: {rule_list()})")
 
@@ -497,7 +497,7 @@ def _fix_file(path: str, got: FileResult, new_text: str, problems: list) -> bool
 
 def cmd_check(args, parser) -> int:
     """`packgate check`: exit 0 clean, 1 findings, 2 usage or unreadable input."""
-    from .exclusion import excluded
+    from ..core.exclusion import excluded
     from .formats import Problem, Report
 
     vars(args).pop("subparser", None)  # the pool pickles args; a parser is not data
@@ -552,7 +552,7 @@ def cmd_check(args, parser) -> int:
 def _check_file(path: str, args, problems: list, report, diff_out: list) -> "str | None":
     """Analyse one file in this process into report (with --fix / --diff applied); the fixed
     text when it is standard input under --fix, else None."""
-    from .core.engine import analyze, fix_all
+    from ..core.engine import analyze, fix_all
     from .formats import at_least
     got = _analyze_file(path, args, problems)
     if got is None:

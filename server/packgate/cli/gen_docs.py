@@ -1,11 +1,11 @@
-"""Write docs/rules/ from the rule modules: `python -m packgate.gen_docs docs/rules`."""
+"""Write docs/rules/ from the rule modules: `python -m packgate.cli.gen_docs docs/rules`."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from .core.docs import all_pages
+from ..core.docs import all_pages
 
 
 def main(argv: list[str]) -> int:

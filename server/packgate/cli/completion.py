@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 def _rule_words() -> list:
-    from .core.rules import RULES
+    from ..core.rules import RULES
     return [r.code for r in RULES] + [r.name for r in RULES]
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import re
 
-from . import __version__
-from .core.records import record
-from .core.settings import LEVEL_RANK
+from .. import __version__
+from ..core.records import record
+from ..core.settings import LEVEL_RANK
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "checkstyle")
 
@@ -196,7 +196,7 @@ def render_json(report: Report) -> str:
 def repository_root(start: str | None = None) -> str:
     """The root machine formats make paths relative to: the project holding the working
     folder (.git, pyproject.toml, ...), else the working folder itself."""
-    from .core.project import find_root
+    from ..core.project import find_root
     here = os.path.realpath(start or os.getcwd())
     found = find_root(here)
     return found if found is not None else here
@@ -281,8 +281,8 @@ _SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note", "
 
 
 def _sarif_rules() -> list:
-    from .core.docs import rule_page
-    from .core.rules import RULES  # the rule table: only SARIF needs it here
+    from ..core.docs import rule_page
+    from ..core.rules import RULES  # the rule table: only SARIF needs it here
     return [{
         "id": r.code, "name": r.name,
         "shortDescription": {"text": r.summary_en},
@@ -302,7 +302,7 @@ def render_sarif(report: Report) -> str:
     """SARIF 2.1.0: rule metadata with help, fixes, fingerprints, repository-relative paths,
     and the problems that are not findings as tool execution notifications."""
     import json
-    from .core.rules import RULES
+    from ..core.rules import RULES
     root = report.root or repository_root()
     index = {r.code: i for i, r in enumerate(RULES)}
     results = []
@@ -373,7 +373,7 @@ def _file_uri(path: str) -> str:
 
 
 def _home() -> str:
-    from .core.links import REPOSITORY_URL
+    from ..core.links import REPOSITORY_URL
     return REPOSITORY_URL
 
 

@@ -1,0 +1,1 @@
+"""The `packgate` command line: arguments (main), output formats, completion, fixed files."""
