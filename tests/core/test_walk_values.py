@@ -38,7 +38,7 @@ def _general(flow: Flow, word, s: State) -> Val:
         lit = (parts[0].start, parts[0].end) if len(parts) == 1 else None
         return Val(ValKind.KNOWN, word.text, "", lit, (word.start, word.end), flow.sourced)
     v = concat([flow.part(p, s) for p in word.parts])
-    return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end), v.foreign or flow.sourced)
+    return v._replace(span=(word.start, word.end), foreign=v.foreign or flow.sourced)  # every other field as it came
 
 
 def _state() -> State:

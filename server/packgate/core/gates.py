@@ -7,7 +7,29 @@ from __future__ import annotations
 
 import os
 
-from .records import record
+from .records import TextEnum, record
+
+
+class GateState(TextEnum):
+    """What the training code makes of a gate's value."""
+
+    ON = "on"
+    OFF = "off"
+    INVALID = "invalid"  # int() raises ValueError
+    UNKNOWN = "unknown"  # the caller decides
+
+
+class Verdict(TextEnum):
+    """What one path to a launch (or a launch's paths together) does to packing."""
+
+    OFF = "off"  # no packing
+    LEAK = "leak"  # encoding on, batch off: cross-sample attention leakage
+    CORRUPT = "corrupt"  # encoding off, batch on
+    OK = "ok"  # both on
+    INVALID = "invalid"  # a gate's value int() rejects
+    UNKNOWN = "unknown"  # the caller decides a gate
+    ONLINE = "online"  # --packing-sft-data / --packing-pretrain-data: the gates are not read
+    MIXED = "mixed"  # a launch's paths disagree (a summary, never one path's verdict)
 
 
 BMR = "OFFLINE_PACKING_BMR"
@@ -37,10 +59,10 @@ class Profile:
         kinds = {r.parse for r in self.reads if r.name == name}
         return "str" if kinds == {"str"} else "int"
 
-    def judge(self, name: str, value: str) -> str:
-        """'on', 'off' or 'invalid' for a value of a gate, the way this code base reads it."""
+    def judge(self, name: str, value: str) -> GateState:
+        """ON, OFF or INVALID for a value of a gate, the way this code base reads it."""
         if self.parse_of(name) == "str":
-            return "on" if value == "1" else "off"
+            return GateState.ON if value == "1" else GateState.OFF
         return int_gate(value)
 
 
@@ -65,12 +87,12 @@ def short(name: str) -> str:
 
 
 # Python's int() decides; call it rather than imitate it.
-def int_gate(value: str) -> str:
-    """'on', 'off' or 'invalid' for the string the trainer reads, judged by int(v) == 1."""
+def int_gate(value: str) -> GateState:
+    """ON, OFF or INVALID for the string the trainer reads, judged by int(v) == 1."""
     try:
-        return "on" if int(value) == 1 else "off"
+        return GateState.ON if int(value) == 1 else GateState.OFF
     except ValueError:
-        return "invalid"
+        return GateState.INVALID
 
 
 @record(frozen=True)
@@ -151,36 +173,36 @@ OTHER_VARS: dict[str, tuple[str, str, str]] = {
     ),
 }
 
-# (bmr_on, packed_on) -> verdict key; the four rows of the combination table.
+# (bmr_on, packed_on) -> verdict; the four rows of the combination table.
 COMBOS = {
-    (False, False): "off",
-    (True, False): "leak",
-    (False, True): "corrupt",
-    (True, True): "ok",
+    (False, False): Verdict.OFF,
+    (True, False): Verdict.LEAK,
+    (False, True): Verdict.CORRUPT,
+    (True, True): Verdict.OK,
 }
 
 COMBO_TEXT = {
-    "off": ("no packing; right for unpacked data", "不做 packing；适用于未打包的数据"),
-    "leak": ("silent bug: real cu_lengths are built, then replaced by the dummy [[0]]; every "
+    Verdict.OFF: ("no packing; right for unpacked data", "不做 packing；适用于未打包的数据"),
+    Verdict.LEAK: ("silent bug: real cu_lengths are built, then replaced by the dummy [[0]]; every "
              "sub-sample attends to the ones before it (cross-sample leakage), loss looks fine",
              "静默 bug：先构造了真实的 cu_lengths，随后被占位的 [[0]] 替换；每个子样本都能看到前面的子样本"
              "（跨样本注意力泄漏），loss 看起来正常"),
-    "corrupt": ("broken: sub-samples take the legacy captioning path, so the forwarded cu_lengths "
+    Verdict.CORRUPT: ("broken: sub-samples take the legacy captioning path, so the forwarded cu_lengths "
                 "do not match the tokens (on current main every packed sample raises and is skipped)",
                 "已损坏：子样本走旧的 captioning 路径，传给模型的 cu_lengths 与 token 对不上（当前 main 上每个 "
                 "packed 样本都会报错并被跳过）"),
-    "ok": ("correct: padding-free, causal attention within each sub-sample",
+    Verdict.OK: ("correct: padding-free, causal attention within each sub-sample",
            "正确：padding-free，每个子样本内部因果注意力"),
 }
 
 VERDICT_LABEL = {
-    "ok": ("✓ padding-free", "✓ 无填充（padding-free）"),
-    "off": ("no packing", "未启用 packing"),
-    "leak": ("✗ leakage", "✗ 跨样本泄漏"),
-    "corrupt": ("✗ corrupted", "✗ 边界损坏"),
-    "invalid": ("✗ invalid value", "✗ 取值非法"),
-    "mixed": ("⚠ depends on path", "⚠ 取决于执行路径"),
-    "unknown": ("? set by the caller", "? 由调用方决定"),
+    Verdict.OK: ("✓ padding-free", "✓ 无填充（padding-free）"),
+    Verdict.OFF: ("no packing", "未启用 packing"),
+    Verdict.LEAK: ("✗ leakage", "✗ 跨样本泄漏"),
+    Verdict.CORRUPT: ("✗ corrupted", "✗ 边界损坏"),
+    Verdict.INVALID: ("✗ invalid value", "✗ 取值非法"),
+    Verdict.MIXED: ("⚠ depends on path", "⚠ 取决于执行路径"),
+    Verdict.UNKNOWN: ("? set by the caller", "? 由调用方决定"),
 }
 
 # Commands that start the trainer (FACTS §6).

@@ -17,6 +17,7 @@ class is first made, not at import. Records are pickled by their fields (the pro
 
 from __future__ import annotations
 
+from enum import Enum
 from operator import attrgetter
 
 _MISSING = object()
@@ -159,6 +160,14 @@ def _inherited(cls) -> set:
 def _repr(self) -> str:
     inner = ", ".join(f"{n}={getattr(self, n, None)!r}" for n in type(self).__record_fields__)
     return f"{type(self).__name__}({inner})"
+
+
+class TextEnum(str, Enum):
+    """An enum whose members are their text: printed, formatted, compared and shown as strings."""
+
+    __repr__ = str.__repr__
+    __str__ = str.__str__
+    __format__ = str.__format__
 
 
 def fields(obj) -> tuple:

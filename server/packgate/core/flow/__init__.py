@@ -15,8 +15,8 @@ analysis.py (the Flow that joins them).
 from .analysis import Flow, analyze_flow
 from .children import MAX_CHILD_DEPTH
 from .commands import COMMANDS
-from .facts import (UNSET, FlowResult, GateSite, Label, LabelKind, Launch, LaunchPath, Lost, Overwrite,
-                    Reason, Seen, Stop, Unfollowed, UnfollowedKind, Val, ValKind, Var)
+from .facts import (UNSET, FlowResult, GateSite, Label, LabelKind, Launch, LaunchPath, Lost, Origin,
+                    Overwrite, Reason, Seen, Stop, Unfollowed, UnfollowedKind, Val, ValKind, Var)
 from .incremental import Checkpoint, Moves, Resume, compose, moves_of
 from .relevance import RelevanceMemo, relevant_names
 from .state import MAX_LABELS, State
@@ -25,7 +25,7 @@ from .walk import MAX_CALL_DEPTH, MAX_CALL_STEPS, MAX_PATHS
 __all__ = [
     "COMMANDS", "Checkpoint", "Flow", "FlowResult", "GateSite", "Label", "LabelKind", "Launch",
     "LaunchPath", "Lost", "MAX_CALL_DEPTH", "MAX_CALL_STEPS", "MAX_CHILD_DEPTH", "MAX_LABELS",
-    "MAX_PATHS", "Moves", "Overwrite", "Reason", "RelevanceMemo", "Resume", "Seen", "State", "Stop",
+    "MAX_PATHS", "Moves", "Origin", "Overwrite", "Reason", "RelevanceMemo", "Resume", "Seen", "State", "Stop",
     "UNSET", "Unfollowed", "UnfollowedKind", "Val", "ValKind", "Var", "analyze_flow", "compose",
     "moves_of", "relevant_names",
 ]

@@ -21,7 +21,7 @@ from .. import gates as G
 from ..parse.model import (Assign, AssignMode, Command, ExportNames, Lit, Occurrence, Opaque, Ref, SetOpt,
                            Unset, Word)
 from ..parse.words import SUBSTITUTION, is_name
-from .facts import UNSET, GateSite, Overwrite, Stop, Val, ValKind, Var
+from .facts import UNSET, GateSite, Origin, Overwrite, Stop, Val, ValKind, Var
 from .incremental import Define
 from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues, concat
@@ -245,7 +245,8 @@ def read(flow, c: Call):
     for j in c.rest:
         t = c.names[j]
         if is_name(t):
-            s.set(t, Var(Val(ValKind.UNKNOWN, via="read"), s.vars.get(t, Var(UNSET, False, None)).exported, None))
+            exported = s.vars.get(t, Var(UNSET, False, None)).exported
+            s.set(t, Var(Val(ValKind.UNKNOWN, via="read", origin=Origin.UNKNOWN), exported, None))
     return [s]
 
 
@@ -293,7 +294,7 @@ def eval_(flow, c: Call):
         quote = args[0].quote if len(args) == 1 else ""
         return flow.block(flow.inner_script(Word([], args[0].start, args[-1].end, quote)).body, [s])
     for gate in G.GATES:
-        s.set(gate, Var(Val(ValKind.UNKNOWN, via="eval"), True, None))
+        s.set(gate, Var(Val(ValKind.UNKNOWN, via="eval", origin=Origin.UNKNOWN), True, None))
     return [s]
 
 

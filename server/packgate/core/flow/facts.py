@@ -21,9 +21,20 @@ class ValKind(TextEnum):
     """How much the script knows of a value."""
 
     KNOWN = "known"  # text is the value
-    DEFAULT = "default"  # text, unless the caller sets `via`
-    UNKNOWN = "unknown"  # the script cannot know; `via` says why
+    DEFAULT = "default"  # text, unless the caller sets `name` (Val.origin; `via` shows who)
+    UNKNOWN = "unknown"  # the script cannot know; `origin` says why, `via` shows it
     UNSET = "unset"
+
+
+class Origin(TextEnum):
+    """Where a value comes from: what the rules read (`Val.via` only shows it)."""
+
+    LITERAL = "literal"  # the script's own text (or what it computed from it): the default
+    CALLER = "caller"  # the caller's environment variable `name`, as it came (empty when unset)
+    ARGUMENT = "argument"  # the positional parameter `name` ("1", "2"...), as it came
+    DEFAULT = "default"  # a default of the script's, which the caller's `name` may override
+    INHERITED = "inherited"  # a variable the script read from its caller, set or unset as it came
+    UNKNOWN = "unknown"  # a command's output, `read`, `eval`, a mix of several: nobody to name
 
 
 class Stop(TextEnum):
@@ -94,6 +105,9 @@ class Val(NamedTuple):
     lit: Optional[tuple] = None  # byte span of the literal that decides the value
     span: Optional[tuple] = None  # byte span of the word it came from
     foreign: bool = False  # lit / span are offsets in a sourced file, not in this document
+    origin: Origin = Origin.LITERAL
+    name: str = ""  # CALLER, ARGUMENT, INHERITED, DEFAULT: the variable or the parameter's number
+    required: bool = False  # CALLER, ARGUMENT: expanded under set -u, so a path that goes on had it set
 
 
 UNSET = Val(ValKind.UNSET)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import gates as G
 from ..parse.model import AssignMode, Ref
 from .commands import Call, base_name
-from .facts import UNSET, Launch, LaunchPath, Seen, Val, ValKind
+from .facts import UNSET, Launch, LaunchPath, Origin, Seen, Val, ValKind
 from .incremental import LaunchEntry
 from .state import State
 
@@ -79,7 +79,7 @@ class Launches:
             removed = s.removed.get(gate)
             if var is None or var.val.kind == ValKind.UNSET:
                 if s.env_file:
-                    seen[gate] = Seen(Val(_UNKNOWN, via="--env-file"), None, lost=lost)
+                    seen[gate] = Seen(Val(_UNKNOWN, via="--env-file", origin=Origin.UNKNOWN), None, lost=lost)
                 else:
                     seen[gate] = Seen(UNSET, None, lost=lost, removed=removed)
             elif var.exported:
@@ -100,7 +100,7 @@ class Launches:
             elif t.startswith(G.MBS_FLAG + "="):
                 flag = v.span
                 lit = (v.lit[0] + len(G.MBS_FLAG) + 1, v.lit[1]) if v.lit else None
-                mbs = Val(v.kind, t[len(G.MBS_FLAG) + 1:], v.via, lit, v.span, v.foreign)
+                mbs = v._replace(text=t[len(G.MBS_FLAG) + 1:], lit=lit)
             elif t == G.PACKING_SFT:
                 sft = True
             elif t == G.PACKING_PRETRAIN:

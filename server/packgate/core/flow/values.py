@@ -7,12 +7,13 @@ import os
 
 from .. import gates as G
 from ..parse.model import Assign, AssignMode, Lit, Opaque, Ref, Word
-from .facts import UNSET, GateSite, Val, ValKind, Var
+from .facts import UNSET, GateSite, Origin, Val, ValKind, Var
 from .state import State
 
 _SPECIAL_PARAMETERS = frozenset("@*#?$!-")
 _KNOWN, _DEFAULT, _UNKNOWN = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)
+_CALLER, _ARGUMENT, _FROM_DEFAULT, _NOBODY = Origin.CALLER, Origin.ARGUMENT, Origin.DEFAULT, Origin.UNKNOWN
 
 
 class Values:
@@ -32,7 +33,7 @@ class Values:
         parts = word.parts
         v = self.part(parts[0], s) if len(parts) == 1 else concat([self.part(p, s) for p in parts])
         return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end),
-                   v.foreign or self.sourced)
+                   v.foreign or self.sourced, v.origin, v.name, v.required)
 
     def values(self, word: Word, s: State) -> list:
         """Evaluate a word that may expand to several (arrays, unquoted splitting)."""
@@ -50,7 +51,9 @@ class Values:
                                                               and var.val.kind == _KNOWN):
                     return []
                 if var.val.kind == _UNKNOWN:
-                    return [Val(_UNKNOWN, via=ref.name, span=(word.start, word.end))]
+                    val = var.val
+                    return [Val(_UNKNOWN, via=ref.name, span=(word.start, word.end), origin=val.origin,
+                                name=val.name, required=val.required)]
                 self.mark_read(var)
                 return self.values(ref.arg, s)
             if not ref.quoted and word.quote == "" and ref.op == "" and var is not None:
@@ -74,7 +77,7 @@ class Values:
         if kind is Opaque:
             if p.reason == "script-dir" and self.file_stack[-1]:
                 return Val(_KNOWN, os.path.dirname(self.file_stack[-1]))
-            return Val(_UNKNOWN, via=p.reason)
+            return Val(_UNKNOWN, via=p.reason, origin=_NOBODY)
         return self.ref(p, s)
 
     def ref(self, r: Ref, s: State) -> Val:
@@ -94,22 +97,31 @@ class Values:
             base = UNSET  # a container starts from an empty environment
         else:  # the caller's environment or argument: the script cannot know it
             shown = "$" + r.name if positional else r.name
-            if s.nounset and r.op == "":  # set -u ends the script at an unset $X: here it was set
+            required = s.nounset and r.op == ""  # set -u ends the script at an unset $X: here it was set
+            if required:
                 shown = f"the caller's {shown} (set, or set -u stops the script)"
-            base = Val(_UNKNOWN, via=shown)
+            if not positional:
+                base = Val(_UNKNOWN, via=shown, origin=_CALLER, name=name, required=required)
+            elif name in _SPECIAL_PARAMETERS:  # $#, $?, $@...: not one value the caller gives
+                base = Val(_UNKNOWN, via=shown, origin=_NOBODY)
+            else:
+                base = Val(_UNKNOWN, via=shown, origin=_ARGUMENT, name=name, required=required)
             if r.name in G.GATES and r.name not in s.removed:
                 # the script consults the caller's gate: from here on it is the caller's value
-                s.set(r.name, Var(Val(_UNKNOWN, via=f"the caller's {r.name}"), True, None))
+                s.set(r.name, Var(Val(_UNKNOWN, via=f"the caller's {r.name}", origin=Origin.INHERITED,
+                                      name=name), True, None))
         op = r.op
         if op == "":
             return base
-        if op == "other":
-            return Val(_UNKNOWN, via=r.name)
+        if op == "other":  # ${#X}, ${X/a/b}...: the caller's X transformed, or the script's
+            if var is None and base.kind == _UNKNOWN:
+                return Val(_UNKNOWN, via=r.name, origin=base.origin, name=base.name)
+            return Val(_UNKNOWN, via=r.name, origin=_NOBODY)
         empty_counts = op.startswith(":")
         is_set = base.kind in _GIVEN and (base.text != "" or not empty_counts)
         if op in (":+", "+"):
             if base.kind == _UNKNOWN:
-                return Val(_UNKNOWN, via=base.via)
+                return Val(_UNKNOWN, via=base.via, origin=base.origin, name=base.name, required=base.required)
             return self.value(r.arg, s) if is_set and r.arg is not None else Val(_KNOWN, "")
         # :- - := =
         alt = self.value(r.arg, s) if r.arg is not None else Val(_KNOWN, "")
@@ -117,10 +129,11 @@ class Values:
             return base
         if base.kind == _UNKNOWN:
             if alt.kind == _KNOWN:
-                result = Val(_DEFAULT, alt.text, via=base.via, lit=alt.lit, foreign=alt.foreign)
+                result = Val(_DEFAULT, alt.text, via=base.via, lit=alt.lit, foreign=alt.foreign,
+                             origin=_FROM_DEFAULT, name=base.name)
             elif alt.kind == _DEFAULT:
                 result = Val(_DEFAULT, alt.text, via=base.via + " or " + alt.via, lit=alt.lit,
-                             foreign=alt.foreign)
+                             foreign=alt.foreign, origin=_FROM_DEFAULT, name=base.name or alt.name)
             else:
                 result = alt
         else:
@@ -193,12 +206,15 @@ def concat(vals: list) -> Val:
     lit = nonempty[0].lit if len(nonempty) == 1 else None
     foreign = nonempty[0].foreign if len(nonempty) == 1 else False
     if _UNKNOWN in kinds:
-        reason = next(v.via for v in vals if v.kind == _UNKNOWN)
-        return Val(_UNKNOWN, via=reason)
+        first = next(v for v in vals if v.kind == _UNKNOWN)
+        if len(nonempty) == 1:  # `"${X}"` read as parts: still the caller's X as it came
+            return Val(_UNKNOWN, via=first.via, origin=first.origin, name=first.name, required=first.required)
+        return Val(_UNKNOWN, via=first.via, origin=_NOBODY)  # `${X}1`: not the caller's X as it came
     text = "".join(v.text for v in vals)
     if _DEFAULT in kinds:
-        via = next(v.via for v in vals if v.kind == _DEFAULT)
-        return Val(_DEFAULT, text, via=via, lit=lit, foreign=foreign)
+        first = next(v for v in vals if v.kind == _DEFAULT)
+        return Val(_DEFAULT, text, via=first.via, lit=lit, foreign=foreign, origin=_FROM_DEFAULT,
+                   name=first.name)
     if kinds == {ValKind.UNSET}:
         return UNSET
     return Val(_KNOWN, text, lit=lit, foreign=foreign)

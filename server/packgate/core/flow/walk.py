@@ -12,7 +12,7 @@ from .. import gates as G
 from ..parse.model import (AndOr, Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, If, Loop,
                            SetOpt, Sub, SubKind, Unset)
 from .commands import case_covers, case_match, quiet_status
-from .facts import UNSET, Label, LabelKind, Lost, Stop, Val, ValKind, Var, and_or_label
+from .facts import UNSET, Label, LabelKind, Lost, Origin, Stop, Val, ValKind, Var, and_or_label
 from .incremental import Define, LostEntry
 from .state import FAILED, OK, Tested, is_known, learnt
 
@@ -275,7 +275,7 @@ class Walker:
             for w in st.items:
                 values.extend(self.values(w, s))
             if any(v.kind == ValKind.UNKNOWN for v in values) or len(values) > MAX_LOOP_ITEMS:
-                values = [Val(ValKind.UNKNOWN, via=st.var)]
+                values = [Val(ValKind.UNKNOWN, via=st.var, origin=Origin.UNKNOWN)]
             if not values:
                 out.append(s.fork(self.label(st.start, LabelKind.LOOP_SKIPPED)))
             for v in values:

@@ -8,30 +8,32 @@ from ..flow import Label, LabelKind, ValKind
 from .base import Context, gate_state, one_line
 from .rule import pick
 
-WRONG = ("leak", "corrupt")
+Verdict, _ON, _OFF, _INVALID, _UNKNOWN = (G.Verdict, G.GateState.ON, G.GateState.OFF, G.GateState.INVALID,
+                                          G.GateState.UNKNOWN)
+WRONG = (Verdict.LEAK, Verdict.CORRUPT)
 
 
-def path_verdict(ctx: Context, path) -> tuple[str, object, object]:
+def path_verdict(ctx: Context, path) -> tuple[G.Verdict, object, object]:
     """(verdict, encoding Seen that decides, batch Seen) for one path to a launch."""
     enc = [path.gates[g] for g in ctx.profile.encoding]
     batch = path.gates[ctx.profile.batch]
     if path.sft or path.pretrain:
-        return "online", None, batch
+        return Verdict.ONLINE, None, batch
     enc_states = [gate_state(s, ctx.profile, n) for s, n in zip(enc, ctx.profile.encoding)]
     b = gate_state(batch, ctx.profile, ctx.profile.batch)
-    if "on" in enc_states:
-        e, enc_seen = "on", enc[enc_states.index("on")]
-    elif "unknown" in enc_states:
-        e, enc_seen = "unknown", enc[enc_states.index("unknown")]
-    elif "invalid" in enc_states:
-        e, enc_seen = "invalid", enc[enc_states.index("invalid")]
+    if _ON in enc_states:
+        e, enc_seen = _ON, enc[enc_states.index(_ON)]
+    elif _UNKNOWN in enc_states:
+        e, enc_seen = _UNKNOWN, enc[enc_states.index(_UNKNOWN)]
+    elif _INVALID in enc_states:
+        e, enc_seen = _INVALID, enc[enc_states.index(_INVALID)]
     else:
-        e, enc_seen = "off", enc[-1]
-    if "unknown" in (e, b):
-        return "unknown", enc_seen, batch
-    if "invalid" in (e, b):
-        return "invalid", enc_seen, batch
-    return G.COMBOS[(e == "on", b == "on")], enc_seen, batch
+        e, enc_seen = _OFF, enc[-1]
+    if e == _UNKNOWN or b == _UNKNOWN:
+        return Verdict.UNKNOWN, enc_seen, batch
+    if e == _INVALID or b == _INVALID:
+        return Verdict.INVALID, enc_seen, batch
+    return G.COMBOS[(e == _ON, b == _ON)], enc_seen, batch
 
 
 def launch_verdicts(ctx: Context, launch) -> list:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 from .. import gates as G
-from ..flow import ValKind
+from ..findings import Applicability
+from ..flow import Origin, ValKind
 from .base import Context, shown, value_edit
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
 
@@ -56,14 +55,14 @@ RULE = Rule(
                "`OFFLINE_PACKING_BMR=1`; `MEGATRON_LOGGING_LEVEL` is offered `20` or `30`",
         doc_zh="把变量设为 `1`（首选）或 `0`：`OFFLINE_PACKING_BMR=true` 改为 `OFFLINE_PACKING_BMR=1`；"
                "`MEGATRON_LOGGING_LEVEL` 提供 `20` 或 `30`",
-        safe=False)},
+        applicability=Applicability.DISPLAY_ONLY)},
 )
 
 
 def check(ctx: Context) -> None:
     """A live gate (or another int-parsed variable) whose value int() rejects."""
     for a, val in ctx.flow.gate_sites:
-        if val.kind == ValKind.UNKNOWN and a.name in G.GATES and re.match(_CALLERS, val.via):
+        if val.kind == ValKind.UNKNOWN and a.name in G.GATES and val.origin in _CALLERS and not val.required:
             _from_the_caller(ctx, a, val)
             continue
         if val.kind not in (ValKind.KNOWN, ValKind.DEFAULT):
@@ -74,15 +73,17 @@ def check(ctx: Context) -> None:
         key, where = judged
         msg = ctx.message(RULE, key, name=a.name, shown=shown(val), where=where)
         choices = ("20", "30") if key == "level" else ("1", "0")
-        fixes = [ctx.fix(RULE, "value", [value_edit(a, v, ctx.source)],
-                         preferred=(v == choices[0]), name=a.name, value=v) for v in choices]
+        # a gate's value is judged by the profile's reading of it; another variable's is not
+        fixes = [ctx.fix(RULE, "value", [value_edit(a, v, ctx.source)], preferred=(v == choices[0]),
+                         profile_bound=a.name in G.GATES, name=a.name, value=v) for v in choices]
         start = a.name_start
         end = a.value.end if a.value is not None else a.eq_end
         ctx.emit(RULE, msg, start, end, fixes=fixes, site=a)
 
 
-# what an unknown value's `via` is when it is the caller's variable or argument as it came
-_CALLERS = r"^\$?[A-Za-z_0-9]+$"  # compiled on first use: a rare case
+# an unknown value that is the caller's variable or argument as it came, so empty when the
+# caller leaves it unset (unless set -u stopped the script there: `required`)
+_CALLERS = (Origin.CALLER, Origin.ARGUMENT)
 
 
 def _from_the_caller(ctx: Context, a, val) -> None:
@@ -92,7 +93,7 @@ def _from_the_caller(ctx: Context, a, val) -> None:
     if judged is None:
         return
     where = judged[1]
-    msg = ctx.message(RULE, "caller", name=a.name, var="$" + val.via.lstrip("$"), where=where)
+    msg = ctx.message(RULE, "caller", name=a.name, var="$" + val.name, where=where)
     end = a.value.end if a.value is not None else a.eq_end
     ctx.emit(RULE, msg, a.name_start, end, severity="information", site=a)
 
@@ -106,7 +107,7 @@ def _judge(ctx: Context, name: str, text: str):
             if text in ("1", "0", ""):
                 return None
             key = "string"
-        elif G.int_gate(text) != "invalid":
+        elif G.int_gate(text) != G.GateState.INVALID:
             return None
         else:
             key = "value"
@@ -117,7 +118,7 @@ def _judge(ctx: Context, name: str, text: str):
             return key, "the LLaVA-OneVision-1.5 encoding gate"
         return key, G.VAR_DOCS[name].read_at
     if name in ("TE_EXTRA_STATE_MISSING_CHECK", "MEGATRON_LOGGING_LEVEL"):
-        if G.int_gate(text) != "invalid":
+        if G.int_gate(text) != G.GateState.INVALID:
             return None
         return ("level" if name == "MEGATRON_LOGGING_LEVEL" else "value"), G.OTHER_VARS[name][0]
     if name == "SCATTER_BEFORE_PATCH_EMBED":
