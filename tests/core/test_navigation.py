@@ -4,6 +4,7 @@ from pathlib import Path
 
 from packgate import Settings, analyze
 from packgate.core.navigation import assignments, completions, definition
+from packgate.core.rules import RULES
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 EN = Settings(lang="en")
@@ -55,7 +56,7 @@ def test_completion_inside_packgate_directives():
     def labels(text: str, lang: str = "en") -> list:
         return [c.label for c in completions(analyze(text), len(text.encode()), lang)]
 
-    every = [f"PG00{i}" for i in range(1, 10)]
+    every = [r.code for r in RULES]
     assert labels("# packgate disable=") == every + ["all"]
     # what the list names already (by code or name) is not offered again
     assert labels("# 中文 😀\n\t# packgate disable=PG001,dead-var,PG") == every[2:] + ["all"]

@@ -14,6 +14,7 @@ import pytest
 import pytest_asyncio
 from lsprotocol import types
 
+from packgate.core.rules import RULES
 from lsp_helpers import (
     CJK, CLIENTS, PULLING, capabilities, codes, diagnostics, lines_of, open_doc, position_of, pulled, pulls,
     session, text_in, wait_until,
@@ -300,7 +301,7 @@ async def test_completion_in_a_directive_after_its_equals_sign(client):
     result = await client.text_document_completion_async(types.CompletionParams(
         text_document=doc_id(uri), position=position))
     items = list(result.items if isinstance(result, types.CompletionList) else result or [])
-    assert [i.label for i in items] == [f"PG00{i}" for i in range(2, 10)] + ["all"]
+    assert [i.label for i in items] == [r.code for r in RULES[1:]] + ["all"]
     assert items[0].detail == "dead-var (warning)" and items[0].kind == types.CompletionItemKind.Value
 
 

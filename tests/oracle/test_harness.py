@@ -52,6 +52,24 @@ def test_only_training_launches_count(tmp_path):
 
 
 @needs_bash
+def test_the_launchers_and_wrappers_come_from_packgates_table(tmp_path, monkeypatch):
+    """A launcher, a training module or a wrapper taught to core/gates.py is stubbed and counted
+    with no change to the harness (the wrapper here is installed nowhere: a stub that drops its
+    options and operands)."""
+    from packgate.core import gates
+
+    monkeypatch.setattr(gates, "LAUNCHERS", gates.LAUNCHERS | {"newrun"})
+    monkeypatch.setattr(gates, "TRAINING_MODULES", gates.TRAINING_MODULES + ("newpkg",))
+    monkeypatch.setattr(gates, "WRAPPER_SYNTAX", {**gates.WRAPPER_SYNTAX,
+                                                  "newwrap": (frozenset({"--slots"}), 1)})
+    run = _run(tmp_path, f"export {B}=1\nnewrun t/train.py --micro-batch-size 2\n"
+                         f"{P}=1 newwrap --slots 4 -q MASK python -m newpkg.train\n")
+    seen = sorted((o.line, o.launcher, o.gates, o.mbs) for o in run.launches if o.launcher != "<end>")
+    assert seen == [(3, "newrun", ("1", None, None), "2"), (4, "python", ("1", "1", None), None)]
+    assert (tmp_path / "run" / ".oracle-bin" / "newrun").exists()
+
+
+@needs_bash
 def test_docker_container_environment(tmp_path):
     """-e NAME=value sets, -e NAME passes the host's export, --env-file adds its lines."""
     (tmp_path / "run").mkdir()

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from packgate.core import gates as G
+
 from .stubs import make_scratch
 
 GATES = ("OFFLINE_PACKING_BMR", "OFFLINE_PACKED_DATA", "OFFLINE_PACKING_VQA")
 MBS_FLAG = "--micro-batch-size"
 TIMEOUT = 60.0  # a hung script is caught; a loaded 2-core machine never waits this long for a stub
-# `python` starts the trainer when it runs the entry point or torch's launcher module
-PYTHON_LAUNCH_MODULES = ("torch.distributed.run", "torch.distributed.launch")
-ENTRY_POINT = "train.py"
+ENTRY_POINT = "train.py"  # `python .../train.py` starts the trainer (FACTS §6)
 DOCKER_VALUE_OPTIONS = frozenset(
     "-e --env --env-file -v --volume --name --gpus --shm-size --ipc -w --workdir --network --net "
     "-u --user --entrypoint -p --publish --mount --runtime --device --cpus -m --memory --ulimit "
@@ -210,19 +210,25 @@ def _read_env(path: Path) -> dict:
 
 
 def _is_training_launch(argv: tuple) -> bool:
-    """The harness's own rule (FACTS §6): which recorded commands start the trainer."""
+    """Which recorded commands start the trainer: the launchers and training modules of
+    packgate's table (core/gates.py), each read from the argv bash handed it (FACTS §6)."""
     name, words = argv[0], argv[1:]
-    if name in ("torchrun", "deepspeed", "srun", "mpirun"):
+    if name in G.LAUNCHERS:
         return True
-    if name == "accelerate":
-        return bool(words) and words[0] == "launch"
-    if name in ("python", "python3"):
+    if name in G.LAUNCHER_SUBCOMMANDS:  # `accelerate launch`
+        return bool(words) and words[0] == G.LAUNCHER_SUBCOMMANDS[name]
+    if name in G.PYTHONS:
         for i, w in enumerate(words):
             if w == "-m":
-                return i + 1 < len(words) and words[i + 1] in PYTHON_LAUNCH_MODULES
+                return i + 1 < len(words) and _training_module(words[i + 1])
             if not w.startswith("-"):
                 return w.endswith(ENTRY_POINT)
     return False
+
+
+def _training_module(module: str) -> bool:
+    """`python -m MODULE`: one of the training modules, or a module inside one."""
+    return any(module == m or module.startswith(m + ".") for m in G.TRAINING_MODULES)
 
 
 def _mbs(words) -> Optional[str]:

@@ -3,20 +3,48 @@ pass their command on, and the BASH_ENV file that tells each record which line l
 
 from __future__ import annotations
 
+import functools
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
-# Commands that start the trainer, or may (python runs anything; the harness decides from the
-# argv whether a record is a training launch). Each records and runs nothing.
-RECORDING = ("torchrun", "deepspeed", "srun", "mpirun", "accelerate", "python", "python3",
-             "docker")
-# Wrappers that are not always installed (or refuse to run here: taskset on a 2-core machine):
-# they drop their own options and exec the command, as the real ones do.
-WRAPPER_OPTIONS = {
-    "numactl": "-i --interleave -m --membind -N --cpunodebind -C --physcpubind -p --preferred "
-               "-P --preferred-many -w --weighted-interleave",
-    "taskset": "",
-}
+from packgate.core import gates as G
+
+# Wrappers whose CPU or NUMA lists name hardware this machine may lack (taskset refuses a CPU a
+# 2-core machine does not have): always stubs, even where the real one is installed.
+HARDWARE_BOUND = frozenset({"numactl", "taskset"})
+SYSTEM_PATH = "/usr/bin:/bin"  # what the script's PATH holds after the stubs
+
+
+def recording() -> tuple:
+    """The commands that start the trainer, or may: every launcher packgate knows (core/gates.py:
+    a launcher taught there is recorded here without a change), the Python interpreters (python
+    runs anything; the harness decides from the argv whether a record is a training launch), and
+    docker (the launch inside its container is read from its argv). Each stub records and runs
+    nothing."""
+    return tuple(sorted(G.LAUNCHERS | set(G.LAUNCHER_SUBCOMMANDS))) + tuple(G.PYTHONS) + ("docker",)
+
+
+@functools.lru_cache(maxsize=1)
+def _bash_words() -> frozenset:
+    """Bash's builtins and keywords (exec, command, time...): bash runs those wrappers itself."""
+    bash = shutil.which("bash")
+    if bash is None:
+        return frozenset()
+    out = subprocess.run([bash, "--norc", "--noprofile", "-c", "compgen -b; compgen -k"],
+                         capture_output=True, text=True, timeout=30, env={"PATH": SYSTEM_PATH})
+    return frozenset(out.stdout.split())
+
+
+def stubbed_wrappers() -> dict:
+    """The wrappers of packgate's table (core/gates.py WRAPPER_SYNTAX) that run as stubs here:
+    those bash does not run itself and that are missing or hardware-bound; the others run for
+    real. name -> (the options that take a value, the operands before the command)."""
+    builtin = _bash_words()
+    return {name: (takes, operands) for name, (takes, operands) in sorted(G.WRAPPER_SYNTAX.items())
+            if name not in builtin
+            and (name in HARDWARE_BOUND or shutil.which(name, path=SYSTEM_PATH) is None)}
 
 # Runs under `env -i` too, so every external tool is called by its absolute path. The record is
 # three files named after the stub's pid: argv (NUL separated), env (env -0) and line (the line
@@ -75,11 +103,12 @@ def make_scratch(root: Path, script_name: str) -> dict:
     bin_dir, calls, lines = root / ".oracle-bin", root / ".oracle-calls", root / ".oracle-lines"
     for d in (bin_dir, calls, lines):
         d.mkdir(parents=True, exist_ok=True)
-    for name in RECORDING:
+    for name in recording():
         _executable(bin_dir / name, _RECORD.format(calls=calls, lines=lines, name=name, tail="exit 0"))
-    for name, takes in WRAPPER_OPTIONS.items():
-        operand = 'shift' if name == "taskset" else ''  # taskset's CPU mask or list comes first
-        _executable(bin_dir / name, _WRAPPER.format(takes=takes, operand=operand))
+    for name, (takes, operands) in stubbed_wrappers().items():
+        # the operands before the command: taskset's CPU mask or list, timeout's duration
+        operand = "\n".join(['[ $# -gt 0 ] && shift'] * operands)
+        _executable(bin_dir / name, _WRAPPER.format(takes=" ".join(sorted(takes)), operand=operand))
     end = bin_dir.parent / ".oracle-end"
     _executable(end, _RECORD.format(calls=calls, lines=lines, name="<end>", tail="exit 0"))
     bash_env = root / ".oracle-bash-env"
