@@ -4,7 +4,8 @@ Each `cases/NAME.sh` has a `cases/NAME.expected` holding the exact output of
 
     packgate check --format text --lang en --color never NAME.sh
 
-run from inside `cases/` (so paths print as `NAME.sh`). The `.expected` files encode what
+run from inside `cases/` (so paths print as `NAME.sh`), and, where the run writes warnings that
+are not findings to standard error (CRLF line ends), a `cases/NAME.stderr` holding them. The `.expected` files encode what
 FACTS.md says is true, not what the engine happens to print: they were generated, then
 reviewed one by one and corrected by hand where the engine is wrong.
 
@@ -92,6 +93,7 @@ def test_every_case_has_expected_output():
     if not UPDATE:
         assert scripts - expected == set(), "cases without .expected (run with PACKGATE_UPDATE_GOLDEN=1)"
     assert expected - scripts == set(), ".expected files without a case"
+    assert {p.stem for p in CASES.glob("*.stderr")} - scripts == set(), ".stderr files without a case"
     unknown = {k for k in KNOWN_ENGINE_BUGS if k.split("/")[0] not in scripts
                or k.partition("/")[2] not in ("", "bash-n", "converge")}
     assert unknown == set(), "KNOWN_ENGINE_BUGS names a case that does not exist"
@@ -102,22 +104,31 @@ def test_golden(name: str):
     """The text output for the case matches its reviewed .expected file."""
     code, out, err = run_check([*CHECK_ARGS, f"{name}.sh"], CASES)
     expected_path = CASES / f"{name}.expected"
+    stderr_path = CASES / f"{name}.stderr"  # the warnings that are not findings (CRLF), if any
     if UPDATE and name not in KNOWN_ENGINE_BUGS:
         expected_path.write_text(out, encoding="utf-8", newline="")
+        if err:
+            stderr_path.write_text(err, encoding="utf-8", newline="")
+        elif stderr_path.exists():
+            stderr_path.unlink()
     expected = expected_path.read_text(encoding="utf-8")
-    assert err == "", f"unexpected stderr: {err}"
+    expected_err = stderr_path.read_text(encoding="utf-8") if stderr_path.exists() else ""
+    assert err == expected_err, f"unexpected stderr: {err}"
     assert out == expected
-    has_findings = not expected.startswith("No problems")
-    assert code == (1 if has_findings else 0), f"exit code {code}"
+    # findings fail the run from the default --fail-level, warning, up (information never does)
+    failing = any(f": {level}: " in line for line in expected.splitlines() for level in ("error", "warning"))
+    assert code == (1 if failing else 0), f"exit code {code}"
 
 
 def _fixed_copy(name: str, tmp_path: Path) -> Path:
-    """A copy of the case with `packgate check --fix` applied."""
+    """A copy of the case with `packgate check --fix --unsafe-fixes` applied: the cases run with
+    the profile `auto` assumes (ov2), under which the gate fixes are unsafe, and these tests are
+    about what every fix does to the script."""
     copy = tmp_path / f"{name}.sh"
     shutil.copyfile(CASES / copy.name, copy)
     shutil.copytree(ENV_DIR, tmp_path / ENV_DIR.name)  # so sourced files resolve as in cases/
     shutil.copyfile(CASES / ".packgate.toml", tmp_path / ".packgate.toml")
-    code, _, err = run_check(["check", "--fix", "--color", "never", copy.name], tmp_path)
+    code, _, err = run_check(["check", "--fix", "--unsafe-fixes", "--color", "never", copy.name], tmp_path)
     assert code in (0, 1), f"packgate --fix failed ({code}): {err}"
     return copy
 
@@ -138,7 +149,7 @@ def test_safe_fixes_keep_valid_bash(name: str, tmp_path: Path):
 def test_safe_fixes_converge(name: str, tmp_path: Path):
     """After `--fix`, no safe fix is left to apply: each fix removed the finding it was for."""
     copy = _fixed_copy(name, tmp_path)
-    _, diff, _ = run_check(["check", "--diff", copy.name], tmp_path)
+    _, diff, _ = run_check(["check", "--diff", "--unsafe-fixes", copy.name], tmp_path)
     assert diff == "", (f"--fix did not converge; still proposed:\n{diff}\n--- fixed file ---\n"
                         f"{copy.read_text(encoding='utf-8', errors='replace')}")
 

@@ -11,18 +11,22 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 LAUNCH = "torchrun aiak_training_llm/train.py --micro-batch-size 1\n"
 BOTH = "export OFFLINE_PACKING_BMR=1\nexport OFFLINE_PACKED_DATA=1\n"
+# The documents lie nowhere on disk, so `auto` would only assume ov2, and the gate fixes resting
+# on that guess are unsafe: labelled, never preferred, left out of fixAll
+# (test_day_one_unsafe_actions.py). These tests are about the actions, so they name the profile.
+OV2 = "# packgate profile=ov2\n"
 
 # One launcher per rule that makes it fire (FACTS.md and CONTRACT.md).
 SAMPLES = {
-    "PG001": "#!/bin/bash\n# 打包训练 🚀\nexport OFFLINE_PACKING_BMR='1'\n" + LAUNCH,
-    "PG002": "export OFFLINE_PACKING_VQA=1\n" + BOTH + LAUNCH,
-    "PG003": BOTH + "torchrun aiak_training_llm/train.py --micro-batch-size 4\n",
-    "PG004": "OFFLINE_PACKING_BMR=1\nexport OFFLINE_PACKED_DATA=1\n" + LAUNCH,
-    "PG005": "export OFFLINE_PACKING_BMR=true\nexport OFFLINE_PACKED_DATA=1\n" + LAUNCH,
-    "PG006": "export OFFLINE_PACKED_DATA='1' & export OFFLINE_PACKING_BMR='1'\n" + LAUNCH,
-    "PG007": ('if [ -n "$PACK" ]; then\n  export OFFLINE_PACKING_BMR=1\n  export OFFLINE_PACKED_DATA=1\n'
+    "PG001": "#!/bin/bash\n" + OV2 + "# 打包训练 🚀\nexport OFFLINE_PACKING_BMR='1'\n" + LAUNCH,
+    "PG002": OV2 + "export OFFLINE_PACKING_VQA=1\n" + BOTH + LAUNCH,
+    "PG003": OV2 + BOTH + "torchrun aiak_training_llm/train.py --micro-batch-size 4\n",
+    "PG004": OV2 + "OFFLINE_PACKING_BMR=1\nexport OFFLINE_PACKED_DATA=1\n" + LAUNCH,
+    "PG005": OV2 + "export OFFLINE_PACKING_BMR=true\nexport OFFLINE_PACKED_DATA=1\n" + LAUNCH,
+    "PG006": OV2 + "export OFFLINE_PACKED_DATA='1' & export OFFLINE_PACKING_BMR='1'\n" + LAUNCH,
+    "PG007": (OV2 + 'if [ -n "$PACK" ]; then\n  export OFFLINE_PACKING_BMR=1\n  export OFFLINE_PACKED_DATA=1\n'
               "else\n  export OFFLINE_PACKING_BMR=1\nfi\n" + LAUNCH),
-    "PG008": "export OFFLINE_PACKING_BMR=0\n" + BOTH + LAUNCH,
+    "PG008": OV2 + "export OFFLINE_PACKING_BMR=0\n" + BOTH + LAUNCH,
 }
 WITH_RULE_FIXES = {"PG001", "PG002", "PG003", "PG004", "PG005", "PG006"}
 
@@ -57,12 +61,12 @@ async def test_each_quick_fix_leaves_no_diagnostic_of_its_rule(client, code):
 
 
 async def test_fix_all_applies_every_safe_fix_at_once(client):
-    text = ("#!/bin/bash\r\n# 说明 😀\r\nexport OFFLINE_PACKING_VQA=1\r\n"
+    text = ("#!/bin/bash\r\n# packgate profile=ov2\r\n# 说明 😀\r\nexport OFFLINE_PACKING_VQA=1\r\n"
             "export OFFLINE_PACKING_BMR='1'\r\ntorchrun aiak_training_llm/train.py --micro-batch-size 4\r\n")
     uri = open_doc(client, text)
     before = await diagnostics(client, uri, 1)
     assert {"PG001", "PG002"} <= set(codes(before)), codes(before)
-    whole = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=5, character=0))
+    whole = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=6, character=0))
     actions = await code_actions(client, uri, whole, [], only=["source.fixAll"])
     assert [a.kind for a in actions] == ["source.fixAll.packgate"]
     fixed = apply_edits(text, edits_of(actions[0], uri), client.encoding)
@@ -93,7 +97,7 @@ async def test_actions_found_from_the_range_when_the_client_sends_no_diagnostics
 
 
 async def test_quick_fix_keeps_crlf_and_counts_the_negotiated_units(client):
-    text = "#!/bin/bash\r\n# 说明\f😀\r\n\techo \"🚀\"; export OFFLINE_PACKING_BMR='1'\r\n" + LAUNCH.replace("\n", "\r\n")
+    text = "#!/bin/bash\r\n# packgate profile=ov2\r\n# 说明\f😀\r\n\techo \"🚀\"; export OFFLINE_PACKING_BMR='1'\r\n" + LAUNCH.replace("\n", "\r\n")
     uri = open_doc(client, text)
     target = next(d for d in await diagnostics(client, uri, 1) if d.code == "PG001")
     actions = await code_actions(client, uri, target.range, [target], only=[types.CodeActionKind.QuickFix])

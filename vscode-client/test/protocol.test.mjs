@@ -46,6 +46,9 @@ const LaunchSummaries = new rpc.RequestType(extension.LaunchSummariesRequest.met
 const scratch = mkdtempSync(join(tmpdir(), 'packgate-protocol-'));
 const file = join(scratch, 'train_ov2.sh');
 writeFileSync(file, SCRIPT);
+// The project names its training code: with no code around, `auto` would only assume ov2, and
+// fixes resting on an assumed profile are unsafe (offered, labelled, never in fixAll).
+writeFileSync(join(scratch, '.packgate.toml'), 'profile = "ov2"\n');
 const uri = pathToFileURL(file).href;
 
 let server;

@@ -3,6 +3,11 @@
 The new bytes go to a temporary file beside the original (same folder, so the same file
 system), are flushed to disk, take the original's mode, and are renamed over it in one step: a
 full disk or a kill leaves either the old file or the new one, never half of either.
+
+A file with more than one name (a hard link) is the exception: a rename would give only this
+name the fixed text and leave the others the old one, so it is rewritten in place, through one
+descriptor that reads it, checks it is still what was analysed, and writes the fixed bytes
+(the old ones are written back when that fails).
 """
 
 from __future__ import annotations
@@ -24,6 +29,9 @@ def replace_file(path: str, data: bytes, *, expected: bytes) -> None:
     original is then untouched and no temporary file is left)."""
     target = os.path.realpath(path)
     st = os.stat(target)
+    if st.st_nlink > 1:
+        _rewrite_in_place(target, data, expected, path)
+        return
     if _read(target) != expected:
         raise ChangedOnDisk(path)
     folder, name = os.path.split(target)
@@ -47,6 +55,30 @@ def replace_file(path: str, data: bytes, *, expected: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def _rewrite_in_place(target: str, data: bytes, expected: bytes, path: str) -> None:
+    """Overwrite a hard-linked file through one descriptor, so every name sees the new text;
+    ChangedOnDisk when it no longer holds expected (nothing is written then)."""
+    with open(target, "r+b") as handle:
+        if handle.read() != expected:
+            raise ChangedOnDisk(path)
+        try:
+            handle.seek(0)
+            handle.write(data)
+            handle.truncate()
+            handle.flush()
+            os.fsync(handle.fileno())
+        except OSError:
+            # a full disk half way: put the text that was there back (it fitted before)
+            try:
+                handle.seek(0)
+                handle.write(expected)
+                handle.truncate()
+                handle.flush()
+            except OSError:
+                pass
+            raise
 
 
 def _read(path: str) -> bytes:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .findings import Applicability
 from .rules import RULES, Rule
 
 _H = {
@@ -10,10 +11,19 @@ _H = {
     "zh": ("问题", "会被报告的写法", "正确写法", "原因", "例外", "默认级别", "自动修复", "禁用方式"),
 }
 
-# whether `--fix` applies a fix (safe) or only the editor offers it
+# whether `--fix` applies a fix (safe) or only the editor offers it (one choice among others);
+# a fix that follows the profile's gate roles waits for --unsafe-fixes where `auto` assumed it
 _SAFETY = {
-    "en": {True: "`--fix` applies it", False: "offered in the editor; `--fix` leaves it"},
-    "zh": {True: "`--fix` 会自动应用", False: "只在编辑器中提供，`--fix` 不会应用"},
+    "en": {Applicability.SAFE: "`--fix` applies it",
+           Applicability.UNSAFE: "`--unsafe-fixes` applies it",
+           Applicability.DISPLAY_ONLY: "offered in the editor; `--fix` leaves it"},
+    "zh": {Applicability.SAFE: "`--fix` 会自动应用",
+           Applicability.UNSAFE: "`--unsafe-fixes` 才会应用",
+           Applicability.DISPLAY_ONLY: "只在编辑器中提供，`--fix` 不会应用"},
+}
+_ASSUMED = {
+    "en": "; when `auto` only assumed the profile, having found no training code, `--unsafe-fixes` does instead",
+    "zh": "；若 `auto` 没有找到训练代码、只是假定了配置，则需 `--unsafe-fixes` 才会应用",
 }
 
 
@@ -59,7 +69,9 @@ def rule_page(rule: Rule, lang: str = "both") -> str:
             out.append(f"### {h[6]}")
             out.append("")
             for fix in rule.fixes.values():
-                safety = _SAFETY[lg][fix.safe]
+                safety = _SAFETY[lg][fix.applicability]
+                if fix.profile_bound and fix.applicability is Applicability.SAFE:
+                    safety += _ASSUMED[lg]
                 out.append(f"- {fix.doc_zh}（{safety}）" if zh else f"- {fix.doc_en} ({safety})")
             out.append("")
         out.append(f"### {h[7]}")

@@ -9,9 +9,10 @@ from typing import Optional
 
 from . import gates as G
 from .directives import file_directive, profile_of, suppressed
+from .notices import notices
 from .files import too_large  # the bounds every text read keeps (MAX_BYTES and the rest)
 from .flow import FlowResult, analyze_flow
-from .findings import Edit, Finding, Fix
+from .findings import Applicability, Edit, Finding, Fix
 from .parse import Script, parse_bytes
 from .records import record, replace
 from .rules import CHECKS, RULES, rule_by_key
@@ -50,6 +51,7 @@ class Analysis:
         self.findings = findings
         self.path = path
         self.note = note  # why the document was not analysed, if it was not
+        self.notices: list = []  # warnings about the file itself, no rule's (core.notices)
         self._other: dict = {}
         self.slim = False  # True: the model and the flow facts were dropped (see slimmed())
         self._summaries: Optional[list] = None  # launch_summaries, kept when slimmed or moved
@@ -107,10 +109,12 @@ class Analysis:
                 findings.append(replace(f, start=start, end=end, line=line, column=col, end_line=end_line,
                                         end_column=end_col, fixes=fixes, related=related, data=data_))
             summaries = [replace(x, start=move(x.start), end=move(x.end)) for x in self.launch_summaries]
+            moved = [replace(n, start=move(n.start), end=move(n.end)) for n in self.notices]
         except _Inside:
             return None
         out = Analysis(source, None, None, self.profile, self.settings, findings, self.path)
         out._summaries = summaries
+        out.notices = moved
         out.slim = True
         out._dependencies, out._foreign, out._other = self._dependencies, self._foreign, self._other
         return out
@@ -123,6 +127,7 @@ class Analysis:
         out = Analysis(self.source, None, None, self.profile, self.settings, self.findings,
                        self.path, self.note)
         out.slim = self.script is not None
+        out.notices = self.notices
         out._dependencies, out._foreign, out._other = self._dependencies, self._foreign, self._other
         out._summaries = self.launch_summaries
         return out
@@ -133,13 +138,15 @@ class Analysis:
         from .hover import hover_at
         return hover_at(self, offset, lang, markdown)
 
-    def fix_all_edits(self) -> list:
-        """Every safe fix of every finding, non-overlapping, in document order."""
+    def fix_all_edits(self, unsafe: bool | None = None) -> list:
+        """Every safe fix of every finding (and every unsafe one with unsafe; None: as the
+        settings' unsafe_fixes say), non-overlapping, in document order."""
+        unsafe = self.settings.unsafe_fixes if unsafe is None else unsafe
         edits: list[Edit] = []
         taken: list[tuple[int, int]] = []
         for f in self.findings:
             for fix in f.fixes:
-                if fix.kind != "fix" or not fix.safe:
+                if not fix.applies(unsafe):
                     continue
                 if any(_overlaps(e, taken) for e in fix.edits):
                     continue
@@ -151,7 +158,7 @@ class Analysis:
         return sorted(edits, key=lambda e: (e.start, e.end))
 
     def fixed_text(self) -> str:
-        """The document with every safe fix applied (one pass)."""
+        """The document with every fix fix_all_edits() applies (one pass)."""
         return apply_edits(self.source.data, self.fix_all_edits()).decode("utf-8", "replace")
 
 
@@ -191,7 +198,8 @@ FIX_PASSES = 4
 
 def fix_all(text: str, *, path: str | None = None, settings: Settings | None = None,
             passes: int = FIX_PASSES, **options) -> str:
-    """The text with every safe fix applied, repeated while fixes reveal more (PG006, then PG003)."""
+    """The text with every safe fix applied (unsafe ones too under settings.unsafe_fixes),
+    repeated while fixes reveal more (PG006, then PG003)."""
     for _ in range(passes):
         current = analyze(text, path=path, settings=settings, **options)
         edits = current.fix_all_edits()
@@ -282,7 +290,7 @@ def _analyze(source: Source, path, settings: Settings, script: Script, loader,
                             edits=previous.edits)
     profile = resolve_profile(settings, script, path, revalidate)
     ctx = Context(source, script, flow, profile, settings.lang, path)
-    wanted = _enabled_codes(settings)
+    wanted = _enabled_codes(settings, path)
     for code, check in CHECKS.items():
         if code in wanted:
             check(ctx)
@@ -302,18 +310,15 @@ def _analyze(source: Source, path, settings: Settings, script: Script, loader,
         findings.append(replace(f, severity=severity, line=line, column=col, end_line=end_line,
                                 end_column=end_col, fixes=fixes))
     findings.sort(key=lambda f: (f.start, f.code, f.end))
-    return Analysis(source, script, flow, profile, settings, findings, path)
+    out = Analysis(source, script, flow, profile, settings, findings, path)
+    out.notices = notices(source, directives, settings.lang)
+    return out
 
 
-def _enabled_codes(settings: Settings) -> set:
-    codes = {r.code for r in RULES}
-    if settings.select:
-        codes = {r.code for r in (rule_by_key(k) for k in settings.select) if r is not None}
-    for k in settings.ignore:
-        r = rule_by_key(k)
-        if r is not None:
-            codes.discard(r.code)
-    return codes
+def _enabled_codes(settings: Settings, path: str | None = None) -> frozenset:
+    """The rules that run on path: select, extend-select, ignore and per-file-ignores (core/selection.py)."""
+    from .selection import enabled_codes
+    return enabled_codes(settings, path)
 
 
 def _severity(settings: Settings, f: Finding) -> str:
@@ -339,7 +344,7 @@ def _disable_fixes(source: Source, script: Script, f: Finding, lang: str) -> tup
         edit = Edit(line_start, line_start, f"{indent}{directive}{source.eol}")
     en, zh = DISABLE_TEXT["command"]
     out.append(Fix(pick(lang, en.format(code=f.code), zh.format(code=f.code)), (edit,),
-                   safe=False, preferred=False, kind="disable"))
+                   applicability=Applicability.DISPLAY_ONLY, preferred=False, kind="disable"))
     existing = file_directive(script.directives)
     if existing is not None:
         text = source.slice(existing.start, existing.end)
@@ -361,7 +366,7 @@ def _disable_fixes(source: Source, script: Script, f: Finding, lang: str) -> tup
             edit = Edit(at, at, f"# packgate disable={f.code}{source.eol}")
     en, zh = DISABLE_TEXT["file"]
     out.append(Fix(pick(lang, en.format(code=f.code), zh.format(code=f.code)), (edit,),
-                   safe=False, preferred=False, kind="disable"))
+                   applicability=Applicability.DISPLAY_ONLY, preferred=False, kind="disable"))
     return tuple(out)
 
 

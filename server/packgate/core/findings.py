@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from .records import factory, record
@@ -16,15 +17,54 @@ class Edit:
     text: str
 
 
+class Applicability(Enum):
+    """Whether a batch fix (`--fix`, `--diff`, the editor's fixAll) applies a fix, as ruff's."""
+
+    SAFE = "safe"  # applied by --fix, --diff and fixAll
+    UNSAFE = "unsafe"  # applied only with --unsafe-fixes (or `unsafe-fixes = true`); its Caveat says why
+    DISPLAY_ONLY = "display-only"  # one choice among others: offered in the editor, never applied in batch
+
+
+class Reason(Enum):
+    """Why a fix cannot be trusted without a look (a Caveat's reason)."""
+
+    # it follows the gate roles of the profile `auto` assumed, having found no training code:
+    # on the real code base it may break a working launcher (remove its live gate)
+    ASSUMED_PROFILE = "assumed-profile"
+
+
+@record(frozen=True)
+class Caveat:
+    """Why a fix is not safe, typed (no renderer reads it out of a description), with the texts
+    that say so already in the analysis's language, as the fix's description is."""
+
+    reason: Reason
+    profile: str = ""  # ASSUMED_PROFILE: the profile the fix follows
+    title: str = ""  # the fix's title as the editor offers it: "... (unsafe: assumes profile ov2)"
+    note: str = ""  # the command line's note under a finding whose fix it withheld
+
+
 @record(frozen=True)
 class Fix:
-    """A named set of edits; `safe` fixes are applied by `--fix` and fixAll."""
+    """A named set of edits; its applicability says whether `--fix` and fixAll apply it."""
 
     description: str
     edits: tuple[Edit, ...]
-    safe: bool = True
+    applicability: Applicability = Applicability.SAFE
     preferred: bool = False
     kind: str = "fix"  # "fix" or "disable"
+    caveat: Caveat | None = None  # why it is not safe (UNSAFE), or what its choice rests on
+
+    @property
+    def safe(self) -> bool:
+        """True when --fix, --diff and fixAll apply it without --unsafe-fixes."""
+        return self.applicability is Applicability.SAFE
+
+    def applies(self, unsafe: bool = False) -> bool:
+        """Whether a batch fix applies it: a rule's fix that is safe, or unsafe with unsafe on."""
+        if self.kind != "fix":
+            return False
+        return self.applicability is Applicability.SAFE or (unsafe and self.applicability is Applicability.UNSAFE)
 
 
 @record(frozen=True)
@@ -62,3 +102,22 @@ class Finding:
     def key(self) -> str:
         """A stable id of this finding within its analysis."""
         return f"{self.code}:{self.start}:{self.end}"
+
+
+class NoticeKind(Enum):
+    """What a Notice is about (its value is what an editor diagnostic's data carries)."""
+
+    DIRECTIVE = "directive"  # a comment that looks like a directive, or a value a directive does not know
+    CRLF = "crlf"  # CRLF line ends (the editor offers "convert to LF")
+
+
+@record(frozen=True)
+class Notice:
+    """A warning about the file itself that no rule makes: a comment that looks like a
+    directive but is not one, CRLF line ends (core.notices). No code: never selected, ignored
+    or disabled; the command line reports it as a problem, the editor as a warning diagnostic."""
+
+    start: int
+    end: int
+    message: str
+    kind: NoticeKind = NoticeKind.DIRECTIVE

@@ -12,7 +12,8 @@ from .parse.model import DirectiveKind
 from .rules.base import Context
 from .rules.packing import path_verdict
 
-_ROW_ORDER = ("off", "leak", "corrupt", "ok")
+# the four combinations in table order, each with the (encoding, batch) values that give it
+_ROWS = ((G.Verdict.OFF, 0, 0), (G.Verdict.LEAK, 1, 0), (G.Verdict.CORRUPT, 0, 1), (G.Verdict.OK, 1, 1))
 
 
 def _occurrence_at(analysis, offset: int):
@@ -137,8 +138,7 @@ def _combos(analysis, langs, markdown: bool) -> str:
         if markdown:
             out.append(f"| | {enc} | {batch} | {'结果' if zh else 'Result'} |")
             out.append("|---|---|---|---|")
-        for key in _ROW_ORDER:
-            e, b = {"off": (0, 0), "leak": (1, 0), "corrupt": (0, 1), "ok": (1, 1)}[key]
+        for key, e, b in _ROWS:
             mark = "▶" if key in here else ""
             text = G.COMBO_TEXT[key][1 if zh else 0]
             if markdown:
@@ -288,13 +288,21 @@ def _directive_hover(analysis, offset: int, langs, markdown: bool):
 
 
 def _directive_keyword(kind: str, d, langs, markdown: bool) -> str:
+    trailing = not d.file_wide and d.scope_start < d.scope_end <= d.start  # after code on its line
+    if d.file_wide:
+        scope = ("Placed before the first command, it covers the whole file.", "写在第一条命令之前：对整个文件生效。")
+    elif trailing:
+        scope = ("At the end of a line, it covers that line.", "写在行尾：只对这一行生效。")
+    else:
+        scope = ("It covers the next command (a whole `if`, loop or function included).",
+                 "只对下一条命令生效（整个 `if`、循环或函数都算一条）。")
+    on_launch = (" On a launch (its line, or the line before it) it also covers what that launch causes, "
+                 "such as a PG001 on the export above it.",
+                 "写在启动命令上（同一行或前一行）时，也覆盖该启动命令引起的问题，例如上方 export 处的 PG001。")
     texts = {
-        "disable": ("Silences the rules listed after `=` (codes or names, or `all`). "
-                    + ("Placed before the first command, it covers the whole file."
-                       if d.file_wide else "It covers the next command (a whole `if`, loop or function included)."),
-                    "关闭 `=` 后列出的规则（编号、名称或 `all`）。"
-                    + ("写在第一条命令之前：对整个文件生效。" if d.file_wide
-                       else "只对下一条命令生效（整个 `if`、循环或函数都算一条）。")),
+        "disable": ("Silences the rules listed after `=` (codes or names, or `all`). " + scope[0]
+                    + ("" if d.file_wide else on_launch[0]),
+                    "关闭 `=` 后列出的规则（编号、名称或 `all`）。" + scope[1] + ("" if d.file_wide else on_launch[1])),
         "profile": ("Chooses the training code this file launches (`ov2`, `ov15`, `three-gate` or `auto`); "
                     "it wins over the settings.",
                     "指定本文件启动的训练代码（`ov2`、`ov15`、`three-gate` 或 `auto`），优先于设置。"),

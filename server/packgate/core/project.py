@@ -14,10 +14,14 @@ from . import gates as G
 from .files import upward
 from .records import factory, record, replace
 
-ROOT_MARKERS = (".git", "pyproject.toml", ".packgate.toml")
+ROOT_MARKERS = (".git", "pyproject.toml")
 # Without a repository root (a release archive, code copied into a container) the training
 # code itself marks the root: a setup script, or the package the launchers run.
 CODE_MARKERS = ("setup.py", "setup.cfg", "aiak_training_llm", "llava")
+# A configuration file says how to check; it never moves where the training code is looked
+# for: packgate's own marks the root only when nothing above the script marks one
+# (`examples/.packgate.toml` in a clone of the training repository leaves the root at the top).
+CONFIG_MARKERS = (".packgate.toml",)
 # Reads in tests and fixtures do not say what the trainer reads.
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", "site-packages", ".tox",
              ".mypy_cache", ".pytest_cache", "build", "dist", "tests", "test", "testing", "fixtures"}
@@ -67,21 +71,28 @@ class ProjectIndex:
 
 
 def find_root(start: str | os.PathLike[str]) -> str | None:
-    """The nearest folder upward holding .git, pyproject.toml or .packgate.toml; without one,
-    the nearest holding the training code (setup.py, setup.cfg, an aiak_training_llm/ or
-    llava/ package)."""
+    """The nearest folder upward holding .git or pyproject.toml; without one, the nearest
+    holding the training code (setup.py, setup.cfg, an aiak_training_llm/ or llava/ package);
+    without that either, the nearest holding a .packgate.toml. So a configuration file never
+    stops the search for the first two."""
+    return find_root_marker(start)[0]
+
+
+def find_root_marker(start: str | os.PathLike[str]) -> tuple[str | None, str | None]:
+    """(find_root's folder, the marker found there), or (None, None)."""
     try:
         here = os.path.realpath(start)
     except (OSError, ValueError):
-        return None
+        return None, None
     if not os.path.isdir(here):
         here = os.path.dirname(here)
     folders = list(upward(here))
-    for markers in (ROOT_MARKERS, CODE_MARKERS):
+    for markers in (ROOT_MARKERS, CODE_MARKERS, CONFIG_MARKERS):
         for folder in folders:
-            if any(os.path.exists(os.path.join(folder, m)) for m in markers):
-                return folder
-    return None
+            for m in markers:
+                if os.path.exists(os.path.join(folder, m)):
+                    return folder, m
+    return None, None
 
 
 def _reads_in(text: str, path: str) -> list:

@@ -150,6 +150,36 @@ def note_diagnostic(note: str) -> types.Diagnostic:
     )
 
 
+def notice_diagnostics(notices: Iterable[Any], source: Source, version: int | None,
+                       client: ClientFeatures) -> list[types.Diagnostic]:
+    """Warnings about the file itself (core.notices: a directive that is not one, CRLF line
+    ends) -> warning diagnostics without a code, as `packgate check` reports them as problems.
+    `data.notice` names the kind (a "crlf" one gets the "convert to LF" action: code_actions)."""
+    return [types.Diagnostic(
+        range=to_range(source, n.start, n.end, client.encoding),
+        message=n.message,
+        severity=types.DiagnosticSeverity.Warning,
+        source=SOURCE,
+        data={"key": f"{n.kind.value}:{n.start}:{n.end}", "notice": n.kind.value, "version": version, "fixes": []},
+    ) for n in notices]
+
+
+_TO_LF_TITLE = {"en": "Convert the file to LF line ends", "zh": "把文件转换为 LF 换行"}
+
+
+def to_lf_action(edits: Sequence[Any], source: Source, uri: str, version: int | None,
+                 client: ClientFeatures, lang: str = "en",
+                 diagnostic: types.Diagnostic | None = None) -> types.CodeAction:
+    """The quick fix of the CRLF warning: every \\r of a CRLF removed (core.notices.crlf_edits),
+    built when asked for, not carried in each diagnostic's data (one edit per line)."""
+    text_edits = [types.TextEdit(range=to_range(source, e.start, e.end, client.encoding), new_text=e.text)
+                  for e in edits]
+    title = _TO_LF_TITLE.get(lang) or " / ".join(_TO_LF_TITLE.values())
+    return types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix,
+                            diagnostics=[diagnostic] if diagnostic is not None else None,
+                            edit=workspace_edit(uri, version, text_edits, client))
+
+
 def to_diagnostic(finding: Any, source: Source, uri: str, version: int | None,
                   client: ClientFeatures,
                   other_source: Callable[[str], Source | None] = lambda path: None) -> types.Diagnostic:
@@ -190,12 +220,15 @@ def _related(item: Any, source: Source, uri: str, enc: str,
 
 
 def _fix_data(fix: Any, source: Source, enc: str) -> dict[str, Any]:
-    # Plain JSON, so the client can hand it back in codeAction's context unchanged.
+    # Plain JSON, so the client can hand it back in codeAction's context unchanged. A fix with a
+    # caveat (it rests on the profile `auto` assumed) is still offered, labelled, never preferred.
+    caveat = fix.caveat
     return {
-        "title": fix.description,
+        "title": caveat.title if caveat is not None and caveat.title else fix.description,
         "kind": fix.kind,
-        "preferred": bool(fix.preferred),
+        "preferred": bool(fix.preferred) and caveat is None,
         "safe": bool(fix.safe),
+        "applicability": fix.applicability.value,
         "edits": [{"range": _range_json(source, e.start, e.end, enc), "newText": e.text} for e in fix.edits],
     }
 

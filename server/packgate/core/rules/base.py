@@ -5,11 +5,11 @@ from __future__ import annotations
 from .. import gates as G
 from ..fixes import quote_like, remove_statement, remove_word
 from ..flow import UNSET, FlowResult, ValKind
-from ..findings import Edit, Finding, Fix, Related
+from ..findings import Applicability, Caveat, Edit, Finding, Fix, Reason, Related
 from ..parse import Assign, AssignMode, Script
 from ..records import factory, record
 from ..text import Source
-from .rule import Rule, pick
+from .rule import UNSAFE_TEXT, Rule, pick
 
 
 @record(eq=True)
@@ -42,19 +42,40 @@ class Context:
             return f"{text.render('en', **fields)}\n{text.render('zh', **fields)}"
         return text.render(self.lang, **fields)
 
-    def fix(self, rule: Rule, key: str, edits, *, preferred: bool = False, **fields) -> Fix:
-        """A fix of a rule: its description and safety come from the rule's fix table."""
+    def fix(self, rule: Rule, key: str, edits, *, preferred: bool = False,
+            profile_bound: bool | None = None, **fields) -> Fix:
+        """A fix of a rule: its description and applicability come from the rule's fix table.
+
+        A fix that follows the profile's gate roles (the table's profile_bound, or the caller's
+        for this one fix) rests on a guess when `auto` assumed the profile: it is then unsafe
+        (applied by --unsafe-fixes only) and carries the reason, which the editor shows in its
+        title (and then never marks it preferred: preferred stays the rule's first choice)."""
         text = rule.fixes[key]
-        return Fix(text.render(self.lang, **fields), tuple(edits), text.safe, preferred, "fix")
+        applicability, caveat = text.applicability, None
+        bound = text.profile_bound if profile_bound is None else profile_bound
+        if bound and self.profile.assumed_en:
+            name = self.profile.name
+            label_en, label_zh = (t.format(profile=name) for t in UNSAFE_TEXT["label"])
+            note_en, note_zh = (t.format(profile=name) for t in UNSAFE_TEXT["note"])
+            title = pick(self.lang, f"{text.render('en', **fields)} {label_en}",
+                         f"{text.render('zh', **fields)}{label_zh}")
+            # the note goes under a finding: one line per language, as the messages
+            note = f"{note_en}\n{note_zh}" if self.lang == "both" else pick(self.lang, note_en, note_zh)
+            caveat = Caveat(Reason.ASSUMED_PROFILE, name, title, note)
+            if applicability is Applicability.SAFE:
+                applicability = Applicability.UNSAFE
+        return Fix(text.render(self.lang, **fields), tuple(edits), applicability, preferred, "fix", caveat)
 
     def emit(self, rule: Rule, message: str, start: int, end: int, *, fixes=(), related=(),
              dedupe=None, severity: str | None = None, data=None, site=None,
-             keep_fixes: bool = False) -> None:
+             keep_fixes: bool = False, launch=None) -> None:
         """Record a finding once (dedupe key defaults to code and range).
 
         site: the assignment the finding is about; when it lives in a sourced file the finding
         moves to the `source` command of this script, points into the file, and keeps only the
         fixes built for this script (keep_fixes).
+        launch: the launch that causes the finding (what it sees is wrong), as data["launch"]
+        (its byte span): a disable directive on that launch silences the finding too.
         """
         if site is not None and getattr(site, "file", None):
             via = self.flow.sourced_at.get(site)
@@ -73,7 +94,8 @@ class Context:
         self.findings.append(Finding(
             code=rule.code, rule=rule.name, severity=severity or rule.severity, message=message,
             start=start, end=end, fixes=tuple(fixes), related=tuple(related),
-            tags=rule.tags, doc_url=rule.doc_url, path=self.path, data=data or {}))
+            tags=rule.tags, doc_url=rule.doc_url, path=self.path,
+            data={**(data or {}), "launch": [launch.start, launch.end]} if launch is not None else data or {}))
 
     def related(self, start: int, end: int, en: str, zh: str) -> Related:
         """Related information in the context's language."""
@@ -99,13 +121,13 @@ class Context:
         return (f"{launch.label} (line {line})", f"{launch.label}（第 {line} 行）")
 
 
-def gate_state(seen, profile: G.Profile | None = None, name: str = "") -> str:
-    """on / off / invalid / unknown for what a launch sees of a gate."""
+def gate_state(seen, profile: G.Profile | None = None, name: str = "") -> G.GateState:
+    """ON / OFF / INVALID / UNKNOWN for what a launch sees of a gate."""
     val = seen.val
     if val.kind == ValKind.UNSET:
-        return "off"
+        return G.GateState.OFF
     if val.kind == ValKind.UNKNOWN:
-        return "unknown"
+        return G.GateState.UNKNOWN
     if profile is not None and name:
         return profile.judge(name, val.text)
     return G.int_gate(val.text)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from .. import gates as G
 from ..fixes import insert_statement_after, quote_like
 from ..flow import ValKind
-from ..findings import Edit
+from ..findings import Applicability, Edit
 from ..parse import AssignMode
 from .base import Context, shown, value_edit
 from .packing import WRONG, launch_verdicts
@@ -86,25 +87,28 @@ RULE = Rule(
             doc_en="Export the missing gate right after the one that is on, with the same quotes: "
                    "`export OFFLINE_PACKED_DATA='1'` after `export OFFLINE_PACKING_BMR='1'`",
             doc_zh="在已打开的开关之后立即导出缺少的那个，引号保持一致：在 `export OFFLINE_PACKING_BMR='1'` "
-                   "之后加上 `export OFFLINE_PACKED_DATA='1'`"),
+                   "之后加上 `export OFFLINE_PACKED_DATA='1'`",
+            profile_bound=True),
         "set": FixText(
             "Set {off} to {value}", "把 {off} 设为 {value}",
             doc_en="Where the script sets the missing gate to something else, set it to 1: "
                    "`OFFLINE_PACKED_DATA=0` becomes `OFFLINE_PACKED_DATA=1`",
-            doc_zh="脚本把缺少的开关设成了别的值时，把它改为 1：`OFFLINE_PACKED_DATA=0` 改为 `OFFLINE_PACKED_DATA=1`"),
+            doc_zh="脚本把缺少的开关设成了别的值时，把它改为 1：`OFFLINE_PACKED_DATA=0` 改为 `OFFLINE_PACKED_DATA=1`",
+            profile_bound=True),
         "pass": FixText(
             "Add -e {spec} to docker run", "在 docker run 中加上 -e {spec}",
             doc_en="When the launch runs in a container, pass the missing gate on `docker run`: "
                    "`-e OFFLINE_PACKED_DATA` when the host exports it as 1, `-e OFFLINE_PACKED_DATA=1` "
                    "otherwise (a bare `-e` passes whatever the host has)",
             doc_zh="启动命令在容器中运行时，在 `docker run` 上传入缺少的开关：宿主机已导出为 1 时加 "
-                   "`-e OFFLINE_PACKED_DATA`，否则加 `-e OFFLINE_PACKED_DATA=1`（只写 `-e` 传入的是宿主机上的值）"),
+                   "`-e OFFLINE_PACKED_DATA`，否则加 `-e OFFLINE_PACKED_DATA=1`（只写 `-e` 传入的是宿主机上的值）",
+            profile_bound=True),
         "turn-off": FixText(
             "Turn {on} off instead", "改为关闭 {on}",
             doc_en="Turn the gate that is on off instead (`OFFLINE_PACKING_BMR=0`), so the launch "
                    "trains without packing",
             doc_zh="改为关闭已打开的开关（`OFFLINE_PACKING_BMR=0`），让这次启动不使用 packing",
-            safe=False),
+            applicability=Applicability.DISPLAY_ONLY, profile_bound=True),
     },
 )
 
@@ -117,7 +121,7 @@ def check(ctx: Context) -> None:
         if not kinds or not kinds <= set(WRONG) or len(kinds) != 1:
             continue
         for path, (verdict, enc, batch) in zip(launch.paths, verdicts):
-            if verdict == "leak":
+            if verdict == G.Verdict.LEAK:
                 on, off = enc, batch
                 on_name = _origin_name(enc) or ctx.profile.encoding[-1]
                 off_name = ctx.profile.batch
@@ -228,7 +232,7 @@ def _host_turns_on(ctx: Context, name: str, path) -> bool:
         return False
     values = [val for site, val in ctx.flow.gate_sites if site is a]
     return bool(values) and all(val.kind in (ValKind.KNOWN, ValKind.DEFAULT)
-                                and ctx.profile.judge(name, val.text) == "on" for val in values)
+                                and ctx.profile.judge(name, val.text) == G.GateState.ON for val in values)
 
 
 def _companion_fix(ctx: Context, a, on_name: str, off_name: str, quote: str, off=None, path=None):

@@ -43,7 +43,8 @@ RULE = Rule(
                "`export OFFLINE_PACKING_VQA=1` line, or only that word of a `docker run -e` list, a "
                "prefix assignment or a declaration of several names",
         doc_zh="删除对没人读取的变量的赋值：整行 `export OFFLINE_PACKING_VQA=1`；若它在 `docker run -e`、"
-               "前缀赋值或一次声明多个变量的语句中，只删除这一项")},
+               "前缀赋值或一次声明多个变量的语句中，只删除这一项",
+        profile_bound=True)},
     tags=("unnecessary",),
 )
 

@@ -69,7 +69,7 @@ def check(ctx: Context) -> None:
             if path.sft or path.mbs is None:
                 continue  # --packing-sft-data forces the size to 1 itself
             batch = gate_state(path.gates[ctx.profile.batch], ctx.profile, ctx.profile.batch)
-            if batch == "on":
+            if batch == G.GateState.ON:
                 why = f"{ctx.profile.batch}=1"
             elif path.pretrain:
                 why = G.PACKING_PRETRAIN
@@ -86,7 +86,7 @@ def _judge(ctx: Context, launch, mbs, flag, why: str) -> None:
         via = one_line(mbs.via or "?")
         msg = ctx.message(RULE, "unknown", via=via, **_naming(ctx, launch, why))
         ctx.emit(RULE, msg, anchor[0], anchor[1], related=[ctx.launch_related(launch)],
-                 severity="information", dedupe=(anchor, "unknown"))
+                 severity="information", dedupe=(anchor, "unknown"), launch=launch)
         return
     text = mbs.text.strip()
     try:
@@ -106,7 +106,7 @@ def _judge(ctx: Context, launch, mbs, flag, why: str) -> None:
     key = "default" if mbs.kind == ValKind.DEFAULT else "value"
     msg = ctx.message(RULE, key, value=one_line(text), via=mbs.via, **common)
     ctx.emit(RULE, msg, anchor[0], anchor[1], fixes=fixes, related=related,
-             dedupe=(anchor, mbs.lit))
+             dedupe=(anchor, mbs.lit), launch=launch)
 
 
 def _naming(ctx: Context, launch, why: str) -> dict:

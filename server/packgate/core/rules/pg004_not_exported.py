@@ -40,7 +40,8 @@ RULE = Rule(
                "`export OFFLINE_PACKED_DATA` line after it",
         doc_zh="在赋值处导出该开关：`OFFLINE_PACKED_DATA=1` 改为 `export OFFLINE_PACKED_DATA=1`，"
                "`declare OFFLINE_PACKED_DATA=1` 改为 `declare -x OFFLINE_PACKED_DATA=1`，"
-               "`A=1 OFFLINE_PACKED_DATA=1` 之后加一行 `export OFFLINE_PACKED_DATA`")},
+               "`A=1 OFFLINE_PACKED_DATA=1` 之后加一行 `export OFFLINE_PACKED_DATA`",
+        profile_bound=True)},
 )
 
 
@@ -56,7 +57,7 @@ def check(ctx: Context) -> None:
                 msg = ctx.message(RULE, "plain", name=name, value=value,
                                   launch=ctx.launch_name(launch), line=ctx.line(launch.name_start))
                 ctx.emit(RULE, msg, a.name_start, a.name_end, fixes=_export_fixes(ctx, a, name), site=a,
-                         related=[ctx.launch_related(launch)])
+                         related=[ctx.launch_related(launch)], launch=launch)
 
 
 def _export_fixes(ctx: Context, a, name: str) -> list:

@@ -56,7 +56,8 @@ RULE = Rule(
             "Run the export in the launching shell", "在启动 shell 中执行该 export",
             doc_en="Run the export in the launching shell: the `&` after it becomes a new line, "
                    "or the `( ... )` around a group of plain exports is removed",
-            doc_zh="让 export 在启动 shell 中执行：把其后的 `&` 换成换行，或去掉只包含 export 的 `( ... )`"),
+            doc_zh="让 export 在启动 shell 中执行：把其后的 `&` 换成换行，或去掉只包含 export 的 `( ... )`",
+            profile_bound=True),
     },
 )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..gates import Verdict
 from .base import Context
 from .packing import WRONG, combo_text, label_text, launch_verdicts
 from .rule import EXAMPLE_LAUNCH, Rule, Text
@@ -37,11 +38,14 @@ RULE = Rule(
 )
 
 
+_TAGS = {Verdict.OK: "✓", Verdict.OFF: "—", Verdict.ONLINE: "✓"}  # every other verdict: ✗
+
+
 def check(ctx: Context) -> None:
     """Paths that disagree about the combination, at least one of them wrong."""
     for launch in ctx.flow.launches:
         verdicts = launch_verdicts(ctx, launch)
-        kinds = {v[0] for v in verdicts} - {"unknown", "invalid"}
+        kinds = {v[0] for v in verdicts} - {Verdict.UNKNOWN, Verdict.INVALID}
         if len(kinds) < 2 or not kinds & set(WRONG):
             continue
         described, related = [], [ctx.launch_related(launch)]
@@ -55,7 +59,7 @@ def check(ctx: Context) -> None:
         named = [path for path, _ in firsts.values()]
         shared = set(named[0].labels).intersection(*(p.labels for p in named[1:]))
         for combo, (path, (verdict, enc, batch)) in firsts.items():
-            tag = {"ok": "✓", "off": "—", "online": "✓"}.get(verdict, "✗")
+            tag = _TAGS.get(verdict, "✗")
             own = tuple(label for label in path.labels if label not in shared)
             described.append(f"{label_text(ctx, own or path.labels)}: {combo} {tag}")
             for s in (enc, batch):
@@ -64,4 +68,4 @@ def check(ctx: Context) -> None:
                                                     f"{s.origin.name} 在此设置（{combo}）"))
         msg = ctx.message(RULE, "paths", launch=ctx.launch_name(launch),
                           line=ctx.line(launch.name_start), paths="; ".join(described[:4]))
-        ctx.emit(RULE, msg, launch.name_start, launch.name_end, related=related[:8])
+        ctx.emit(RULE, msg, launch.name_start, launch.name_end, related=related[:8], launch=launch)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..findings import Related
+from ..findings import Applicability, Related
 from ..parse import Assign, AssignMode
 from .base import Context, removal, shown, site_value
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text, pick
@@ -41,7 +41,7 @@ RULE = Rule(
                "above `export OFFLINE_PACKING_BMR=1`)",
         doc_zh="删除没有被读取的较早赋值（`export OFFLINE_PACKING_BMR=1` 之前的 "
                "`export OFFLINE_PACKING_BMR=0`）",
-        safe=False)},
+        applicability=Applicability.DISPLAY_ONLY, profile_bound=True)},
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ..findings import Applicability
 from ..links import rule_url
 from ..records import record
 
@@ -48,12 +49,14 @@ class Text:
 
 @record(frozen=True)
 class FixText(Text):
-    """A fix: its description template, what the rule page says of it, and whether `--fix`
-    (and fixAll on save) applies it."""
+    """A fix: its description template, what the rule page says of it, whether `--fix` (and
+    fixAll on save) applies it, and whether it follows the profile's gate roles (profile_bound:
+    where `auto` only assumed the profile, such a fix is unsafe, Context.fix)."""
 
     doc_en: str = ""
     doc_zh: str = ""
-    safe: bool = True
+    applicability: Applicability = Applicability.SAFE
+    profile_bound: bool = False
 
     def __post_init__(self):
         Text.__post_init__(self)
@@ -106,6 +109,15 @@ class Rule:
 # what the examples launch: one torchrun line with packing's buffer, after the gates
 EXAMPLE_LAUNCH = ("torchrun --nproc_per_node 8 aiak_training_llm/train.py \\\n"
                   "    --micro-batch-size 1 --packing-buffer-size 100\n")
+
+# a fix that follows the gate roles of a profile `auto` assumed (Reason.ASSUMED_PROFILE): the
+# editor's title suffix, and the command line's note under a finding whose fix --fix withheld
+UNSAFE_TEXT = {
+    "label": ("(unsafe: assumes profile {profile})", "（不安全：假定配置为 {profile}）"),
+    "note": ("(fix withheld: it rests on the assumed profile {profile}; --unsafe-fixes applies it, "
+             "or set profile)",
+             "（未自动修复：它依据的是假定的配置 {profile}；--unsafe-fixes 会应用它，或设置 profile）"),
+}
 
 # the two "disable" code actions every finding offers
 DISABLE_TEXT = {
