@@ -66,12 +66,23 @@ def wheel_install(target_dir: Path, python: str, tags: list[str], *requirements:
     )
 
 
+def _packaging():
+    """packaging's Requirement and canonicalize_name: the installed `packaging`, else the copy
+    pip vendors. The build runs pip anyway, and the venv `make demo` makes holds packgate alone
+    (no `packaging`): the build must not need more than pip."""
+    try:
+        from packaging.requirements import Requirement
+        from packaging.utils import canonicalize_name
+    except ImportError:
+        from pip._vendor.packaging.requirements import Requirement  # type: ignore[no-redef]
+        from pip._vendor.packaging.utils import canonicalize_name  # type: ignore[no-redef]
+    return Requirement, canonicalize_name
+
+
 def marked_requirements(libs: Path, python: str) -> list[str]:
     """Requirements of the installed distributions that hold on `python` only by a marker
     (pip judges markers by the Python running it, not by --python-version) and are missing."""
-    from packaging.requirements import Requirement
-    from packaging.utils import canonicalize_name
-
+    Requirement, canonicalize_name = _packaging()
     installed = {canonicalize_name(d.name.split("-")[0]) for d in libs.glob("*.dist-info")}
     environment = {"python_version": python, "python_full_version": f"{python}.0", "extra": ""}
     missing = []

@@ -2,7 +2,7 @@
 // (scripts/bundle_server.py), then `vsce package --target`. `--all` builds every target.
 //   node scripts/package.mjs [--target linux-x64 | --all]
 // The wheels come from PyPI here, at build time; PACKGATE_BUILD_PYTHON names the Python that
-// runs pip (default: the repository's .venv, else python3; it needs pip and packaging).
+// runs pip (default: the repository's .venv, else python3; it needs pip, nothing more).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

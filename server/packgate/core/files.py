@@ -13,7 +13,10 @@ import stat
 from typing import Callable, Iterator, Optional
 
 SHELL_SUFFIXES = (".sh", ".bash")
-SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "__pycache__", ".hg", ".svn", ".tox"})
+# Never walked into: tool folders and Python environments (`venv`, `.venv`, and any folder
+# holding a VENV_MARKER, whatever its name).
+SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".hg", ".svn", ".tox"})
+VENV_MARKER = "pyvenv.cfg"
 KERNEL_TREES = ("/dev", "/proc", "/sys")
 
 # Past these sizes a text is not analysed: time and memory stay bounded (docs/reliability.md).
@@ -83,12 +86,40 @@ def is_shell_script(path: str) -> bool:
     return first.startswith(b"#!") and any(s in first for s in (b"bash", b"/sh", b" sh"))
 
 
-def walk(root: str, on_error: Optional[Callable[[OSError], None]] = None) -> Iterator[str]:
-    """Every file below a folder, in a stable (sorted) order, skipping SKIP_DIRS."""
+def walk(root: str, on_error: Optional[Callable[[OSError], None]] = None,
+         respect_ignores: bool = True) -> Iterator[str]:
+    """Every file below a folder, in a stable (sorted) order, skipping SKIP_DIRS, environment
+    folders (any holding a `pyvenv.cfg`) and, with respect_ignores, what the `.gitignore` and
+    `.ignore` files of the folder, its subfolders and its parents up to the repository's root
+    ignore (core/gitignore.py: ruff's rules). The root itself is walked even when ignored: it
+    was named."""
+    from .gitignore import Ignores
+    top = os.path.abspath(root)
+    chains = {root: (top, Ignores.at(top) if respect_ignores else None)}
+    first = True
     for folder, dirs, names in os.walk(root, onerror=on_error):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        here, chain = chains.pop(folder, (None, None))
+        if here is None:  # not reached through a folder kept below (cannot happen; be safe)
+            here = os.path.abspath(folder)
+        below, first = not first, False
+        if below and VENV_MARKER in names:
+            dirs[:] = []  # a Python environment (`python -m venv env`): its scripts are not the project's
+            continue
+        if chain is not None and below:
+            chain = chain.enter(here, set(names).union(dirs))
+        ignored = chain.ignored if chain is not None and chain.levels else None
+        inside = here.rstrip(os.sep) + os.sep
+        kept = []
+        for d in sorted(dirs):
+            if d in SKIP_DIRS or ignored is not None and ignored(inside + d, True):
+                continue
+            kept.append(d)
+            chains[os.path.join(folder, d)] = (inside + d, chain)
+        dirs[:] = kept
         shown = display_path(folder)
         for name in sorted(names):
+            if ignored is not None and ignored(inside + name, False):
+                continue
             yield name if shown == "." else os.path.join(shown, name)  # `check .` prints `a.sh`, not `./a.sh`
 
 

@@ -34,6 +34,15 @@ def start_io() -> int:
     return transport.serve_stdio(create_server())
 
 
-def start_tcp(host: str, port: int) -> None:
-    """Serve on a TCP socket (`packgate lsp --tcp --host H --port P`)."""
-    transport.serve_tcp(create_server(), host, port)
+def start_tcp(host: str, port: int) -> int:
+    """Serve on a TCP socket (`packgate lsp --tcp --host H --port P`): 0 when the client is
+    done, 2 with one line on stderr when the socket cannot be opened (a port in use or not
+    allowed, an unknown host)."""
+    import sys
+    try:
+        transport.serve_tcp(create_server(), host, port)
+    except (OSError, OverflowError) as exc:  # socket.gaierror is an OSError
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        print(f"packgate lsp: cannot listen on {host}:{port}: {reason}", file=sys.stderr)
+        return 2
+    return 0
