@@ -138,7 +138,7 @@ def test_source_forms(tmp_path, form):
 
 def test_dynamic_source_asks_for_a_directive(tmp_path):
     script = tmp_path / "run.sh"
-    script.write_text('source "$ENV_FILE"\n')
+    script.write_text('source "$ENV_FILE"\ntorchrun train.py --micro-batch-size 1\n')  # a launcher: its exports matter
     [f] = check(script).findings
     assert f.code == "PG009" and "packgate source=" in f.message
 

@@ -10,7 +10,7 @@ the project's code or configuration changed, so the cached project index is drop
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from packgate.core.settings import Settings
@@ -47,6 +47,7 @@ class ScriptResult:
     findings: list
     foreign: dict[str, str]  # sourced path -> its text, for findings placed in sourced files
     dependencies: frozenset[str]  # every file the analysis read or tried to read
+    notices: list = field(default_factory=list)  # core.notices: warnings about the file itself
 
 
 _generation: int | None = None  # the generation this process's project index belongs to
@@ -79,7 +80,7 @@ def analyse_script(job: ScriptJob, overlay: Mapping[str, str],
                        loader=loaders[job.root])
     foreign = dict(analysis.flow.foreign) if analysis.flow is not None else {}
     return ScriptResult(job.path, analysis.source.text, list(analysis.findings), foreign,
-                        frozenset(analysis.dependencies))
+                        frozenset(analysis.dependencies), list(analysis.notices))
 
 
 def ready(_workers: int) -> int:

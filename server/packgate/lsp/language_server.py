@@ -34,6 +34,10 @@ logger = logging.getLogger("packgate.lsp")
 # A change to a sourced file re-diagnoses the scripts that source it after this pause (a burst of
 # keystrokes in the env file costs one analysis of each of them).
 DEPENDENTS_DELAY = 0.05
+# The first diagnostics wait for the client's settings (workspace/configuration, asked in
+# `initialized`) at most this long: sent before them, they would show findings `select` turns
+# off, in the language `lang` does not ask for, and be replaced a moment later.
+SETTINGS_WAIT = 1.0
 
 
 def _version() -> str:
@@ -56,6 +60,53 @@ class PackgateServer(LanguageServer):
         self.last_activity = time.monotonic()  # when the last message came in
         self.passes = 0  # workspace passes running: the cycle collector waits for them (lsp.memory)
         self._collecting = False
+        # False from `initialize` (for a client with workspace/configuration) until its answer
+        # or SETTINGS_WAIT: diagnostics wait (settings_awaited, publish holds them in _held)
+        self.settings_known = True
+        self._settings_event: asyncio.Event | None = None
+        self._held: dict[str, bool] = {}  # uri -> revalidate: pushes held until the settings are known
+        self._held_handle: asyncio.TimerHandle | None = None
+
+    # -- the client's settings, before the first diagnostics --
+
+    def await_settings(self) -> None:
+        """From `initialize`: the client will be asked for its settings; diagnostics wait for them."""
+        self.settings_known = False
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a unit test's server): nothing can be waited for
+            self.settings_known = True
+            return
+        self._held_handle = loop.call_later(SETTINGS_WAIT, self.settings_arrived)
+
+    def settings_arrived(self, publish_held: bool = True) -> None:
+        """The client's settings are in (or SETTINGS_WAIT is over): push what was held, unless
+        the caller diagnoses every document anew (publish_held=False), and let pulls through."""
+        if self.settings_known:
+            return
+        self.settings_known = True
+        if self._held_handle is not None:
+            self._held_handle.cancel()
+            self._held_handle = None
+        if self._settings_event is not None:
+            self._settings_event.set()
+        held, self._held = self._held, {}
+        for uri, revalidate in held.items() if publish_held else ():
+            try:
+                self.publish(uri, revalidate)
+            except Exception:
+                self.log(f"packgate: publishing {uri} failed\n{traceback.format_exc()}", "error")
+
+    async def settings_awaited(self) -> None:
+        """Return once the client's settings are known (at most SETTINGS_WAIT after `initialize`)."""
+        if self.settings_known:
+            return
+        if self._settings_event is None:
+            self._settings_event = asyncio.Event()
+        try:
+            await asyncio.wait_for(self._settings_event.wait(), SETTINGS_WAIT)
+        except asyncio.TimeoutError:
+            self.settings_arrived()
 
     def collect_when_idle(self) -> None:
         """Run Python's cycle collector between keystrokes, not during them (packgate.lsp.memory)."""
@@ -117,14 +168,21 @@ class PackgateServer(LanguageServer):
         if entry.rendered is None:
             entry.rendered = convert.to_diagnostics(entry.analysis.findings, entry.analysis.source, uri,
                                                     entry.version, self.client, entry.analysis.source_for)
+            # a directive that is not one, CRLF line ends: warnings without a code, as the CLI's problems
+            entry.rendered += convert.notice_diagnostics(entry.analysis.notices, entry.analysis.source,
+                                                         entry.version, self.client)
             if entry.analysis.note:  # not analysed (too large): say so where the user looks
                 entry.rendered.append(convert.note_diagnostic(entry.analysis.note))
         return entry.rendered
 
     def publish(self, uri: str, revalidate: bool = False) -> None:
-        """Push the document's diagnostics with its version (push clients only)."""
+        """Push the document's diagnostics with its version (push clients only); before the
+        client's settings are known, held until they are (settings_arrived)."""
         doc = self.document(uri)
         if doc is None or self.client.pull_diagnostics:
+            return
+        if not self.settings_known:
+            self._held[uri] = self._held.get(uri, False) or revalidate
             return
         entry = self.entry(uri, revalidate, full=False)
         if entry is not None:

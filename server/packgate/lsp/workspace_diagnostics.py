@@ -24,7 +24,8 @@ from pygls.uris import from_fs_path
 import packgate.lsp.convert as convert
 import packgate.lsp.workspace as workspace
 from packgate.core.closed_scripts import Batch, ScriptJob, ScriptResult, analyse_script
-from packgate.core.settings import CONFIG_NAMES
+from packgate.core.exclusion import matching, patterns_of
+from packgate.core.settings import CONFIG_NAMES, find_config
 from packgate.core.text import Source
 from packgate.lsp.pool import PoolBroken
 
@@ -145,6 +146,7 @@ class WorkspacePass:
         self.generation = ls.session.generation
         self.roots = ls.roots()
         self.settings: dict[str, Any] = {}  # per folder
+        self.bases: dict[str, str] = {}  # per folder: what exclude patterns are relative to
         self.problems: list[str] = []
         self.out = Stream(ls, params.partial_result_token)
         self.done = 0  # of the scripts analyse() was given
@@ -175,6 +177,29 @@ class WorkspacePass:
             self.settings[below] = self.settings[folder]
         return self.settings[folder]
 
+    def excluded(self, path: str, settings: Any) -> bool:
+        """Whether the settings' `exclude` / `extend-exclude` skip a closed script, as `packgate
+        check` run in the configuration file's folder skips it: patterns with a slash are relative
+        to that folder (to the workspace folder when no configuration file set them)."""
+        patterns = patterns_of(settings)
+        if not patterns:
+            return False
+        folder = os.path.dirname(path)
+        chain = []
+        while folder not in self.bases:  # looked up once per folder, as settings_of does
+            chain.append(folder)
+            parent = os.path.dirname(folder)
+            if parent == folder or folder in self.roots or \
+                    any(os.path.isfile(os.path.join(folder, name)) for name in CONFIG_NAMES):
+                found, _raw = find_config(folder)
+                self.bases[folder] = os.path.dirname(found) if found is not None else \
+                    (self.ls.root_for(path, roots=self.roots) or folder)
+                break
+            folder = parent
+        for below in chain:
+            self.bases[below] = self.bases[folder]
+        return matching(path, patterns, self.bases[folder]) is not None
+
     async def sort(self, paths: list[str]) -> list[Todo]:
         """Answer open documents and unchanged scripts; return the scripts to analyse. A big
         tree's first reports go out while it is sorted: what is ready, else one script analysed."""
@@ -192,7 +217,10 @@ class WorkspacePass:
                 self.open_item(uri)
                 continue
             uri = from_fs_path(path) or path
-            settings, file_stamp = self.settings_of(path), workspace.stamp(path)
+            settings = self.settings_of(path)
+            if self.excluded(path, settings):  # as `packgate check` skips it
+                continue
+            file_stamp = workspace.stamp(path)
             checked = ls.checks.current(path, file_stamp, settings, self.generation, self.stamp)
             if checked is None:
                 todo.append(Todo(path, uri, file_stamp, settings, self.ls.root_for(path, real, self.roots)))
@@ -277,7 +305,8 @@ class WorkspacePass:
         """One analysis done: render it, keep it in ls.checks, and queue its report."""
         if result.text is None:
             return
-        rendered = self.render(todo, result) if result.findings else []  # nothing to place: no Source made
+        # nothing to place: no Source made
+        rendered = self.render(todo, result) if result.findings or result.notices else []
         self.out.add(self.item(todo.uri, self.ls.checks.store(
             todo.path, todo.stamp, todo.settings, self.generation, result.dependencies, self.stamp, rendered)))
 
@@ -293,7 +322,8 @@ class WorkspacePass:
                 others[path] = Source(result.foreign[path])
             return others[path]
 
-        return convert.to_diagnostics(result.findings, source, todo.uri, None, self.ls.client, source_for)
+        return convert.to_diagnostics(result.findings, source, todo.uri, None, self.ls.client, source_for) + \
+            convert.notice_diagnostics(result.notices, source, None, self.ls.client)
 
     def advance(self, token: Any, count: int, total: int) -> None:
         """count more of total scripts analysed: $/progress at each new percent."""

@@ -22,6 +22,58 @@ from .words import MAX_DEPTH
 
 # a pattern, compiled on first use (re keeps it): most scripts hold no directive
 DIRECTIVE = r"#\s*packgate\s+(disable|profile|source)\s*=\s*(\S+)"
+# a comment that means to be a directive and is not one: `# packgate: disable=`, `#packgate
+# disable PG001`, `# packgate disabled=`, `# Packgate Disable=` (intended() reads it)
+LOOKALIKE = r"(?i)#\s*packgate(?![a-z0-9])([ \t]*[:_-]?[ \t]*)([a-z]+)(?![a-z0-9])([ \t]*[=:][ \t]*|[ \t]+|$)(\S*)"
+KEYWORDS = ("disable", "profile", "source")
+# what users of other linters write for disable (ruff's noqa, pylint's ignore...)
+SYNONYMS = {"ignore": "disable", "noqa": "disable", "nolint": "disable", "skip": "disable",
+            "suppress": "disable", "off": "disable", "disables": "disable", "disabled": "disable"}
+# a plausible value when the `=` is missing: a rule code or name, `all`; a profile; a path
+_RULE_LIKE = r"(?i:all|pg\d+|[a-z]+(?:-[a-z]+)+)"
+_VALUE_LIKE = {"disable": _RULE_LIKE + "(," + _RULE_LIKE + ")*,?$",
+               "profile": r"(?i)(ov\d+|three-gate|auto)$",
+               "source": r"\S*(/|\.(sh|bash|env|conf|cfg))\S*$"}
+
+
+def intended(text: str) -> Optional[str]:
+    """The directive a `# packgate ...` comment that is not one means (`# packgate
+    disable=PG001`), or None when it does not look like a directive at all.
+
+    A keyword spelled another way (`disabled`, `Disable`, `ignore`), a `:` or `-` after
+    `packgate`, a `:` for the `=` or nothing after it; a missing `=` only when what follows is a
+    plausible value (`# packgate disable PG001`, not `# packgate disable the check`); a list
+    with blanks in it (`disable=PG001, PG002` or `disable=PG001 PG002`: the blank ends it)."""
+    m = re.search(DIRECTIVE, text)
+    if m is not None:
+        tail = text[m.end():]
+        if (m.group(2).endswith(",") and tail.strip()) or re.match(r"[ \t]+(,|(?i:pg\d+)(?![\w-]))", tail):
+            values = [v for v in m.group(2).split(",") if v]
+            at = 0
+            while True:  # the list goes on up to prose
+                more = re.match(r"[ \t]*,?[ \t]*([^\s,]+)", tail[at:])
+                if more is None or not re.match(_RULE_LIKE + "$", more.group(1)):
+                    break
+                values.append(more.group(1))
+                at += more.end()
+            return f"# packgate {m.group(1)}={','.join(values)}"
+        return None
+    m = re.search(LOOKALIKE, text)
+    if m is None:
+        return None
+    sep, word, eq, value = m.group(1), m.group(2), m.group(3), m.group(4)
+    key = word.lower()
+    meant = key if key in KEYWORDS else SYNONYMS.get(key)
+    if meant is None:
+        from difflib import get_close_matches  # only for a comment that names packgate
+        close = get_close_matches(key, KEYWORDS, n=1, cutoff=0.75)
+        meant = close[0] if close else None
+    if meant is None:
+        return None
+    if "=" not in eq and not re.match(_VALUE_LIKE[meant], value):
+        return None  # prose: `# packgate disable the check here`
+    value = value.rstrip("\r")
+    return f"# packgate {meant}={value}" if value else f"# packgate {meant}=VALUE"
 
 
 class Builder(SimpleBuilder):
@@ -157,19 +209,38 @@ class Builder(SimpleBuilder):
         return stmts
 
     def comment(self, node) -> None:
-        """A `# packgate ...` comment becomes a Directive (others are skipped)."""
-        if b"packgate" not in self.data[node.start_byte:node.end_byte]:
+        """A `# packgate ...` comment becomes a Directive (others are skipped); one that looks
+        like a directive but is not one, a MALFORMED Directive ([its text, what it means]).
+
+        A disable after code on its line (`export X=1  # packgate disable=PG001`) covers that
+        line, up to the comment; on its own line it covers the next command, before the first
+        command of a file the whole file."""
+        at = node.start_byte
+        if b"packgate" not in self.data[at:node.end_byte].lower():
             return
-        m = re.search(DIRECTIVE, self.text(node))
+        text = self.text(node)
+        m = re.search(DIRECTIVE, text)
+        meant = intended(text)
+        if meant is not None:  # after the directive of the same comment, if it has one
+            malformed = Directive(self.s(node), self.e(node), DirectiveKind.MALFORMED,
+                                  [text.rstrip("\r"), meant])
         if not m:
+            if meant is not None:
+                self.directives.append(malformed)
             return
         values = [v for v in m.group(2).split(",") if v]
         d = Directive(self.s(node), self.e(node), DirectiveKind(m.group(1)), values)
-        if m.group(1) == "disable" and not self.seen_command and self.base == 0:
+        line_start = max(self.data.rfind(b"\n", 0, at), self.data.rfind(b"\r", 0, at)) + 1
+        trailing = self.data[line_start:at].strip(b" \t") != b""
+        if m.group(1) == "disable" and trailing:
+            d.scope_start, d.scope_end = line_start + self.base, self.s(node)
+        elif m.group(1) == "disable" and not self.seen_command and self.base == 0:
             d.file_wide = True
         elif m.group(1) in ("disable", "source"):
             self.pending.append(d)
         self.directives.append(d)
+        if meant is not None:
+            self.directives.append(malformed)
 
     # -- statements
     def statement(self, node, depth: int, t: Optional[str] = None) -> list:

@@ -6,18 +6,9 @@ Every record keeps the byte spans a rule may point at or a fix may edit. Kinds a
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Optional, Union
 
-from ..records import factory, record
-
-
-class TextEnum(str, Enum):
-    """An enum whose members are their text: printed, formatted, compared and shown as strings."""
-
-    __repr__ = str.__repr__
-    __str__ = str.__str__
-    __format__ = str.__format__
+from ..records import TextEnum, factory, record
 
 
 class AssignMode(TextEnum):
@@ -64,6 +55,9 @@ class DirectiveKind(TextEnum):
     DISABLE = "disable"
     PROFILE = "profile"
     SOURCE = "source"
+    # a comment that looks like a directive and is not one (`# packgate: disable=`): values
+    # are its text and the directive it means; it does nothing (core.directives warns)
+    MALFORMED = "malformed"
 
 
 @record

@@ -2,26 +2,38 @@
 
 from __future__ import annotations
 
+from itertools import chain
+
+from ..parse import OccurrenceKind
 from .base import Context, one_line
 from .rule import Rule, Text
+
+# the mentions that set or export a variable (an expansion or an unset does neither)
+_SETTING = frozenset({OccurrenceKind.ASSIGN, OccurrenceKind.EXPORT, OccurrenceKind.PREFIX,
+                      OccurrenceKind.ENV, OccurrenceKind.DOCKER})
 
 RULE = Rule(
     code="PG009",
     name="unfollowed-source",
     severity="information",
-    summary_en="A sourced file could not be followed, so its exports are not checked",
-    summary_zh="无法跟踪被 source 的文件，其中的导出没有被检查",
+    summary_en="A sourced file could not be followed where its exports matter, so they are not checked",
+    summary_zh="无法跟踪被 source 的文件（其导出在此有影响），其中的导出没有被检查",
     problem_en=(
         "Training scripts often keep their environment in a file they `source`. packgate "
         "follows static paths, paths relative to the script (`$(dirname \"$0\")`, "
         "`${BASH_SOURCE[0]}`, a `SCRIPT_DIR` variable) and `# packgate source=PATH`. When it "
         "cannot tell which file is meant, or the file is refused (outside the project, not a "
-        "regular file, too large, a cycle), the exports in it are invisible to the checks."),
+        "regular file, too large, a cycle), the exports in it are invisible to the checks. "
+        "That matters only where the script launches training or sets or exports a gate "
+        "(anywhere: in a function, a branch, a file it sources): a script that does neither "
+        "(a frame-extraction helper, a vendored tool) gets no PG009 for what it sources."),
     problem_zh=(
         "训练脚本常把环境变量放在一个被 `source` 的文件里。packgate 会跟踪静态路径、相对脚本的路径"
         "（`$(dirname \"$0\")`、`${BASH_SOURCE[0]}`、`SCRIPT_DIR` 变量）以及 `# packgate source=PATH`。"
         "如果无法确定是哪个文件，或者文件被拒绝（在项目之外、不是普通文件、过大、循环 source），"
-        "其中的导出就不会被检查。"),
+        "其中的导出就不会被检查。只有脚本启动训练、或设置或导出某个开关（任何位置：函数、分支、"
+        "它 source 的文件）时这才有影响：两者都不做的脚本（抽帧脚本、第三方工具）不会因为它 source "
+        "的文件报 PG009。"),
     rationale_en="Point packgate at the file with `# packgate source=relative/path.sh` on the line before.",
     rationale_zh="在前一行写 `# packgate source=相对路径.sh`，告诉 packgate 是哪个文件。",
     exceptions_en="Sources of files that set no packing variables can be silenced with `# packgate disable=PG009`.",
@@ -45,7 +57,26 @@ RULE = Rule(
 
 
 def check(ctx: Context) -> None:
-    """One information finding per source command that was not followed."""
+    """One information finding per source command that was not followed, in a script where
+    what the file could export matters (matters())."""
+    if not ctx.flow.unfollowed or not matters(ctx):
+        return
     for start, end, (key, detail) in ctx.flow.unfollowed:
         msg = ctx.message(RULE, key, detail=one_line(detail))
         ctx.emit(RULE, msg, start, end, dedupe=(start, end, key))
+
+
+def matters(ctx: Context) -> bool:
+    """Whether what an unread file could export changes a verdict here: the script launches
+    training (a launch of its own or of a file it sources), or sets or exports a gate of the
+    profile anywhere (its code's mentions, `bash -c` bodies', a followed file's assignments).
+    A script that does neither (frame extraction, a vendored tool) launches nothing an unread
+    export could break, and a launcher that sources it is checked where it launches."""
+    if any(not launch.implicit for launch in ctx.flow.launches):
+        return True
+    profile = ctx.profile
+    gates = {*profile.encoding, profile.batch, *profile.dead}
+    for o in chain(ctx.script.occurrences, ctx.flow.extra_occurrences):
+        if o.kind in _SETTING and o.name in gates:
+            return True
+    return any(site.assign.name in gates for site in ctx.flow.gate_sites)

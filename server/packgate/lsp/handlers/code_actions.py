@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 import packgate.lsp.convert as convert
+from packgate.core.findings import NoticeKind
 from packgate.lsp.guard import guarded
 
 if TYPE_CHECKING:
@@ -22,8 +23,16 @@ def code_action(ls: PackgateServer, params: types.CodeActionParams) -> list[type
         return []
     actions: list[types.CodeAction] = []
     if convert.wants_kind(only, types.CodeActionKind.QuickFix.value):
-        for sent, fresh in diagnostics_in(params, doc.version, ls.diagnostics(uri, entry)):
+        current = ls.diagnostics(uri, entry)
+        for sent, fresh in diagnostics_in(params, doc.version, current):
             actions += convert.quick_fixes(fresh, uri, doc.version, ls.client, attach=sent)
+        crlf = next((d for d in current if isinstance(d.data, dict) and d.data.get("notice") == NoticeKind.CRLF.value
+                     and convert.range_overlaps(d.range, params.range)), None)
+        if crlf is not None:  # CRLF line ends: "convert the file to LF", built only when asked for
+            from packgate.core.notices import crlf_edits
+            source = entry.analysis.source
+            actions.append(convert.to_lf_action(crlf_edits(source), source, uri, doc.version, ls.client,
+                                                entry.settings.lang, crlf))
     automatic = params.context.trigger_kind == types.CodeActionTriggerKind.Automatic
     if convert.wants_kind(only, convert.FIX_ALL_KIND) and not (automatic and not only):
         # fixAll re-analyses until it converges: only when asked (a source action, or on save)

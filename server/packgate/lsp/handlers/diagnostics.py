@@ -15,8 +15,11 @@ if TYPE_CHECKING:
 
 
 @guarded(lambda: convert.full_report([], None))
-def document_diagnostic(ls: PackgateServer, params: types.DocumentDiagnosticParams):
-    """Pulled diagnostics; `unchanged` when the client already has this result."""
+async def document_diagnostic(ls: PackgateServer, params: types.DocumentDiagnosticParams):
+    """Pulled diagnostics; `unchanged` when the client already has this result. A pull that
+    comes before the client's settings waits for them (as a push does: ls.publish)."""
+    if not ls.settings_known:
+        await ls.settings_awaited()
     uri = params.text_document.uri
     entry = ls.entry(uri, full=False)
     if entry is None:

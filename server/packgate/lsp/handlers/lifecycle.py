@@ -25,24 +25,31 @@ def initialize(ls: PackgateServer, params: types.InitializeParams) -> None:
     ls.client = ClientFeatures.from_capabilities(params.capabilities, ls.workspace.position_encoding)
     ls.session.set_locale(params.locale)
     ls.pending = ls.session.set_init_options(params.initialization_options)
+    if ls.client.configuration:  # asked for in `initialized`: the first diagnostics wait for it
+        ls.await_settings()
 
 
 @guarded()
 async def initialized(ls: PackgateServer, params: types.InitializedParams) -> None:
-    """Show early settings problems, watch the project's files, pull the editor settings."""
+    """Show early settings problems, pull the editor settings (the first diagnostics wait for
+    them: ls.settings_arrived), watch the project's files."""
     ls.thread_pool.submit(warm_up)
     ls.collect_when_idle()
     ls.say(ls.pending)
+    if ls.client.configuration:
+        before = ls.session.editor
+        try:
+            ls.say(ls.session.set_editor_section(await ls.pull_configuration()))
+        finally:
+            changed = ls.session.editor != before
+            ls.settings_arrived(publish_held=not changed)
+        if changed:  # documents diagnosed meanwhile (after SETTINGS_WAIT) used the older settings
+            ls.rediagnose()
     if ls.client.watch_files:
         try:
             await ls.client_register_capability_async(convert.watchers_registration(WATCHED))
         except Exception as exc:  # a client that declines: open and save still revalidate
             ls.log(f"file watching not registered: {exc!r}", "warning")
-    if ls.client.configuration:
-        before = ls.session.editor
-        ls.say(ls.session.set_editor_section(await ls.pull_configuration()))
-        if ls.session.editor != before:  # documents opened meanwhile used the older settings
-            ls.rediagnose()
 
 
 @guarded()
