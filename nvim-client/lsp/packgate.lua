@@ -22,13 +22,19 @@ return {
       profile = 'auto',
       -- en | zh | both: language of messages and hover text.
       lang = 'both',
-      -- Only report these rules (codes or names); empty means every rule.
+      -- Only report these rules (codes, names, code prefixes such as 'PG00', or 'ALL');
+      -- empty means every rule.
       select = {},
+      -- Report these rules as well as the selected ones.
+      extendSelect = {},
       -- Never report these rules.
       ignore = {},
       -- Per-rule severity overrides, e.g. { PG008 = 'hint', ['dead-var'] = 'error' }; 'off' disables.
       -- vim.empty_dict() so that the empty default goes out as a JSON object, not an array.
       severity = vim.empty_dict(),
+      -- Rules not reported in the files a glob matches (against the absolute path or the file
+      -- name), e.g. { ['**/vendor/**'] = { 'PG002' } }; a project's config file sets its own.
+      perFileIgnores = vim.empty_dict(),
       -- Editor-only limits of the workspace scan that references (`grr`) make: at most this many
       -- shell scripts of the workspace folders, and files looked at to find them (0: no limit).
       -- You are told once when one bites. Configuration files do not set these.

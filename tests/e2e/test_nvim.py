@@ -130,7 +130,7 @@ def test_neovim_diagnostic_hover_and_quickfix(tmp_path: Path) -> None:
 
     # The shipped config, as a user gets it: command, filetypes, root markers, and the settings
     # section equal to the server's schema defaults (an empty severity map must go out as {}).
-    from packgate.core.settings import EDITOR_ONLY_KEYS, SCHEMA
+    from packgate.core.settings import CLIENT_NAMES, EDITOR_ONLY_KEYS, SCHEMA
 
     shipped = result["shipped"]
     assert shipped["cmd"] == ["packgate", "lsp"], why
@@ -141,7 +141,8 @@ def test_neovim_diagnostic_hover_and_quickfix(tmp_path: Path) -> None:
         head, _, tail = key.partition(".")
         limits.setdefault(head, {})[tail] = spec["default"]
     assert json.loads(shipped["settings_json"]) == {
-        "packgate": {**{key: spec["default"] for key, spec in SCHEMA.items()}, **limits}}, why
+        "packgate": {**{CLIENT_NAMES.get(key, key): spec["default"] for key, spec in SCHEMA.items()},
+                     **limits}}, why
     assert not [m for m in result["messages"] if m["type"] <= 2], \
         f"the server complained about the settings Neovim sent{why}"
 

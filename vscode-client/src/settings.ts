@@ -2,7 +2,9 @@
 // load this through the bundle and must build exactly what the extension builds.
 
 /** The `packgate.*` settings the server reads (its settings contract, core/settings.py: SCHEMA and EDITOR_ONLY_KEYS). */
-export const SERVER_SETTINGS = ['profile', 'lang', 'select', 'ignore', 'severity', 'workspace.maxScripts', 'workspace.maxFiles'] as const;
+export const SERVER_SETTINGS = [
+  'profile', 'lang', 'select', 'extendSelect', 'ignore', 'severity', 'perFileIgnores', 'workspace.maxScripts', 'workspace.maxFiles',
+] as const;
 
 /** The `packgate.*` settings only the extension reads. */
 export const CLIENT_ONLY_SETTINGS = ['path', 'importStrategy', 'interpreter', 'trace.server'] as const;

@@ -19,13 +19,15 @@ _BOLD, _RESET, _DIM = "\033[1m", "\033[0m", "\033[2m"
 class Problem:
     """Something that is not a finding but keeps a file (or a setting) from being checked as
     asked: an unreadable or missing file, invalid UTF-8, an unknown rule in a directive, a
-    configuration error. level "error" makes the run exit 2."""
+    configuration error. level "error" makes the run exit 2. skipped: why a file was left out
+    on purpose ("binary", "too large"), which is reported but does not change the exit status."""
 
     message: str
     path: str | None = None
     line: int = 0  # 1-based; 0 when the problem has no position
     column: int = 0
     level: str = "warning"
+    skipped: str = ""
 
     def __str__(self) -> str:
         where = self.path or ""
@@ -52,6 +54,7 @@ class Report:
         self.problems: list = []  # [Problem]
         self.fixed = 0  # findings that --fix removed
         self.fixed_files = 0  # files --fix rewrote
+        self.fixing = False  # a --fix run: say under each finding left why its fix was withheld
         self.root = root  # the repository root machine formats make paths relative to
 
     def add(self, path: str, analysis) -> None:
@@ -83,9 +86,36 @@ class Report:
         return sorted(((n, code, rule) for (code, rule), n in counts.items()),
                       key=lambda t: (-t[0], t[1]))
 
+    def withheld(self) -> list:
+        """The caveat of each finding left whose fix the run withheld (an unsafe fix, not applied
+        without --unsafe-fixes), in file order."""
+        return [c for _, analysis, f in self.findings() if (c := withheld(f, analysis)) is not None]
+
     def assumed(self) -> int:
         """How many files `auto` judged with a profile it assumed (no training code found)."""
         return sum(1 for _, a in self.files if getattr(a.profile, "assumed_en", ""))
+
+
+def withheld(finding, analysis):
+    """The Caveat of the unsafe fix a batch fix leaves for this finding (the analysis's settings
+    do not turn unsafe fixes on, and none of its fixes is applied), else None."""
+    settings = getattr(analysis, "settings", None)
+    unsafe = bool(getattr(settings, "unsafe_fixes", False))
+    if any(x.applies(unsafe) for x in finding.fixes):
+        return None
+    return next((x.caveat for x in finding.fixes
+                 if x.kind == "fix" and x.caveat is not None and x.applies(True)), None)
+
+
+def withheld_line(caveats: list) -> str:
+    """One line saying how many fixes were withheld and why ("" for none)."""
+    if not caveats:
+        return ""
+    profiles = ", ".join(dict.fromkeys(c.profile for c in caveats))
+    one = len(caveats) == 1
+    return (f"{len(caveats)} {'fix' if one else 'fixes'} withheld: {'it rests' if one else 'they rest'} on "
+            f"the profile `auto` assumed ({profiles}); --unsafe-fixes applies {'it' if one else 'them'}, "
+            "or set profile.")
 
 
 def _edit_json(analysis, edit) -> dict:
@@ -105,12 +135,40 @@ def _source_excerpt(analysis, f) -> list:
         return []
     text = source.line_bytes(f.line - 1).decode("utf-8", "replace")
     width = len(str(f.line))
-    start = max(0, f.column - 1)
+    start = min(max(0, f.column - 1), len(text))
     end = f.end_column - 1 if f.end_line == f.line else len(text)
-    end = max(end, start + 1)
-    # keep tabs under tabs so the caret lines up however wide the terminal draws them
-    pad = "".join("\t" if ch == "\t" else " " for ch in text[:start])
-    return [f" {f.line} | {text}", f" {' ' * width} | {pad}{'^' * (end - start)}"]
+    end = min(max(end, start + 1), len(text))
+    pad, cells = _caret_indent(text, start)
+    carets = max(1, cells[end] - cells[start]) if end > start else 1
+    return [f" {f.line} | {text}", f" {' ' * width} | {pad}{'^' * carets}"]
+
+
+TAB_STOP = 8  # only to size a caret run over a tab; the indentation keeps tabs under tabs
+
+
+def _caret_indent(text: str, start: int) -> tuple[str, list]:
+    """What goes before a caret under code point `start` of text, and the terminal column at
+    which each code point of text starts (one more entry: the end). Tabs stay tabs, so the caret
+    lines up however wide the terminal draws them; every other character is replaced by as many
+    spaces as the cells it takes: an East Asian wide or fullwidth character (CJK, most emoji)
+    two, a combining mark or a zero-width format character none (code points are not columns)."""
+    import unicodedata
+    pad, cells, col = [], [], 0
+    for i, ch in enumerate(text):
+        cells.append(col)
+        if ch == "\t":
+            step = TAB_STOP - col % TAB_STOP
+        elif ch.isascii():
+            step = 1
+        elif unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            step = 0
+        else:
+            step = 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+        if i < start:
+            pad.append("\t" if ch == "\t" else " " * step)
+        col += step
+    cells.append(col)
+    return "".join(pad), cells
 
 
 def render_text(report: Report, options: TextOptions = TextOptions()) -> str:
@@ -134,6 +192,9 @@ def render_text(report: Report, options: TextOptions = TextOptions()) -> str:
             else:
                 lines.append(f"{path}:{f.line}:{f.column}: {sev}: {first} [{f.code} {f.rule}]")
             lines.extend(f"    {line}" for line in more)
+            caveat = withheld(f, analysis) if report.fixing else None
+            if caveat is not None:
+                lines.extend(f"    {line}" for line in caveat.note.split("\n"))
             if options.show_source:
                 lines.extend(_source_excerpt(analysis, f))
     if options.quiet:
@@ -161,6 +222,17 @@ def summary_lines(report: Report) -> list:
         lines.append(f"No problems in {_plural(checked, 'file')}.")
     else:
         lines.append("No file was checked" + (f" ({unread} could not be read)." if unread else "."))
+    skipped: dict = {}
+    for p in report.problems:
+        if p.skipped:
+            skipped[p.skipped] = skipped.get(p.skipped, 0) + 1
+    if skipped:
+        n = sum(skipped.values())
+        why = ", ".join(k if n == 1 or len(skipped) == 1 else f"{c} {k}" for k, c in sorted(skipped.items()))
+        lines.append(f"{_plural(n, 'file')} skipped ({why}).")
+    held = withheld_line(report.withheld()) if report.fixing else ""
+    if held:
+        lines.append(held)
     assumed = report.assumed()
     if assumed:
         which = "" if assumed == checked else f" for {_plural(assumed, 'file')}"
@@ -171,7 +243,7 @@ def summary_lines(report: Report) -> list:
 
 def _problem_json(p: Problem) -> dict:
     return {"path": p.path, "line": p.line or None, "column": p.column or None,
-            "level": p.level, "message": p.message}
+            "level": p.level, "message": p.message, "skipped": p.skipped or None}
 
 
 def render_json(report: Report) -> str:
@@ -184,9 +256,23 @@ def render_json(report: Report) -> str:
             "end_column": f.end_column, "code": f.code, "rule": f.rule, "severity": f.severity,
             "message": f.message,
             "fixes": [{"description": x.description, "safe": x.safe, "kind": x.kind,
+                       "applicability": x.applicability.value,
+                       "reason": x.caveat.reason.value if x.caveat is not None else None,
                        "edits": [_edit_json(analysis, e) for e in x.edits]} for x in f.fixes],
         })
     return json.dumps({"version": __version__, "diagnostics": diags, "summary": report.summary(),
+                       "problems": [_problem_json(p) for p in report.problems]},
+                      ensure_ascii=False, indent=2) + "\n"
+
+
+def render_statistics_json(report: Report) -> str:
+    """--statistics --format json: the count per rule (most frequent first), whether `--fix`
+    fixes some of them, the summary and the problems."""
+    import json
+    fixable = {f.code for _, _, f in report.findings() if any(x.kind == "fix" and x.safe for x in f.fixes)}
+    stats = [{"code": code, "rule": rule, "count": n, "fixable": code in fixable}
+             for n, code, rule in report.statistics()]
+    return json.dumps({"version": __version__, "statistics": stats, "summary": report.summary(),
                        "problems": [_problem_json(p) for p in report.problems]},
                       ensure_ascii=False, indent=2) + "\n"
 
@@ -459,6 +545,8 @@ def render(report: Report, fmt: str, options: TextOptions = TextOptions()) -> st
     """Render a report in one of FORMATS."""
     machine = {"json": render_json, "sarif": render_sarif, "github": render_github,
                "gitlab": render_gitlab, "checkstyle": render_checkstyle}
+    if fmt == "json" and options.statistics:
+        return _valid_unicode(render_statistics_json(report))
     if fmt in machine:
         return _valid_unicode(machine[fmt](report))
     return render_text(report, options)  # a terminal gets the file name's own bytes, as ls prints them

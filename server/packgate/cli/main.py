@@ -18,10 +18,12 @@ from ..core.records import record, replace
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 _EPILOG = """exit codes:
-  0  nothing at or above the minimum severity (or --exit-zero)
-  1  findings
-  2  usage error (a configuration file that cannot be read or parsed included), or a file
-     that could not be read (the other files are still checked)
+  0  no finding at or above the fail level (--fail-level, default warning: information
+     never fails a run), or --exit-zero
+  1  findings at or above the fail level
+  2  usage error, invalid configuration (a configuration file that cannot be read or parsed
+     included), or a file that could not be read (the other files are still checked); a
+     file skipped on purpose (binary or too large) is reported but changes nothing
 """
 
 
@@ -93,26 +95,36 @@ def _arg(*flags: str, **options) -> Arg:
 
 def command_table() -> dict:
     """name -> (help, arguments) of every subcommand: what build_parser and completion read."""
-    from ..core.settings import LANGS, LEVELS, PROFILES
+    from ..core.settings import FAIL_LEVELS, LANGS, LEVELS, PROFILES
     from .formats import FORMATS
     check = (
         _arg("paths", nargs="*", metavar="PATH",
              help="files or folders (folders: *.sh, *.bash and files with a bash/sh shebang below "
-                  "them); - for standard input"),
+                  "them, except what .gitignore / .ignore ignore and Python environments); - for "
+                  "standard input"),
         _arg("--stdin-filename", metavar="NAME", help="the name to report for standard input"),
         _arg("--format", choices=FORMATS, default="text", help="output format (default: text)"),
         _arg("--profile", choices=PROFILES,
              help="training code the scripts launch (default: from config, else auto)"),
         _arg("--lang", choices=LANGS, help="language of messages (default: from config, else en)"),
-        _arg("--select", metavar="RULE,...", help="only these rules (codes or names)"),
-        _arg("--ignore", metavar="RULE,...", help="never these rules (codes or names)"),
+        _arg("--select", metavar="RULE,...",
+             help="only these rules (codes, names, code prefixes such as PG00, or ALL)"),
+        _arg("--extend-select", metavar="RULE,...", help="these rules as well as the selected ones"),
+        _arg("--ignore", metavar="RULE,...", help="never these rules (codes, names, code prefixes, or ALL)"),
         _arg("--severity", choices=LEVELS, default="hint",
-             help="minimum severity reported and counted for the exit code (default: hint)"),
+             help="minimum severity reported (default: hint)"),
+        _arg("--fail-level", choices=FAIL_LEVELS,
+             help="exit 1 only for findings at or above this severity (default: from config "
+                  "fail-level, else warning)"),
         _arg("--fix", action="store_true", help="apply every safe fix in place, then report what is left"),
         _arg("--diff", action="store_true", help="print the safe fixes as a unified diff, change nothing"),
+        _arg("--unsafe-fixes", action="store_true",
+             help="with --fix or --diff, also apply the unsafe fixes: those that rest on a profile "
+                  "auto assumed (default: from config unsafe-fixes, else off)"),
         _arg("--exit-zero", action="store_true", help="exit 0 even when there are findings"),
         _arg("--exclude", metavar="GLOB,...",
-             help="skip files and folders matching these patterns (replaces the configuration's exclude)"),
+             help="skip files and folders matching these path globs (replaces the configuration's "
+                  "exclude; rules are --ignore's)"),
         _arg("--extend-exclude", metavar="GLOB,...", help="skip these patterns as well"),
         _arg("--show-source", action="store_true", help="show the line of each finding with a caret under it"),
         _arg("--show-settings", metavar="FILE",
@@ -128,8 +140,8 @@ def command_table() -> dict:
     lsp = (
         _arg("--stdio", action="store_true", help="talk over standard input and output (the default)"),
         _arg("--tcp", action="store_true", help="listen on TCP instead of stdio"),
-        _arg("--host", default="127.0.0.1", help="TCP host (default: 127.0.0.1)"),
-        _arg("--port", type=int, default=2087, help="TCP port (default: 2087)"),
+        _arg("--host", help=f"TCP host, with --tcp (default: {TCP_HOST})"),
+        _arg("--port", help=f"TCP port 1-65535, with --tcp (default: {TCP_PORT})"),
     )
     rules = (_arg("--lang", choices=LANGS, default="en", help="language of the summaries (default: en)"),
              _arg("--format", choices=("text", "json"), default="text", help="output format (default: text)"))
@@ -211,11 +223,14 @@ def main(argv: list[str] | None = None) -> int:
             # Importing pygls and lsprotocol makes tens of thousands of objects that live as long
             # as the server; a full collection among them (25 ms) landed in every start. The
             # server runs the collector itself once the client is quiet (lsp/memory.py).
+            endpoint = _tcp_endpoint(args)
+            if isinstance(endpoint, str):  # a usage error, in one line
+                print(f"packgate lsp: error: {endpoint}", file=sys.stderr)
+                return EXIT_USAGE
             gc.disable()
-            if args.tcp:
+            if endpoint is not None:
                 from ..lsp.server import start_tcp
-                start_tcp(args.host, args.port)
-                return EXIT_OK
+                return start_tcp(*endpoint)  # 2, with one line, when it cannot listen
             from ..lsp import serve_stdio
             return serve_stdio()  # LSP: 0 after shutdown + exit, 1 for exit without shutdown
     except KeyboardInterrupt:
@@ -224,6 +239,28 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     parser.print_help()
     return EXIT_USAGE
+
+
+TCP_HOST, TCP_PORT = "127.0.0.1", 2087
+
+
+def _tcp_endpoint(args) -> "tuple[str, int] | str | None":
+    """(host, port) for `lsp --tcp`, None for stdio, or what is wrong with the options."""
+    if not args.tcp:
+        given = [o for o, v in (("--host", args.host), ("--port", args.port)) if v is not None]
+        return f"{' and '.join(given)} need{'s' if len(given) == 1 else ''} --tcp" if given else None
+    port = TCP_PORT
+    if args.port is not None:
+        try:
+            port = int(args.port)
+        except ValueError:
+            port = -1
+        if not 1 <= port <= 65535:
+            return f"argument --port: {args.port!r} is not a TCP port (1-65535)"
+    host = TCP_HOST if args.host is None else args.host
+    if not host:
+        return "argument --host: empty host name"
+    return host, port
 
 
 # ---------------------------------------------------------------- rules / explain
@@ -281,11 +318,13 @@ def discover(paths: list[str], problems: list[str]) -> list[str]:
     return out
 
 
-def _config_problem(message: str, config: str | None) -> "Problem":
-    """A configuration problem: an error (exit 2) when none of the file applies."""
+def _config_problem(message: str, config: str | None, level: str | None = None) -> "Problem":
+    """A configuration problem: an error (exit 2) when none of the file applies, or when level
+    says so (an invalid value: what is left of the file still applies)."""
     from ..core.settings import NOT_APPLIED
     from .formats import Problem
-    return Problem(message, path=config, level="error" if message.endswith(NOT_APPLIED) else "warning")
+    return Problem(message, path=config,
+                   level=level or ("error" if message.endswith(NOT_APPLIED) else "warning"))
 
 
 def _read_explicit_config(config_path: str) -> tuple[dict, list]:
@@ -307,28 +346,33 @@ def _read_explicit_config(config_path: str) -> tuple[dict, list]:
 def _settings_for(path: str | None, args, problems: list):
     """The settings of one file: --config's (args.config_raw, read once) or the nearest
     configuration's, then the command-line options."""
-    from ..core.settings import Settings, find_config
+    from ..core.settings import Settings, find_config, merge_config
     base = Settings(lang="en")
     local: list[str] = []
     if args.config:
-        settings = base.merged(args.config_raw, local, strict=True)
+        settings = merge_config(base, args.config, args.config_raw, local)
         config = args.config
     elif path is not None:
         found, raw = find_config(path, local)
         config = str(found) if found is not None else None
-        settings = base.merged(raw, local, strict=True) if found is not None else base
+        settings = merge_config(base, config, raw, local) if found is not None else base
     else:
         settings, config = base, None
-    problems.extend(_config_problem(p, config) for p in local)
+    # every problem of a configuration used is an error: the run exits 2, what is valid applies
+    problems.extend(_config_problem(p, config, "error") for p in local)
     overrides = {}
     if args.profile:
         overrides["profile"] = args.profile
     if args.lang:
         overrides["lang"] = args.lang
-    if args.select:
-        overrides["select"] = _split_list(args.select)
-    if args.ignore:
-        overrides["ignore"] = _split_list(args.ignore)
+    if args.unsafe_fixes:
+        overrides["unsafe_fixes"] = True
+    if args.select or args.ignore or args.extend_select:  # one more layer of selection, as ruff's
+        from ..core.selection import layered
+        settings = layered(settings, _split_list(args.select), _split_list(args.extend_select),
+                           _split_list(args.ignore))
+    if args.fail_level:
+        overrides["fail_level"] = args.fail_level
     if args.exclude is not None:
         overrides["exclude"] = _split_list(args.exclude)
     if args.extend_exclude:
@@ -363,7 +407,7 @@ def _analyze_file(path: str, args, problems: list) -> "FileResult | None":
         data, reason = read_file(path)
         cfg_path = path
     if reason is not None:
-        problems.append(Problem(reason, path=display, level="error"))
+        problems.append(_unread(reason, display))
         return None
     text = data.decode("utf-8", "replace")
     valid_utf8 = True
@@ -381,14 +425,24 @@ def _analyze_file(path: str, args, problems: list) -> "FileResult | None":
                                 "please report it with this file", path=display, level="error"))
         return None
     if analysis.note:
-        problems.append(Problem(analysis.note, path=display, level="error"))
+        problems.append(_unread(analysis.note, display))
         return None
-    if analysis.script is not None and analysis.script.directives:
-        from ..core.directives import directive_problems
-        for offset, message in directive_problems(analysis.script.directives):
-            line, column = analysis.source.user_position(offset)
-            problems.append(Problem(message, path=display, line=line, column=column))
+    for notice in analysis.notices:  # a directive that is not one, CRLF line ends (core.notices)
+        line, column = analysis.source.user_position(notice.start)
+        problems.append(Problem(notice.message, path=display, line=line, column=column))
     return FileResult(display, data, text, valid_utf8, settings, analysis)
+
+
+def _unread(reason: str, display: str) -> "Problem":
+    """Why a file was not analysed: skipped on purpose (binary, too large: reported, the exit
+    status does not change), else an error (exit 2: it could not be read)."""
+    from ..core.files import BINARY
+    from .formats import Problem
+    if reason == BINARY or reason.startswith("binary"):
+        return Problem(reason, path=display, skipped="binary")
+    if reason.startswith("too large"):
+        return Problem(reason, path=display, skipped="too large")
+    return Problem(reason, path=display, level="error")
 
 
 # Many files are checked in worker processes, one per core (packgate.core.workers sizes the pool).
@@ -433,7 +487,9 @@ def _check_worker(job):
     analysis = got.analysis
     findings = [f for f in analysis.findings if at_least(f.severity, args.severity)]
     foreign = dict(analysis.flow.foreign) if analysis.flow is not None else {}
-    return got.display, problems, _Checked(got.text, findings, foreign, analysis.profile, got.display)
+    checked = _Checked(got.text, findings, foreign, analysis.profile, got.display)
+    checked.fail_level = got.settings.fail_level
+    return got.display, problems, checked
 
 
 def _check_in_pool(files: list[str], args) -> list:
@@ -451,16 +507,20 @@ def _check_in_pool(files: list[str], args) -> list:
 def _check_arguments(args, parser) -> None:
     """Usage errors that argparse cannot see (they exit 2 with check's usage)."""
     if not args.paths and not args.show_settings:
-        parser.error("check needs at least one PATH (or - for standard input)")
+        args.paths = ["."]  # as ruff: the working folder
     if args.fix and args.diff:
         parser.error("--fix and --diff cannot be combined")
-    from ..core.settings import unknown_rules
-    for option, value in (("--select", args.select), ("--ignore", args.ignore)):
-        unknown = unknown_rules(_split_list(value))
+    if args.statistics and args.format not in ("text", "json"):
+        parser.error(f"argument --statistics: --format {args.format} has no statistics "
+                     "(use --format text or json)")
+    from ..core.selection import unknown_selectors
+    for option, value in (("--select", args.select), ("--extend-select", args.extend_select),
+                          ("--ignore", args.ignore)):
+        unknown = unknown_selectors(_split_list(value))
         if unknown:
             from ..core.rules import rule_list
             parser.error(f"argument {option}: unknown rule {', '.join(map(repr, unknown))} "
-                         f"(known: {rule_list()})")
+                         f"(known: ALL, a code prefix such as PG00, {rule_list()})")
 
 
 def _existing(paths: list[str], problems: list) -> list[str]:
@@ -495,9 +555,39 @@ def _fix_file(path: str, got: FileResult, new_text: str, problems: list) -> bool
     return True
 
 
+def _not_excluded(found: list[str], args, problems: list) -> list[str]:
+    """The files found that no exclude pattern skips. A --exclude / --extend-exclude pattern
+    that looks like a rule (`PG009`, `dead-var`: ShellCheck's `-e` habit) or that skipped none
+    of the files found gets a warning: a pattern that silently matches nothing is a mistake."""
+    from ..core.exclusion import excluded, looks_like_rule, matching
+    from .formats import Problem
+    given = [(option, p) for option, value in (("--exclude", args.exclude), ("--extend-exclude", args.extend_exclude))
+             for p in _split_list(value)]
+    for option, pattern in given:
+        if looks_like_rule(pattern):
+            problems.append(Problem(f"{option} {pattern}: exclude patterns name files and folders, not rules; "
+                                    f"did you mean --ignore {pattern}?"))
+    unmatched = [p for _, p in given if not looks_like_rule(p)]
+    files = []
+    for f in found:
+        if f == "-":
+            files.append(f)
+            continue
+        if unmatched:
+            hit = matching(f, unmatched)
+            while hit is not None:  # every pattern that skips this file has matched
+                unmatched.remove(hit)
+                hit = matching(f, unmatched)
+        if not excluded(f, _settings_for(f, args, [])):
+            files.append(f)
+    for option, pattern in given:
+        if pattern in unmatched:
+            problems.append(Problem(f"{option} {pattern}: the pattern matched none of the files found"))
+    return files
+
+
 def cmd_check(args, parser) -> int:
     """`packgate check`: exit 0 clean, 1 findings, 2 usage or unreadable input."""
-    from ..core.exclusion import excluded
     from .formats import Problem, Report
 
     vars(args).pop("subparser", None)  # the pool pickles args; a parser is not data
@@ -513,11 +603,12 @@ def cmd_check(args, parser) -> int:
     walk_problems: list[str] = []
     found = discover(_existing(args.paths, problems), walk_problems)
     problems.extend(Problem(p, level="error") for p in walk_problems)
-    files = [f for f in found if f == "-" or not excluded(f, _settings_for(f, args, []))]
+    files = _not_excluded(found, args, problems)
     if len(files) > 1 and not gc.isenabled():
         gc.freeze()  # what is loaded by now lives until exit: later collections skip it
         gc.enable()
     report = Report()
+    report.fixing = bool(args.fix)
     diff_out: list[str] = []
     fixed_stdin = None
     pooled = _check_in_pool(files, args) if _pool_size(files, args) > 1 else None
@@ -534,6 +625,11 @@ def cmd_check(args, parser) -> int:
     report.problems = list(dict.fromkeys(problems))  # a configuration's problems once, not per file
     for p in report.problems:
         print(f"packgate: {p}", file=sys.stderr)
+    if args.diff or fixed_stdin is not None:  # the output is text or a diff: say there what was withheld
+        from .formats import withheld_line
+        held = withheld_line(report.withheld())
+        if held:
+            print(f"packgate: {held}", file=sys.stderr)
     if args.diff:
         output = "".join(diff_out)
     elif fixed_stdin is not None:
@@ -546,7 +642,20 @@ def cmd_check(args, parser) -> int:
         return EXIT_USAGE
     if args.exit_zero:
         return EXIT_OK
-    return EXIT_FINDINGS if any(True for _ in report.findings()) else EXIT_OK
+    return EXIT_FINDINGS if _failing(report, args) else EXIT_OK
+
+
+def _failing(report, args) -> bool:
+    """Whether a finding is at or above the fail level: --fail-level, else the file's
+    configuration's fail-level (default warning: information never fails a run)."""
+    from .formats import at_least
+    for _, analysis, f in report.findings():
+        settings = getattr(analysis, "settings", None)
+        level = args.fail_level or getattr(analysis, "fail_level", None) or \
+            getattr(settings, "fail_level", None) or "warning"
+        if at_least(f.severity, level):
+            return True
+    return False
 
 
 def _check_file(path: str, args, problems: list, report, diff_out: list) -> "str | None":
@@ -567,7 +676,9 @@ def _check_file(path: str, args, problems: list, report, diff_out: list) -> "str
                 diff_out.extend(difflib.unified_diff(
                     text.splitlines(keepends=True), new_text.splitlines(keepends=True),
                     fromfile=f"a/{display}", tofile=f"b/{display}"))
-            elif path != "-" and _fix_file(path, got, new_text, problems):
+            elif path == "-" or _fix_file(path, got, new_text, problems):
+                # what is left decides the exit status, as for a file written back (standard
+                # input's fixed text is printed instead of the report)
                 before = len(analysis.findings)
                 analysis = analyze(new_text, path=display, settings=got.settings)
                 report.fixed += max(0, before - len(analysis.findings))

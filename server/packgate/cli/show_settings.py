@@ -8,12 +8,19 @@ import sys
 
 
 def describe(path: str, args, settings_for, problems: list) -> int:
-    """Print the resolved settings of path; 0, or 2 when a configuration problem stops them."""
+    """Print the resolved settings of path; 0, or 2 when a configuration problem stops them or
+    path does not exist."""
     from ..core.directives import profile_of
-    from ..core.project import auto_profile, find_root
+    from ..core.project import auto_profile, find_root_marker
     from ..core.settings import find_config
     from ..core.exclusion import excluded, patterns_of
+    from ..core.selection import enabled_codes
 
+    if path != "-" and not os.path.lexists(path):  # settings of a file that is not there would mislead
+        for p in dict.fromkeys(problems):
+            print(f"packgate: {p}", file=sys.stderr)
+        print(f"packgate: {path}: cannot read: No such file or directory", file=sys.stderr)
+        return 2
     settings = settings_for(path, args, problems)
     if args.config:
         config, raw = args.config, args.config_raw
@@ -38,8 +45,15 @@ def describe(path: str, args, settings_for, problems: list) -> int:
              f"profile: {chosen} ({why})"]
     if chosen == "auto":
         profile = auto_profile(path)
-        root = find_root(path)
-        lines.append(f"project root: {root if root is not None else 'none found'}")
+        root, marker = find_root_marker(path)
+        if root is None:
+            lines.append("project root: none found")
+        else:
+            lines.append(f"project root: {root} (it holds {marker}; the training code is looked for below it)")
+            held = os.path.dirname(os.path.realpath(config)) if config is not None else None
+            if held is not None and held != root:
+                lines.append(f"  {config} says how to check; a configuration file never moves where "
+                             "the training code is looked for")
         if profile.assumed_en:
             lines.append(f"auto: assumed ov2, because {profile.assumed_en}")
         else:
@@ -47,10 +61,16 @@ def describe(path: str, args, settings_for, problems: list) -> int:
                          f"dead {', '.join(profile.dead) or '-'} ({profile.title_en})")
     lines += [f"lang: {settings.lang}",
               f"select: {', '.join(settings.select) or '(every rule)'}",
+              f"extend-select: {', '.join(settings.extend_select) or '-'}",
               f"ignore: {', '.join(settings.ignore) or '-'}",
+              f"per-file-ignores: " + (", ".join(f"{glob} = {', '.join(keys)}"
+                                                 for glob, _, keys in settings.per_file_ignores) or "-"),
+              f"rules here: {', '.join(sorted(enabled_codes(settings, path))) or 'none'}",
+              f"fail-level: {args.fail_level or settings.fail_level}",
               "severity: " + (", ".join(f"{k}={v}" for k, v in settings.severity.items()) or "-"),
               f"exclude: {', '.join(patterns_of(settings)) or '-'}"
-              + (" (this file is excluded)" if excluded(path, settings) else "")]
+              + (" (this file is excluded)" if excluded(path, settings) else ""),
+              f"unsafe-fixes: {'true' if settings.unsafe_fixes else 'false'}"]
     for p in dict.fromkeys(problems):
         print(f"packgate: {p}", file=sys.stderr)
     sys.stdout.write("\n".join(lines) + "\n")

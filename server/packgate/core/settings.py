@@ -39,15 +39,24 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "type": "array",
         "items": {"type": "string"},
         "default": [],
-        "description": "Only report these rules (codes or names). Empty means every rule.",
-        "description_zh": "只报告这些规则（编号或名称）。为空表示全部规则。",
+        "description": "Only report these rules (codes, names, code prefixes such as PG00, or ALL). Empty means "
+        "every rule.",
+        "description_zh": "只报告这些规则（编号、名称、编号前缀如 PG00，或 ALL）。为空表示全部规则。",
+    },
+    "extend-select": {
+        "type": "array",
+        "items": {"type": "string"},
+        "default": [],
+        "description": "Report these rules as well as the selected ones (codes, names, code prefixes such as "
+        "PG00, or ALL).",
+        "description_zh": "在已选规则之外也报告这些规则（编号、名称、编号前缀如 PG00，或 ALL）。",
     },
     "ignore": {
         "type": "array",
         "items": {"type": "string"},
         "default": [],
-        "description": "Never report these rules (codes or names).",
-        "description_zh": "永不报告这些规则（编号或名称）。",
+        "description": "Never report these rules (codes, names, code prefixes such as PG00, or ALL).",
+        "description_zh": "永不报告这些规则（编号、名称、编号前缀如 PG00，或 ALL）。",
     },
     "severity": {
         "type": "object",
@@ -57,7 +66,23 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "\"off\" disables the rule.",
         "description_zh": "按规则覆盖严重级别，例如 {\"PG008\": \"hint\", \"dead-var\": \"error\"}；\"off\" 表示关闭该规则。",
     },
+    "per-file-ignores": {
+        "type": "object",
+        "additionalProperties": {"type": "array", "items": {"type": "string"}},
+        "default": {},
+        "description": "Rules not reported in the files a glob matches, e.g. {\"**/vendor/**\": [\"PG002\"]}; in a "
+        "configuration file the globs are relative to its folder, here to the absolute path; a glob also "
+        "matches a file's name.",
+        "description_zh": "在 glob 匹配的文件中不报告这些规则，例如 {\"**/vendor/**\": [\"PG002\"]}；配置文件中的 glob "
+        "相对于其所在文件夹，此处相对于绝对路径；glob 也匹配文件名。",
+    },
 }
+
+# The editor's names of the SCHEMA keys that are two words (`packgate.extendSelect`, as VS Code
+# spells settings); a configuration file spells them `extend-select`.
+CLIENT_NAMES = {"extend-select": "extendSelect", "per-file-ignores": "perFileIgnores"}
+FROM_CLIENT = {v: k for k, v in CLIENT_NAMES.items()}
+FAIL_LEVELS = ("error", "warning", "information")
 
 
 # Keys read from configuration files only (the editor's workspace has no folders to walk the
@@ -71,6 +96,16 @@ FILE_ONLY_KEYS: dict[str, dict[str, Any]] = {
     "extend-exclude": {
         "type": "array", "items": {"type": "string"}, "default": [],
         "description": "Glob patterns skipped in addition to `exclude`.",
+    },
+    "unsafe-fixes": {
+        "type": "boolean", "default": False,
+        "description": "`packgate check --fix` / `--diff` (and the editor's fix-all) also apply the "
+        "unsafe fixes: those that rest on a profile `auto` assumed; as --unsafe-fixes.",
+    },
+    "fail-level": {
+        "type": "string", "enum": list(FAIL_LEVELS), "default": "warning",
+        "description": "`packgate check` exits 1 only for findings at or above this severity "
+        "(information never fails a run by default).",
     },
 }
 
@@ -111,26 +146,39 @@ class Settings:
     severity: Mapping[str, str] = factory(dict)
     exclude: tuple[str, ...] = ()
     extend_exclude: tuple[str, ...] = ()
+    unsafe_fixes: bool = False  # --fix, --diff and fixAll also apply Applicability.UNSAFE fixes
+    extend_select: tuple[str, ...] = ()
+    # (glob, the folder it is relative to or None, selectors): core/selection.py
+    per_file_ignores: tuple = ()
+    fail_level: str = "warning"
+    # the codes the settings layers below select/extend_select/ignore enabled (None: every rule)
+    carried: tuple[str, ...] | None = None
 
     def merged(self, raw: Mapping[str, Any] | None, problems: list[str] | None = None,
-               strict: bool = False) -> "Settings":
+               strict: bool = False, *, where: str = "packgate.", base: str | None = None) -> "Settings":
         """Return a copy updated from a raw mapping; invalid values are skipped and reported.
 
         strict: the mapping is a configuration file's, so a key packgate does not know is
         reported too (an editor's section also carries the client's own keys, such as
-        `trace.server`). A rule that does not exist is left out of select, ignore and severity
-        and reported; a select naming no existing rule is refused (it would report nothing)."""
+        `trace.server`), and so are the keys only a file sets. Each problem names the key as
+        `where` spells the table (`[tool.packgate] `, `packgate.`) and what is accepted. Only
+        what is wrong is left out: the other entries of a list or table apply. A rule that does
+        not exist is left out of select, ignore, extend-select, severity and per-file-ignores;
+        a select naming no existing rule is no select (it would report nothing). base: the
+        folder a file's per-file-ignores globs are relative to (its own)."""
         if not raw:
             return self
         problems = problems if problems is not None else []
         updates: dict[str, Any] = {}
+        rules: dict[str, tuple] = {}
         for key, value in raw.items():
-            if key in FILE_ONLY_KEYS and strict:
-                checked = _patterns(value)
-                if checked is _INVALID:
-                    problems.append(f"invalid packgate.{key} {value!r}; it must be a list of glob patterns")
-                else:
-                    updates[key.replace("-", "_")] = checked
+            if not strict:
+                key = FROM_CLIENT.get(key, key)
+            if key in FILE_ONLY_KEYS:
+                if strict:
+                    checked = _check(key, value, where, problems, self)
+                    if checked is not _INVALID:
+                        updates[key.replace("-", "_")] = checked
                 continue
             if key not in SCHEMA:
                 if strict and any(key in (k, k.partition(".")[0]) for k in EDITOR_ONLY_KEYS):
@@ -139,20 +187,26 @@ class Settings:
                     known = ", ".join([*SCHEMA, *FILE_ONLY_KEYS])
                     problems.append(f"unknown key {key!r} (packgate reads {known})")
                 continue
-            checked = _check(key, value)
-            if checked is not _INVALID and key in ("select", "ignore", "severity"):
-                checked = _known_rules(key, checked, problems)
-                if checked is _REFUSED:  # reported already, with what happens instead
-                    continue
+            checked = _check(key, value, where, problems, self, strict)
             if checked is _INVALID:
-                problems.append(f"invalid packgate.{key} {value!r}; using {getattr(self, key)!r}")
                 continue
-            updates[key] = checked
-        return replace(self, **updates)
+            if key in RULE_KEYS:
+                rules[key] = checked
+            elif key == "per-file-ignores":
+                updates["per_file_ignores"] = tuple((glob, base, keys) for glob, keys in checked)
+            else:
+                updates[key] = checked
+        result = replace(self, **updates) if updates else self
+        if rules:
+            from .selection import layered
+            result = layered(result, rules.get("select", ()), rules.get("extend-select", ()),
+                             rules.get("ignore", ()))
+        return result
 
 
 _INVALID = object()
-_REFUSED = object()
+RULE_KEYS = ("select", "extend-select", "ignore")
+SELECTORS = "ALL, a code prefix (PG00) or a rule"
 
 
 def unknown_rules(keys) -> list[str]:
@@ -161,23 +215,46 @@ def unknown_rules(keys) -> list[str]:
     return [k for k in keys if rule_by_key(k) is None]
 
 
-def _known_rules(key: str, value: Any, problems: list[str]) -> Any:
-    """value without the rules that do not exist (each reported); _INVALID for a select that
-    named rules and kept none."""
-    names = list(value) if key != "severity" else list(value.keys())
-    unknown = unknown_rules(names)
-    if not unknown:
-        return value
+def _show(value: Any) -> str:
+    """A value as TOML (and JSON) write it: "fr", 3, ["a", 1], true."""
+    import json
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _invalid(where: str, key: str, value: Any, expected: str, problems: list[str], strict: bool,
+             using: Any = _INVALID) -> object:
+    """Report an invalid value (with the value used instead, for an editor's section)."""
+    then = f"; using {_show(using)}" if not strict and using is not _INVALID else ""
+    problems.append(f"{where}{key} = {_show(value)}: expected {expected}{then}")
+    return _INVALID
+
+
+def _selectors(where: str, key: str, value: Any, problems: list[str], strict: bool,
+               refuse_empty: bool = False) -> Any:
+    """A tuple of rule selectors from a list of strings (or one comma-separated string): the
+    entries that are not strings or name no rule are reported and left out. _INVALID when
+    the value is not a list at all, or (refuse_empty) when it named rules and kept none."""
     from .rules import rule_list
-    known = rule_list()
-    kept = tuple(v for v in value if v not in unknown) if key != "severity" else ()
-    refused = key == "select" and not kept
-    for k in unknown:
-        then = "; it selects no rule, so every rule is reported" if refused else ""
-        problems.append(f"unknown rule {k!r} in packgate.{key}{then}; known rules: {known}")
-    if key == "severity":
-        return {k: v for k, v in value.items() if k not in unknown}
-    return _REFUSED if refused else kept
+    from .selection import unknown_selectors
+    if isinstance(value, str):
+        value = [v for v in value.replace(" ", "").split(",") if v]
+    if not isinstance(value, (list, tuple)):
+        return _invalid(where, key, value, f"a list of rules ({SELECTORS})", problems, strict)
+    kept = []
+    for v in value:
+        if not isinstance(v, str):
+            problems.append(f"{where}{key}: {_show(v)} is not a rule; expected a string ({SELECTORS})")
+        elif unknown_selectors([v]):
+            problems.append(f"unknown rule {v!r} in {where}{key}; expected {SELECTORS}: {rule_list()}")
+        else:
+            kept.append(v)
+    if refuse_empty and value and not kept:
+        problems.append(f"{where}{key} selects no rule, so every rule is reported")
+        return _INVALID
+    return tuple(kept)
 
 
 def _patterns(value: Any) -> Any:
@@ -189,29 +266,55 @@ def _patterns(value: Any) -> Any:
     return _INVALID
 
 
-def _check(key: str, value: Any) -> Any:
-    if key == "profile":
-        return value if value in PROFILES else _INVALID
-    if key == "lang":
-        return value if value in LANGS else _INVALID
-    if key in ("select", "ignore"):
-        if isinstance(value, str):
-            value = [v for v in value.replace(" ", "").split(",") if v]
-        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-            return tuple(value)
-        return _INVALID
+def _check(key: str, value: Any, where: str, problems: list[str], current: "Settings",
+           strict: bool = True) -> Any:
+    """The value of key to apply, or _INVALID (each problem reported)."""
+    def invalid(expected: str) -> object:
+        using = getattr(current, key.replace("-", "_"), _INVALID)
+        return _invalid(where, key, value, expected, problems, strict, using)
+
+    if key in ("profile", "lang", "fail-level"):
+        choices = {"profile": PROFILES, "lang": LANGS, "fail-level": FAIL_LEVELS}[key]
+        return value if isinstance(value, str) and value in choices else invalid(f"one of {', '.join(choices)}")
+    if key == "unsafe-fixes":
+        return value if isinstance(value, bool) else invalid("true or false")
+    if key in ("exclude", "extend-exclude"):
+        checked = _patterns(value)
+        return checked if checked is not _INVALID else invalid("a list of glob patterns")
+    if key in RULE_KEYS:
+        return _selectors(where, key, value, problems, strict, refuse_empty=key == "select")
     if key == "severity":
-        if isinstance(value, Mapping) and all(
-            isinstance(k, str) and v in RULE_LEVELS for k, v in value.items()
-        ):
-            return dict(value)
-        return _INVALID
+        if not isinstance(value, Mapping):
+            return invalid(f"a table of rule = level ({', '.join(RULE_LEVELS)})")
+        from .rules import rule_list
+        kept = {}
+        for rule, level in value.items():
+            if not isinstance(rule, str) or unknown_rules([rule]):
+                problems.append(f"unknown rule {rule!r} in {where}{key}; known rules: {rule_list()}")
+            elif level not in RULE_LEVELS or not isinstance(level, str):
+                problems.append(f"{where}{key}.{_show(rule)} = {_show(level)}: expected one of "
+                                f"{', '.join(RULE_LEVELS)}")
+            else:
+                kept[rule] = level
+        return kept
+    if key == "per-file-ignores":
+        if not isinstance(value, Mapping):
+            return invalid(f"a table of glob = list of rules ({SELECTORS})")
+        entries = []
+        for glob, keys in value.items():
+            if not isinstance(glob, str) or not glob:
+                problems.append(f"{where}{key}: {_show(glob)} is not a glob")
+                continue
+            checked = _selectors(where, f"{key}.{_show(glob)}", keys, problems, strict)
+            if checked is not _INVALID and checked:
+                entries.append((glob, checked))
+        return tuple(entries)
     return _INVALID
 
 
 def schema_for_clients() -> dict[str, dict[str, Any]]:
     """The settings an editor sends, keyed by the client-side name (`packgate.profile`, ...)."""
-    return {f"packgate.{k}": dict(v) for k, v in {**SCHEMA, **EDITOR_ONLY_KEYS}.items()}
+    return {f"packgate.{CLIENT_NAMES.get(k, k)}": dict(v) for k, v in {**SCHEMA, **EDITOR_ONLY_KEYS}.items()}
 
 
 def editor_only(sections: list[Mapping[str, Any]], problems: list[str]) -> dict[str, int]:
@@ -307,6 +410,17 @@ def read_config(path: str | os.PathLike[str]) -> tuple[dict[str, Any] | None, st
         return None, f"not valid TOML: {exc}"
 
 
+def merge_config(settings: Settings, config: str | os.PathLike[str], raw: Mapping[str, Any] | None,
+                 problems: list[str]) -> Settings:
+    """settings updated from the packgate table of the configuration file at config: its
+    problems name the table as the file spells it, and its per-file-ignores globs are
+    relative to its folder."""
+    config = os.fspath(config)
+    where = "[tool.packgate] " if os.path.basename(config) == "pyproject.toml" else ""
+    return settings.merged(raw, problems, strict=True, where=where,
+                           base=os.path.dirname(os.path.realpath(config)))
+
+
 def settings_for(path: str | os.PathLike[str] | None, base: Settings | None = None,
                  problems: list[str] | None = None) -> Settings:
     """Settings for a file: the base updated by the nearest config file."""
@@ -317,7 +431,7 @@ def settings_for(path: str | os.PathLike[str] | None, base: Settings | None = No
     found, raw = find_config(path, local)
     if found is None:
         return base
-    result = base.merged(raw, local, strict=True)
+    result = merge_config(base, found, raw, local)
     if problems is not None:
         problems.extend(f"{found}: {p}" for p in local)
     return result

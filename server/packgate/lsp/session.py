@@ -33,7 +33,9 @@ from urllib.parse import urlparse
 from pygls.uris import to_fs_path
 
 from packgate.core.findings import Edit
-from packgate.core.settings import EDITOR_ONLY_KEYS, LANGS, SCHEMA, Settings, editor_only, settings_for
+from packgate.core.settings import (
+    EDITOR_ONLY_KEYS, FROM_CLIENT, LANGS, SCHEMA, Settings, editor_only, settings_for,
+)
 from packgate.core.text import Source, apply_edits
 
 if TYPE_CHECKING:
@@ -441,7 +443,7 @@ def section_of(raw: Any, problems: list[str]) -> dict[str, Any]:
         problems.append(f"packgate settings must be an object, got {nested!r}; using the defaults")
         return {}
     found = {k[len("packgate."):]: v for k, v in raw.items() if isinstance(k, str) and k.startswith("packgate.")}
-    found.update({k: v for k, v in raw.items() if k in SCHEMA or k in EDITOR_ONLY_KEYS})
+    found.update({k: v for k, v in raw.items() if k in SCHEMA or k in FROM_CLIENT or k in EDITOR_ONLY_KEYS})
     return found
 
 
