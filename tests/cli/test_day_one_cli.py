@@ -301,3 +301,22 @@ def test_the_bundle_script_reads_markers_without_packaging(tmp_path):
                           env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['tomli>=1.1']"
+
+
+def test_a_configured_exclude_is_relative_to_its_configuration_file(tmp_path, monkeypatch):
+    """`exclude = ["vendor/*"]` in a project's .packgate.toml skips the project's vendor/ wherever
+    check runs from (as ruff reads it, and as the server's workspace pass does); a pattern given
+    on the command line stays relative to the working folder."""
+    project = tmp_path / "project"
+    (project / "vendor").mkdir(parents=True)
+    (project / ".packgate.toml").write_text('exclude = ["vendor/*"]\n', encoding="utf-8")
+    (project / "vendor" / "bad.sh").write_text(
+        "#!/bin/bash\nexport OFFLINE_PACKING_BMR=1\ntorchrun train.py\n", encoding="utf-8")
+    (project / "ok.sh").write_text("#!/bin/bash\necho hi\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # above the project: the path as given is project/vendor/bad.sh
+    assert main(["check", "--format", "json", "project"]) == 0
+    monkeypatch.chdir(project / "vendor")
+    assert main(["check", "--format", "json", ".."]) == 0
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--format", "json", "--exclude", "project/vendor/*", "project"]) == 0
+    assert main(["check", "--format", "json", "--exclude", "vendor/*", "project"]) == 1  # cwd-relative

@@ -78,15 +78,16 @@ async def test_invalid_value_falls_back_and_is_shown_once(vscode):
 
 
 async def test_a_select_naming_no_rule_is_refused_not_obeyed(vscode):
-    """A typo in packgate.select would silence every rule: it is shown once and every rule stays on."""
+    """A typo in packgate.select would silence every rule: it is shown once and every rule stays on
+    (PG0011 names no rule, and never will: codes have three digits)."""
     uri = open_doc(vscode, VQA_SCRIPT)
     await pushed(vscode, uri, 1)
     try:
         for _ in range(2):
-            await reconfigure(vscode, {"packgate": {"select": ["PG01"], "profile": "ov2"}}, uri)
+            await reconfigure(vscode, {"packgate": {"select": ["PG0011"], "profile": "ov2"}}, uri)
         assert "PG002" in codes(vscode.published[uri][-1].diagnostics)
-        shown = [m.message for m in vscode.messages if "'PG01'" in m.message]
-        assert len(shown) == 1 and "unknown rule 'PG01' in packgate.select" in shown[0], shown
+        shown = [m.message for m in vscode.messages if "'PG0011'" in m.message]
+        assert len(shown) == 1 and "unknown rule 'PG0011' in packgate.select" in shown[0], shown
     finally:
         await reconfigure(vscode, {"packgate": {}})
 

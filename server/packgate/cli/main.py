@@ -559,7 +559,7 @@ def _not_excluded(found: list[str], args, problems: list) -> list[str]:
     """The files found that no exclude pattern skips. A --exclude / --extend-exclude pattern
     that looks like a rule (`PG009`, `dead-var`: ShellCheck's `-e` habit) or that skipped none
     of the files found gets a warning: a pattern that silently matches nothing is a mistake."""
-    from ..core.exclusion import excluded, looks_like_rule, matching
+    from ..core.exclusion import looks_like_rule, matching
     from .formats import Problem
     given = [(option, p) for option, value in (("--exclude", args.exclude), ("--extend-exclude", args.extend_exclude))
              for p in _split_list(value)]
@@ -569,6 +569,7 @@ def _not_excluded(found: list[str], args, problems: list) -> list[str]:
                                     f"did you mean --ignore {pattern}?"))
     unmatched = [p for _, p in given if not looks_like_rule(p)]
     files = []
+    config_dir = _config_dirs()
     for f in found:
         if f == "-":
             files.append(f)
@@ -578,12 +579,41 @@ def _not_excluded(found: list[str], args, problems: list) -> list[str]:
             while hit is not None:  # every pattern that skips this file has matched
                 unmatched.remove(hit)
                 hit = matching(f, unmatched)
-        if not excluded(f, _settings_for(f, args, [])):
+        if not _skipped(f, _settings_for(f, args, []), {p for _, p in given}, config_dir):
             files.append(f)
     for option, pattern in given:
         if pattern in unmatched:
             problems.append(Problem(f"{option} {pattern}: the pattern matched none of the files found"))
     return files
+
+
+def _skipped(path: str, settings, given: set, config_dir) -> bool:
+    """Whether the exclude patterns in force skip path: those given on the command line match
+    the path as given (relative to the working folder), those of a configuration file the path
+    relative to that file's folder, as ruff reads them and as the server's workspace pass does."""
+    from ..core.exclusion import matching, patterns_of
+    patterns = patterns_of(settings)
+    if not patterns:
+        return False
+    typed = [p for p in patterns if p in given]
+    configured = [p for p in patterns if p not in given]
+    return (bool(typed) and matching(path, typed) is not None) or \
+        (bool(configured) and matching(path, configured, config_dir(path)) is not None)
+
+
+def _config_dirs():
+    """folder of a file -> the folder of the configuration file that applies there (None: no
+    configuration file), looked up once per folder."""
+    from ..core.settings import find_config
+    seen: dict = {}
+
+    def of(path: str):
+        folder = os.path.dirname(os.path.abspath(path))
+        if folder not in seen:
+            found, _raw = find_config(folder)
+            seen[folder] = os.path.dirname(found) if found is not None else None
+        return seen[folder]
+    return of
 
 
 def cmd_check(args, parser) -> int:
