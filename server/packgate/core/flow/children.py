@@ -4,13 +4,13 @@ is lost when it ends."""
 
 from __future__ import annotations
 
-import os
 from itertools import islice
 from typing import Optional
 
 from .. import gates as G
 from ..parse import parse_bytes
 from ..parse.model import AssignMode, Command, Lit, Occurrence, OccurrenceKind, Sub, SubKind, Word
+from .commands import CHILD_SHELLS, base_name
 from .facts import Lost, Var
 from .state import State
 
@@ -43,32 +43,21 @@ class Children:
         self.child_log.append(key)
         return script
 
-    def shell_c(self, c) -> None:
-        """`bash -c SCRIPT`: SCRIPT runs in a child shell that sees what this one exported
-        (c: the commands.Call)."""
-        words, names, rest, s, prefix = c.words, c.names, c.rest, c.s, c.prefix
-        script_word = None
-        for idx, j in enumerate(rest):
-            t = names[j]
-            if t.startswith("-") and "c" in t[1:] and not t.startswith("--"):
-                if idx + 1 < len(rest):
-                    script_word = words[rest[idx + 1]]
-                break
-            if not t.startswith("-"):
-                break
-        if script_word is None or self.child_depth >= MAX_CHILD_DEPTH:
+    def shell_c(self, c, script_word: Word, s: State) -> None:
+        """`bash -c SCRIPT` on path s: SCRIPT runs in a child shell that sees what this one
+        exported (c: the commands.Call)."""
+        if self.child_depth >= MAX_CHILD_DEPTH:
             return
         child = State({k: v for k, v in s.vars.items() if v.exported}, labels=s.labels,
                       relevant=self.relevant)
-        for a in prefix:
+        for a in c.prefix:
             if a.mode != AssignMode.ENV_UNSET:
                 self.assign(child, a)
         self.run_child(script_word, child, parent=s)
 
-    def split_string(self, c, word: Word) -> None:
-        """`env -S 'NAME=1 CMD ...'`: the string, split into words, is the command env runs
-        with what this shell exported and the assignments before it (c: the commands.Call)."""
-        s = c.s
+    def split_string(self, c, word: Word, s: State) -> None:
+        """`env -S 'NAME=1 CMD ...'` on path s: the string, split into words, is the command env
+        runs with what this shell exported and the assignments before it (c: the commands.Call)."""
         child = State({} if c.clears else {k: v for k, v in s.vars.items() if v.exported}, labels=s.labels,
                       relevant=self.relevant)
         for a in c.prefix:
@@ -97,10 +86,10 @@ class Children:
         finally:
             self.child_depth -= 1
 
-    def docker(self, c, rest: list) -> None:
-        """`docker run [options] IMAGE CMD`: CMD runs in a container that sees only its -e options
-        (c: the commands.Call; rest: the indexes of the words after `docker`)."""
-        cmd, words, names, s = c.cmd, c.words, c.names, c.s
+    def docker(self, c, rest: list, s: State) -> None:
+        """`docker run [options] IMAGE CMD` on path s: CMD runs in a container that sees only its
+        -e options (c: the commands.Call; rest: the indexes of the words after `docker`)."""
+        cmd, words, names = c.cmd, c.words, c.names
         run_at = next(k for k in rest if names[k] == "run")
         container = State({}, labels=s.labels, container=True, docker_at=words[run_at].end,
                           relevant=self.relevant,
@@ -141,8 +130,7 @@ class Children:
         inner = [rest[x] for x in range(image_at + 1, len(rest))]
         if not inner:
             return
-        first = os.path.basename(names[inner[0]])
-        if first in ("bash", "sh", "zsh"):
+        if base_name(names[inner[0]]) in CHILD_SHELLS:
             script_word = None
             for idx, k in enumerate(inner[1:], start=1):
                 t = names[k]
@@ -179,6 +167,3 @@ class Children:
                 self.mark_read(var)
             if spec in G.GATES:
                 self.extra_occ.append(Occurrence(spec, word.start + strip, word.end, OccurrenceKind.DOCKER))
-
-
-# commands whose words can reach a check: launchers, the wrappers that run one (`numactl ...
