@@ -186,7 +186,7 @@ class Applier:
     def effect_run_container(self, e: RunContainer, c: Call, states: list) -> list:
         """`docker run ... IMAGE CMD` (children.py)."""
         for s in states:
-            self.docker(c, c.rest, s)
+            self.run_container(c, e, s)
         return states
 
     @staticmethod

@@ -19,9 +19,9 @@ from .. import gates as G
 from ..parse.model import Assign, AssignMode, Command, Lit, Opaque, Ref, Word
 from ..parse.words import SUBSTITUTION, is_name
 from ..records import record
-from .effects import (AsCommand, AssignWord, ChildEnv, EnvAssign, EnvClear, EnvUnset, Export, NewPositional,
-                      Next, Option, RunChild, RunContainer, RunHere, SetOption, SetValue, Source, Status, StopPath,
-                      UnsetNames)
+from .effects import (AsCommand, AssignWord, ChildEnv, ContainerEnv, EnvAssign, EnvClear, EnvUnset, Export,
+                      NewPositional, Next, Option, RunChild, RunContainer, RunHere, SetOption, SetValue, Source,
+                      Status, StopPath, UnsetNames)
 from .facts import UNSET, Origin, Stop, Val, ValKind, Var
 from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues
@@ -313,14 +313,62 @@ def shift(c: Call):
     return _SHIFT
 
 
-_RUN_CONTAINER = (RunContainer(),)
+# docker run's options that take the next word as their value
+_DOCKER_VALUE_FLAGS = frozenset((
+    "-v", "--volume", "--name", "-w", "--workdir", "--network", "--net", "--gpus", "--shm-size",
+    "--ipc", "-u", "--user", "--entrypoint", "-p", "--publish", "--mount", "--device",
+    "--runtime", "--cpus", "-m", "--memory", "--ulimit", "--label", "-l", "--hostname", "-h",
+    "--add-host", "--cap-add", "--security-opt", "--pid", "--platform", "--pull", "--restart",
+    "--log-driver", "--log-opt", "--tmpfs", "--group-add", "--dns",
+))
 
 
 def docker(c: Call):
-    """`docker run [-e ...] IMAGE CMD`: CMD runs in a container (children.py)."""
-    if not any(c.names[j] == "run" for j in c.rest[:2]):
+    """`docker run [-e ...] IMAGE CMD`: CMD runs in a container that sees only the `-e` options
+    (children.py); `bash -c STRING` there runs STRING."""
+    words, names, rest = c.words, c.names, c.rest
+    if not any(names[j] == "run" for j in rest[:2]):
         return None
-    return _RUN_CONTAINER
+    run_at = next(k for k in rest if names[k] == "run")
+    env: list = []
+    env_file = False
+    j = rest.index(run_at) + 1
+    image_at = None
+    while j < len(rest):
+        k = rest[j]
+        t = names[k]
+        if t in ("-e", "--env") and j + 1 < len(rest):
+            env.append(ContainerEnv(words[rest[j + 1]], names[rest[j + 1]]))
+            j += 2
+        elif t.startswith("--env="):
+            env.append(ContainerEnv(words[k], t[len("--env="):], len("--env=")))
+            j += 1
+        elif t.startswith("-e") and len(t) > 2 and "=" in t:
+            env.append(ContainerEnv(words[k], t[2:], 2))
+            j += 1
+        elif t == "--env-file" or t.startswith("--env-file="):
+            env_file = True
+            j += 1 if "=" in t else 2
+        elif t in _DOCKER_VALUE_FLAGS:
+            j += 2
+        elif t.startswith("-"):
+            j += 1
+        else:
+            image_at = j
+            break
+    inner = tuple(rest[x] for x in range(image_at + 1, len(rest))) if image_at is not None else ()
+    if not inner or base_name(names[inner[0]]) not in CHILD_SHELLS:
+        return (RunContainer(run_at, tuple(env), env_file, inner),)
+    script = None
+    for idx, k in enumerate(inner[1:], start=1):
+        t = names[k]
+        if t.startswith("-") and "c" in t[1:]:
+            if idx + 1 < len(inner):
+                script = words[inner[idx + 1]]
+            break
+        if not t.startswith("-"):
+            break
+    return (RunContainer(run_at, tuple(env), env_file, (), True, script),)
 
 
 def shell(c: Call):

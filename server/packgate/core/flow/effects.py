@@ -173,6 +173,26 @@ class RunChild:
 
 
 @record(frozen=True)
+class ContainerEnv:
+    """One `docker run -e NAME=value` (set in the container) or `-e NAME` (the host's NAME passed
+    when it is exported): the word, its text past the option (spec) and, when the option is
+    glued to it (`--env=`, `-e`), the option's length (strip)."""
+
+    word: Word
+    spec: str
+    strip: int = 0
+
+
+@record(frozen=True)
 class RunContainer:
-    """`docker run [options] IMAGE CMD`: CMD runs in a container that sees only its `-e`
-    options (children.py reads them)."""
+    """`docker run [options] IMAGE CMD`: CMD runs in a container that sees only its `-e` options
+    (children.py): where `run` is (run_at, an index of the command's words), the `-e` options in
+    order, whether `--env-file` gives it more, and what runs in it: the indexes of CMD's words,
+    or, for a child shell's `-c STRING`, the string (script; shell: CMD is a child shell)."""
+
+    run_at: int
+    env: tuple  # of ContainerEnv
+    env_file: bool = False
+    command: tuple = ()
+    shell: bool = False
+    script: Optional[Word] = None
