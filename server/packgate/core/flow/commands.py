@@ -22,7 +22,7 @@ from ..records import record
 from .effects import (AsCommand, AssignWord, ChildEnv, ContainerEnv, EnvAssign, EnvClear, EnvUnset, Export,
                       NewPositional, Next, Option, RunChild, RunContainer, RunHere, SetOption, SetValue, Source,
                       Status, StopPath, UnsetNames)
-from .facts import UNSET, Origin, Stop, Val, ValKind, Var
+from .facts import Origin, Stop, Val, ValKind
 from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues
 
