@@ -6,7 +6,8 @@ processes (subshells, background jobs, pipeline stages, command substitutions, `
 containers) run on copies that are thrown away afterwards, which is exactly how their exports
 get lost. Facts are computed once here (facts.py); rules only read them.
 
-Where things are: walk.py (statements, paths, merging), commands.py (the command table),
+Where things are: walk.py (statements, paths, merging), commands.py (the command table: what a
+command does, as effects.py records), apply.py (the effects applied to the paths),
 values.py (words), launches.py, sourcing.py, children.py, relevance.py (static pre-passes),
 incremental.py (checkpoints and take-over), library.py (the functions never called),
 analysis.py (the Flow that joins them).

@@ -1,6 +1,6 @@
 """One flow analysis: the Flow object that holds a walk's tables, assembled from the parts that
-each do one job (walk.py walks, commands.py says what commands do, values.py evaluates words,
-launches.py, sourcing.py and children.py handle launches, `source` and child shells,
+each do one job (walk.py walks, commands.py says what commands do and apply.py applies it,
+values.py evaluates words, launches.py, sourcing.py and children.py handle launches, `source` and child shells,
 relevance.py what may be skipped, incremental.py the checkpoints and take-over, library.py
 the functions never called), and run()."""
 
@@ -10,7 +10,8 @@ import os
 from typing import Optional
 
 from .children import Children
-from .commands import Commands, shebang_errexit
+from .apply import EFFECTS, Applier
+from .commands import shebang_errexit
 from .facts import FlowResult, Launch
 from .incremental import Checkpoint, Incremental, Resume, Unmapped, moved_states, moves_of
 from .launches import Launches
@@ -22,7 +23,7 @@ from .values import Values
 from .walk import STATEMENTS, Walker
 
 
-class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, Incremental, Library):
+class Flow(Walker, Applier, Values, Launches, Sourcing, Children, Inertness, Incremental, Library):
     """The walk of one script. Create one per analysis and call run()."""
 
     def __init__(self, script, data: bytes, path: Optional[str] = None, loader=None,
@@ -132,6 +133,8 @@ class Flow(Walker, Commands, Values, Launches, Sourcing, Children, Inertness, In
 
 # the walk's dispatch: model type -> the method that walks it
 Flow.statements = {kind: getattr(Flow, name) for kind, name in STATEMENTS.items()}
+# the effects' application: effect type -> the method that applies it
+Flow.effects = {kind: getattr(Flow, name) for kind, name in EFFECTS.items()}
 
 
 def analyze_flow(script, data: bytes, path: Optional[str] = None, loader=None,

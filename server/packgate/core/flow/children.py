@@ -1,10 +1,10 @@
-"""Child shells: `bash -c '...'` and `docker run [-e NAME[=value]] IMAGE CMD`. A child starts
-from what its parent exported (a container from nothing but its -e options); what it exports
-is lost when it ends."""
+"""Child shells: `bash -c '...'` and `docker run [-e NAME[=value]] IMAGE CMD`, as the handlers in
+commands.py found them (their effects.RunChild, RunContainer). A child starts from what its
+parent exported (a container from nothing but its -e options); what it exports is lost when it
+ends."""
 
 from __future__ import annotations
 
-import os
 from itertools import islice
 from typing import Optional
 
@@ -15,14 +15,6 @@ from .facts import Lost, Var
 from .state import State
 
 MAX_CHILD_DEPTH = 3
-# docker run's options that take the next word as their value
-_DOCKER_VALUE_FLAGS = {
-    "-v", "--volume", "--name", "-w", "--workdir", "--network", "--net", "--gpus", "--shm-size",
-    "--ipc", "-u", "--user", "--entrypoint", "-p", "--publish", "--mount", "--device",
-    "--runtime", "--cpus", "-m", "--memory", "--ulimit", "--label", "-l", "--hostname", "-h",
-    "--add-host", "--cap-add", "--security-opt", "--pid", "--platform", "--pull", "--restart",
-    "--log-driver", "--log-opt", "--tmpfs", "--group-add", "--dns",
-}
 
 
 class Children:
@@ -43,32 +35,21 @@ class Children:
         self.child_log.append(key)
         return script
 
-    def shell_c(self, c) -> None:
-        """`bash -c SCRIPT`: SCRIPT runs in a child shell that sees what this one exported
-        (c: the commands.Call)."""
-        words, names, rest, s, prefix = c.words, c.names, c.rest, c.s, c.prefix
-        script_word = None
-        for idx, j in enumerate(rest):
-            t = names[j]
-            if t.startswith("-") and "c" in t[1:] and not t.startswith("--"):
-                if idx + 1 < len(rest):
-                    script_word = words[rest[idx + 1]]
-                break
-            if not t.startswith("-"):
-                break
-        if script_word is None or self.child_depth >= MAX_CHILD_DEPTH:
+    def shell_c(self, c, script_word: Word, s: State) -> None:
+        """`bash -c SCRIPT` on path s: SCRIPT runs in a child shell that sees what this one
+        exported (c: the commands.Call)."""
+        if self.child_depth >= MAX_CHILD_DEPTH:
             return
         child = State({k: v for k, v in s.vars.items() if v.exported}, labels=s.labels,
                       relevant=self.relevant)
-        for a in prefix:
+        for a in c.prefix:
             if a.mode != AssignMode.ENV_UNSET:
                 self.assign(child, a)
         self.run_child(script_word, child, parent=s)
 
-    def split_string(self, c, word: Word) -> None:
-        """`env -S 'NAME=1 CMD ...'`: the string, split into words, is the command env runs
-        with what this shell exported and the assignments before it (c: the commands.Call)."""
-        s = c.s
+    def split_string(self, c, word: Word, s: State) -> None:
+        """`env -S 'NAME=1 CMD ...'` on path s: the string, split into words, is the command env
+        runs with what this shell exported and the assignments before it (c: the commands.Call)."""
         child = State({} if c.clears else {k: v for k, v in s.vars.items() if v.exported}, labels=s.labels,
                       relevant=self.relevant)
         for a in c.prefix:
@@ -97,67 +78,25 @@ class Children:
         finally:
             self.child_depth -= 1
 
-    def docker(self, c, rest: list) -> None:
-        """`docker run [options] IMAGE CMD`: CMD runs in a container that sees only its -e options
-        (c: the commands.Call; rest: the indexes of the words after `docker`)."""
-        cmd, words, names, s = c.cmd, c.words, c.names, c.s
-        run_at = next(k for k in rest if names[k] == "run")
-        container = State({}, labels=s.labels, container=True, docker_at=words[run_at].end,
+    def run_container(self, c, e, s: State) -> None:
+        """`docker run [options] IMAGE CMD` on path s: CMD runs in a container that sees only its
+        -e options (c: the commands.Call; e: the handler's effects.RunContainer)."""
+        words = c.words
+        container = State({}, labels=s.labels, container=True, docker_at=words[e.run_at].end,
                           relevant=self.relevant,
                           host_exported=frozenset(k for k, v in s.vars.items() if v.exported))
-        j = rest.index(run_at) + 1
-        image_at = None
-        while j < len(rest):
-            k = rest[j]
-            t = names[k]
-            if t in ("-e", "--env") and j + 1 < len(rest):
-                w = words[rest[j + 1]]
-                spec = names[rest[j + 1]]
-                self.docker_env(container, s, w, spec)
-                j += 2
-                continue
-            if t.startswith("--env="):
-                self.docker_env(container, s, words[k], t[len("--env="):], strip=len("--env="))
-                j += 1
-                continue
-            if t.startswith("-e") and len(t) > 2 and "=" in t:
-                self.docker_env(container, s, words[k], t[2:], strip=2)
-                j += 1
-                continue
-            if t == "--env-file" or t.startswith("--env-file="):
-                container.env_file = True
-                j += 1 if "=" in t else 2
-                continue
-            if t in _DOCKER_VALUE_FLAGS:
-                j += 2
-                continue
-            if t.startswith("-"):
-                j += 1
-                continue
-            image_at = j
-            break
-        if image_at is None:
-            return
-        inner = [rest[x] for x in range(image_at + 1, len(rest))]
-        if not inner:
-            return
-        first = os.path.basename(names[inner[0]])
-        if first in ("bash", "sh", "zsh"):
-            script_word = None
-            for idx, k in enumerate(inner[1:], start=1):
-                t = names[k]
-                if t.startswith("-") and "c" in t[1:]:
-                    if idx + 1 < len(inner):
-                        script_word = words[inner[idx + 1]]
-                    break
-                if not t.startswith("-"):
-                    break
-            if script_word is not None and self.child_depth < MAX_CHILD_DEPTH:
-                self.run_child(script_word, container)
-            return
-        sub_cmd = Command(words[inner[0]].start, cmd.end, words=[words[k] for k in inner],
-                          name_start=words[inner[0]].start, name_end=words[inner[0]].end)
-        self.command_in(sub_cmd, container)
+        for x in e.env:
+            self.docker_env(container, s, x.word, x.spec, x.strip)
+        if e.env_file:
+            container.env_file = True
+        if e.shell:
+            if e.script is not None and self.child_depth < MAX_CHILD_DEPTH:
+                self.run_child(e.script, container)
+        elif e.command:
+            first = words[e.command[0]]
+            sub_cmd = Command(first.start, c.cmd.end, words=[words[k] for k in e.command],
+                              name_start=first.start, name_end=first.end)
+            self.command_in(sub_cmd, container)
 
     def docker_env(self, container: State, host: State, word: Word, spec: str, strip: int = 0) -> None:
         """One `-e NAME=value` (set in the container) or `-e NAME` (passed from the host if exported)."""
@@ -179,6 +118,3 @@ class Children:
                 self.mark_read(var)
             if spec in G.GATES:
                 self.extra_occ.append(Occurrence(spec, word.start + strip, word.end, OccurrenceKind.DOCKER))
-
-
-# commands whose words can reach a check: launchers, the wrappers that run one (`numactl ...

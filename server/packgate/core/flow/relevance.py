@@ -13,7 +13,7 @@ from .. import gates as G
 from ..parse.model import (Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, Lit, Loop,
                            Opaque_, Ref, SetOpt, Unset)
 from ..parse.visit import children
-from .commands import ACTIVE, REACHING, UNFOLLOWED, base_name
+from .commands import ACTIVE, OPAQUE, READS_ALL_ARGS, REACHING, base_name
 from .walk import MAX_CALL_DEPTH
 
 # statements a walk cannot step over: they change exports, options or functions, end the
@@ -21,8 +21,6 @@ from .walk import MAX_CALL_DEPTH
 _CHANGES = (ExportNames, Unset, SetOpt, FuncDef, Exit, Opaque_)
 # statements that make a function's arguments matter when they run in it (an exit does not)
 _USES_ARGS = (Assign, ExportNames, Unset, SetOpt, FuncDef, Opaque_)
-# commands after which names can flow where no pass can see: everything is relevant
-_OPAQUE = frozenset(("source", ".")) | UNFOLLOWED
 
 
 class Inertness:
@@ -141,7 +139,7 @@ def _summarize(top) -> _Summary:
                 deps.append((a.name, _word_refs([a.value] if a.value else [])))
                 values.append((a.name, [a.value] if a.value else []))
             first = st.words[0] if st.words else None
-            if first is not None and first.text in _OPAQUE:
+            if first is not None and first.text in OPAQUE:
                 opaque = True
         elif kind is Loop and st.var:
             deps.append((st.var, _word_refs(st.items or [])))
@@ -409,7 +407,7 @@ def _passes_args(defs: list, functions: dict, memo: dict, depth: int = 0) -> boo
 def _reads_positional(block) -> tuple:
     """The positional parameters (1..9) the words below block read: all of them when a word
     reads $@, $* or $#, or when a command can read them where these words do not show it
-    (source, eval, shift, set)."""
+    (commands.READS_ALL_ARGS: source, eval, shift, set)."""
     read: set = set()
     stack = [block]
     while stack:
@@ -418,7 +416,7 @@ def _reads_positional(block) -> tuple:
         words = []
         if isinstance(st, Command):
             words = list(st.words) + [a.value for a in st.prefix if a.value]
-            if st.words and st.words[0].text in _READS_ALL_ARGS:
+            if st.words and st.words[0].text in READS_ALL_ARGS:
                 return _ALL_ARGS
         elif isinstance(st, Assign):
             words = [st.value] if st.value else list(st.array or [])
@@ -433,7 +431,6 @@ def _reads_positional(block) -> tuple:
 
 _POSITIONAL_NAMES = frozenset([str(i) for i in range(1, 10)] + ["@", "*", "#"])
 _ALL_ARGS = tuple(range(1, 10))
-_READS_ALL_ARGS = frozenset({"source", ".", "eval", "shift", "set"})
 
 
 def _word_refs(words) -> set:

@@ -1,0 +1,387 @@
+"""Applying what commands and declarations do to the paths: the walk's half of ShellCheck's
+CFGAnalysis.hs. A command's handler (commands.COMMANDS) returns its effects (effects.py); this
+module applies them, one method per kind of effect (EFFECTS), and knows no command's name. The
+statements the parser already knows as declarations (`NAME=value`, `export`, `declare`/`local`/
+`readonly` with values, `unset`, `set -a`, `exit`) are applied by the methods below them:
+assignment(), export_names(), unset_names(), set_option(), exit_statement()."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .. import gates as G
+from ..parse.model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, SetOpt, Unset, Word
+from .commands import COMMANDS, Call, attributes, base_name, quiet_status, test
+from .effects import (AsCommand, AssignWord, ChildEnv, EnvAssign, EnvClear, EnvUnset, Export, NewPositional, Next,
+                      RunChild, RunContainer, RunHere, SetOption, SetValue, Source, Status, StopPath, UnsetNames)
+from .facts import UNSET, GateSite, Overwrite, Stop, Val, ValKind, Var
+from .incremental import Define
+from .state import FAILED, OK, State
+from .values import LazyValues, concat
+
+_KNOWN = ValKind.KNOWN
+_NEXT, _AS_COMMAND = object(), object()  # apply()'s answers: the next word is the command; it runs as one
+# assignments that do not reassign this shell's variable (a readonly one stays as it is)
+_NOT_REASSIGNING = frozenset((AssignMode.PREFIX, AssignMode.ENV, AssignMode.ENV_UNSET, AssignMode.DOCKER))
+
+
+class Applier:
+    """The walk's commands and declarations (a part of flow.analysis.Flow): a command's effects
+    applied to its path (`effects` is EFFECTS resolved)."""
+
+    effects: dict = {}
+
+    def command(self, cmd: Command, states: list) -> list:
+        """A simple command on every path (its command substitutions first)."""
+        for sub in cmd.pre:
+            states = self.stmt(sub, states)
+        out = []
+        for s in states:
+            out.extend(self.command_in(cmd, s))
+        return out
+
+    def command_in(self, cmd: Command, s: State) -> list:
+        """A simple command on one path: its handler's effects, else a launch, else a function call."""
+        words = cmd.words
+        if not words:
+            return [s]
+        for w in words:
+            if w.effects:  # ${X:=d} assigns, a gate read makes it the caller's: even for `echo`
+                self.value(w, s)
+        s.status = None  # an ordinary command may succeed or fail
+        c = Call(cmd, LazyValues(self, words, s), s)
+        if cmd.test is not None:
+            return self.apply(test(c), c)
+        while c.i < len(words):
+            c.base = base_name(c.names[c.i])
+            entry = COMMANDS.get(c.base)
+            if entry is None or entry.effects is None:
+                break
+            effects = entry.effects(c)
+            if effects is None:
+                break
+            out = self.apply(effects, c)
+            if out is _NEXT:
+                continue
+            if out is _AS_COMMAND:
+                break
+            return self.replaced(c, out)
+        else:
+            return [s]  # wrappers of nothing (`exec` alone only redirects)
+        launcher = self.launcher(c)
+        if launcher:
+            self.launch(c, launcher)
+            return self.replaced(c, [s])
+        return self.replaced(c, self.function_call(c))
+
+    def apply(self, effects, c: Call):
+        """A handler's effects, in order, on the command's path: the paths after them, or _NEXT
+        (the command is the word c.i now points at) or _AS_COMMAND (what the command names runs)."""
+        states = [c.s]
+        table = self.effects
+        for e in effects:
+            kind = type(e)
+            if kind is Next:
+                c.i = e.at
+                if e.replaces:
+                    c.replaces = True
+                return _NEXT
+            if kind is AsCommand:
+                return _AS_COMMAND
+            states = table[kind](self, e, c, states)
+        return states
+
+    # ---------------------------------------------------------------- one method per effect
+
+    def effect_env_assign(self, e: EnvAssign, c: Call, states: list) -> list:
+        """`env NAME=value`: one more assignment in the command's prefix."""
+        c.prefix.append(self.word_assign(e.word, AssignMode.ENV))
+        return states
+
+    def effect_env_unset(self, e: EnvUnset, c: Call, states: list) -> list:
+        """`env -u NAME`: a removal in the command's prefix."""
+        self.made += 1
+        c.prefix.append(Assign(e.start, e.end, name=e.name, mode=AssignMode.ENV_UNSET))
+        return states
+
+    def effect_env_clear(self, e: EnvClear, c: Call, states: list) -> list:
+        """`env -i`: the command gets only what follows (what came before is cleared too)."""
+        c.clears = True
+        c.prefix = []
+        return states
+
+    def effect_set_value(self, e: SetValue, c: Call, states: list) -> list:
+        """A name gets a value no assignment gives."""
+        for s in states:
+            exported = e.exported
+            if exported is None:
+                exported = s.vars.get(e.name, _NO_VAR).exported
+            s.set(e.name, Var(e.val, exported, None))
+        return states
+
+    def effect_assign_word(self, e: AssignWord, c: Call, states: list) -> list:
+        """`export NAME=value` as a command."""
+        a = self.word_assign(e.word, AssignMode.EXPORT)
+        a.exported = e.exported
+        for s in states:
+            self.assign(s, a)
+        return states
+
+    def effect_export(self, e: Export, c: Call, states: list) -> list:
+        """`export NAME` / `export -n NAME` as a command."""
+        return self.export_names(ExportNames(e.start, e.end, names=[(e.name, e.start, e.end)], negate=e.negate),
+                                 states)
+
+    def effect_unset(self, e: UnsetNames, c: Call, states: list) -> list:
+        """`unset NAME...` as a command."""
+        option = "f" if e.functions else "n" if e.namerefs else ""
+        return self.unset_names(Unset(e.start, e.end, names=list(e.names), option=option), states)
+
+    def effect_set_shell_option(self, e: SetOption, c: Call, states: list) -> list:
+        """`set -e`, `set +u`, `set -o allexport`...: the path's option."""
+        for s in states:
+            setattr(s, e.option.value, e.on)
+        return states
+
+    def effect_new_positional(self, e: NewPositional, c: Call, states: list) -> list:
+        """The positional parameters changed: what tests said of them goes."""
+        for s in states:
+            for f in s.facts:
+                if f.name.isdigit():
+                    s.forget(f.name)
+        return states
+
+    def effect_status(self, e: Status, c: Call, states: list) -> list:
+        """The command's exit status."""
+        for s in states:
+            s.status = e.status
+        return states
+
+    def effect_stop(self, e: StopPath, c: Call, states: list) -> list:
+        """The path stops here."""
+        for s in states:
+            s.done = e.how
+        return states
+
+    def effect_source_file(self, e: Source, c: Call, states: list) -> list:
+        """`source FILE`: walked in this shell (sourcing.py)."""
+        out = []
+        for s in states:
+            out.extend(self.source(c.cmd, e.word, e.val, s))
+        return out
+
+    def effect_run_here(self, e: RunHere, c: Call, states: list) -> list:
+        """`eval 'literal'`: the text walked in this shell."""
+        return self.block(self.inner_script(e.word).body, states)
+
+    def effect_run_child(self, e: RunChild, c: Call, states: list) -> list:
+        """A string walked in a child shell (children.py)."""
+        for s in states:
+            if e.env is ChildEnv.EXPORTED:
+                self.shell_c(c, e.word, s)
+            else:
+                self.split_string(c, e.word, s)
+        return states
+
+    def effect_run_container(self, e: RunContainer, c: Call, states: list) -> list:
+        """`docker run ... IMAGE CMD` (children.py)."""
+        for s in states:
+            self.run_container(c, e, s)
+        return states
+
+    @staticmethod
+    def replaced(c: Call, out: list) -> list:
+        """After `exec CMD`, nothing of this shell runs on (CMD replaced it)."""
+        if c.replaces:
+            for s in out:
+                if not s.done:
+                    s.done = Stop.EXIT
+        return out
+
+    def function_call(self, c: Call) -> list:
+        """`name args`: a function defined earlier runs where it is called (walk.call)."""
+        s, name = c.s, c.names[c.i]
+        fdef = self.functions.get(name)
+        if fdef is None:
+            return [s]
+        self.called[name] = None
+        self.looked_up.append(name)
+        if not c.prefix:
+            if self.inert(fdef.body):  # log(), die(): nothing to walk (but it may change variables)
+                s.facts = ()
+                return [s]
+            args = []
+            for w in c.words[c.i + 1:]:
+                args.extend(self.values(w, s))
+            return self.call(fdef, [s], args)
+        child = s.fork()  # `X=1 f`: the prefix holds for the call only
+        for a in c.prefix:
+            self.assign(child, a) if a.mode != AssignMode.ENV_UNSET else child.drop(a.name)
+        self.call(fdef, [child])
+        return [s]
+
+    # ---------------------------------------------------------------- declarations
+
+    def assignment(self, st: Assign, states: list) -> list:
+        """NAME=value (plain, exported, declared or local) on every path: status 0 (a plain
+        one with a command substitution: the substitution's, unknown here)."""
+        status = quiet_status(st)
+        for s in states:
+            s.status = status
+            self.assign(s, st)
+        return states
+
+    def export_names(self, st: ExportNames, states: list) -> list:
+        """`export NAME...` marks the names exported; `export -n NAME` removes the mark;
+        `readonly NAME` makes later changes fail."""
+        for s in states:
+            s.status = OK
+            if st.readonly:
+                s.readonly = s.readonly | {name for name, _, _ in st.names}
+            for name, _, _ in st.names:
+                var = s.vars.get(name)
+                if not st.exports:
+                    continue
+                if st.negate:
+                    if var is not None:
+                        s.set(name, var._replace(exported=False, negated=True))
+                        s.removed[name] = (st.start, st.end)
+                else:
+                    s.set(name, var._replace(exported=True) if var is not None else
+                          Var(UNSET, True, None))
+        return states
+
+    def unset_names(self, st: Unset, states: list) -> list:
+        """`unset NAME...` removes the variables (an overwrite of their assignments); `-f` the
+        functions instead, `-n` namerefs (none here); a readonly name stays, status 1."""
+        if "f" in st.option:
+            for name, _, _ in st.names:
+                if name in self.functions:
+                    self.fn_version += 1
+                    self.define(Define(name, None, [], None))
+            for s in states:
+                s.status = OK
+            return states
+        if "n" in st.option:
+            for s in states:
+                s.status = OK
+            return states
+        for s in states:
+            s.status = OK
+            for name, _, _ in st.names:
+                if name in s.readonly:
+                    s.status = FAILED
+                    continue
+                old = s.drop(name)
+                s.removed[name] = (st.start, st.end)
+                if old is not None and old.origin is not None:
+                    self.overwrite(old.origin, st)
+        return states
+
+    def set_option(self, st: SetOpt, states: list) -> list:
+        """`set -a` as a statement of its own."""
+        for s in states:
+            s.allexport, s.status = st.allexport, OK
+        return states
+
+    def exit_statement(self, st, states: list) -> list:
+        """An Exit statement: every path stops."""
+        for s in states:
+            s.done = Stop(st.kind)
+        return states
+
+    def assign(self, s: State, a: Assign, value: Optional[Val] = None) -> None:
+        """What an assignment does to one path: the value, the export mark, a local's frame; to
+        a readonly name it fails (status 1) and changes nothing but an export's mark."""
+        old = s.vars.get(a.name)
+        if a.name in s.readonly and a.mode not in _NOT_REASSIGNING:
+            s.status = FAILED
+            if a.mode == AssignMode.EXPORT and old is not None:
+                s.set(a.name, old._replace(exported=True))
+            return
+        if a.mode == AssignMode.READONLY or "r" in attributes(a.keyword):
+            s.readonly = s.readonly | {a.name}
+        array = None
+        if value is None:
+            if a.array is not None:
+                elems = []
+                cache = self.sourced_literals if self.sourced else self.literals
+                for w in a.array:
+                    if w.text is not None:  # a literal element: its value is computed once
+                        v = cache.get(w)
+                        elems.append(v if v is not None else self.value(w, s))
+                    else:
+                        elems.extend(self.values(w, s))
+                array = tuple(elems)
+                if a.append and old is not None and old.array is not None:
+                    array = old.array + array
+                value = array[0] if array else Val(_KNOWN, "")
+            elif a.value is None:
+                value = Val(_KNOWN, "", lit=(a.eq_end, a.eq_end), span=(a.eq_end, a.eq_end))
+            else:
+                value = self.value(a.value, s)
+                if a.append and old is not None:
+                    value = concat([old.val, value])
+        mode = a.mode
+        exported = a.exported or s.allexport or (old is not None and old.exported)
+        if mode == AssignMode.LOCAL or (mode == AssignMode.DECLARE and s.frames and "g" not in a.keyword):
+            s.save_local(a.name)  # local / declare in a function: undone on return
+        s.removed.pop(a.name, None)
+        if old is not None and old.origin is not None and mode != AssignMode.PREFIX:
+            self.overwrite(old.origin, a)
+        s.set(a.name, Var(value, exported, a, array))
+        if a.name in G.GATES or a.name in G.OTHER_VARS:
+            self.gate_sites.setdefault(a, GateSite(a, value))
+            if a.file is not None and self.via is not None:
+                self.sourced_at.setdefault(a, self.via)
+
+    def overwrite(self, origin: Assign, by) -> None:
+        """A gate's assignment replaced (or unset) by `by`."""
+        if origin.name in G.GATES and origin not in self.overwrites:
+            self.overwrites[origin] = Overwrite(origin, by)
+            if len(self.file_stack) > 1 and self.via is not None:  # `by` is in a sourced file
+                self.overwritten_in[by] = (self.file_stack[-1], self.via)
+
+    def word_assign(self, word: Word, mode: str, text: Optional[str] = None) -> Assign:
+        """An Assign for a NAME=value word (env, docker -e)."""
+        lit = word.parts[0] if word.parts and isinstance(word.parts[0], Lit) else None
+        raw = text if text is not None else (lit.text if lit else "")
+        name = raw.split("=", 1)[0]
+        base = lit.start if lit else word.start
+        # the name's bytes: ASCII, so len(name) bytes
+        name_end = base + len(name)
+        eq_end = name_end + 1
+        value_parts = []
+        if lit and len(lit.text) > len(name) + 1:
+            value_parts.append(Lit(lit.text[len(name) + 1:], eq_end, lit.end))
+        value_parts.extend(word.parts[1:])
+        value = Word(value_parts, eq_end, word.end, "", "") if value_parts else None
+        self.made += 1
+        a = Assign(word.start, word.end, name=name, name_start=base, name_end=name_end,
+                   value=value, mode=mode, exported=True, eq_end=eq_end,
+                   decl_start=word.start, decl_end=word.end)
+        if name in G.GATES:
+            self.extra_occ.append(Occurrence(name, base, name_end, mode))
+        return a
+
+
+_NO_VAR = Var(UNSET, False, None)
+
+# effect type -> the Applier method that applies it
+EFFECTS = {
+    EnvAssign: "effect_env_assign",
+    EnvUnset: "effect_env_unset",
+    EnvClear: "effect_env_clear",
+    SetValue: "effect_set_value",
+    AssignWord: "effect_assign_word",
+    Export: "effect_export",
+    UnsetNames: "effect_unset",
+    SetOption: "effect_set_shell_option",
+    NewPositional: "effect_new_positional",
+    Status: "effect_status",
+    StopPath: "effect_stop",
+    Source: "effect_source_file",
+    RunHere: "effect_run_here",
+    RunChild: "effect_run_child",
+    RunContainer: "effect_run_container",
+}

@@ -1,0 +1,198 @@
+"""What a command does to the environment, as data: the records a handler of commands.COMMANDS
+returns (ShellCheck's CFG.hs `CFApplyEffects`). apply.py applies them to the paths; neither it
+nor the walk knows a command's name, and the static passes read the same table.
+
+A handler returns a sequence of these, applied in order to the path the command runs on (an
+effect that walks something, `Source` or `RunHere`, may leave several paths for the ones after
+it); `Next` and `AsCommand`, when present, come last and say what happens to the rest of the
+command's words.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..parse.model import Word
+from ..records import TextEnum, record
+from .facts import Stop, Val
+
+# ---------------------------------------------------------------- what runs next
+
+
+@record(frozen=True)
+class Next:
+    """The word at `at` is the command (a wrapper: `nohup`, `timeout 5`, `env X=1`, `exec`);
+    `replaces`: nothing of this shell runs after it (`exec`)."""
+
+    at: int
+    replaces: bool = False
+
+
+@record(frozen=True)
+class AsCommand:
+    """The command then runs as what it names: a launch, a function call, or nothing the walk
+    follows (`shift` moves the positional parameters and still calls a function named so)."""
+
+
+# ---------------------------------------------------------------- the environment a wrapper gives
+
+
+@record(frozen=True)
+class EnvAssign:
+    """`env NAME=value`: an assignment in the environment of the command env runs."""
+
+    word: Word
+
+
+@record(frozen=True)
+class EnvUnset:
+    """`env -u NAME`: the name is removed from the environment of the command env runs."""
+
+    name: str
+    start: int
+    end: int
+
+
+@record(frozen=True)
+class EnvClear:
+    """`env -i`: the command env runs gets only the assignments after this."""
+
+
+# ---------------------------------------------------------------- this shell's variables
+
+
+@record(frozen=True)
+class SetValue:
+    """The name gets a value no assignment site gives (`read NAME`, `eval`); exported None
+    keeps the name's export mark."""
+
+    name: str
+    val: Val
+    exported: Optional[bool] = None
+
+
+@record(frozen=True)
+class AssignWord:
+    """`export NAME=value` reached as a command: the word's assignment, exported or not (`-n`)."""
+
+    word: Word
+    exported: bool
+
+
+@record(frozen=True)
+class Export:
+    """`export NAME` (negate: `export -n NAME`, the mark removed)."""
+
+    name: str
+    start: int
+    end: int
+    negate: bool = False
+
+
+@record(frozen=True)
+class UnsetNames:
+    """`unset NAME...` (functions: `unset -f`; namerefs: `unset -n`, none here), the command's span."""
+
+    names: tuple  # of (name, start, end)
+    start: int
+    end: int
+    functions: bool = False
+    namerefs: bool = False
+
+
+# ---------------------------------------------------------------- options, status, stopping
+
+
+class Option(TextEnum):
+    """A shell option a path carries (the State field of that name)."""
+
+    ALLEXPORT = "allexport"
+    ERREXIT = "errexit"
+    NOUNSET = "nounset"
+
+
+@record(frozen=True)
+class SetOption:
+    """`set -e` / `set +e` / `set -o errexit`...: the option on or off."""
+
+    option: Option
+    on: bool
+
+
+@record(frozen=True)
+class NewPositional:
+    """`set -- ARGS`, `shift`: the positional parameters change, so what tests said of them goes."""
+
+
+@record(frozen=True)
+class Status:
+    """The exit status the command leaves: OK, FAILED, a Tested (a test the path cannot decide)
+    or None (unknown)."""
+
+    status: object
+
+
+@record(frozen=True)
+class StopPath:
+    """`exit`, `return`, `break`, `continue`: the path stops here (until its loop or call ends)."""
+
+    how: Stop
+
+
+# ---------------------------------------------------------------- other scripts this one runs
+
+
+@record(frozen=True)
+class Source:
+    """`source FILE` / `. FILE`: the file runs in this shell (sourcing.py), word's value its path."""
+
+    word: Word
+    val: Val
+
+
+@record(frozen=True)
+class RunHere:
+    """`eval 'literal words'`: the text of word runs in this shell."""
+
+    word: Word
+
+
+class ChildEnv(TextEnum):
+    """What environment a child shell starts from."""
+
+    EXPORTED = "exported"  # `bash -c`: what this shell exported, and the command's prefix
+    COMMAND = "command"  # `env -S`: the environment env builds (`-i` clears, `-u` removes)
+
+
+@record(frozen=True)
+class RunChild:
+    """The text of word runs in a child shell (children.py); its exports are lost."""
+
+    word: Word
+    env: ChildEnv
+
+
+@record(frozen=True)
+class ContainerEnv:
+    """One `docker run -e NAME=value` (set in the container) or `-e NAME` (the host's NAME passed
+    when it is exported): the word, its text past the option (spec) and, when the option is
+    glued to it (`--env=`, `-e`), the option's length (strip)."""
+
+    word: Word
+    spec: str
+    strip: int = 0
+
+
+@record(frozen=True)
+class RunContainer:
+    """`docker run [options] IMAGE CMD`: CMD runs in a container that sees only its `-e` options
+    (children.py): where `run` is (run_at, an index of the command's words), the `-e` options in
+    order, whether `--env-file` gives it more, and what runs in it: the indexes of CMD's words,
+    or, for a child shell's `-c STRING`, the string (script; shell: CMD is a child shell)."""
+
+    run_at: int
+    env: tuple  # of ContainerEnv
+    env_file: bool = False
+    command: tuple = ()
+    shell: bool = False
+    script: Optional[Word] = None
