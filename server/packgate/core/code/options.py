@@ -118,22 +118,34 @@ class _Reader:
             out.defs.add(qualname)
         outer, self.qualname = self.qualname, qualname
         binds: dict = {p: Target(None, i) for i, p in enumerate(params)}
-        for stmt in _own_nodes(node):
+        # the function's own nodes in source order; nested functions and classes are read as
+        # their own, and an add_argument call once read is not entered (its help texts and
+        # defaults are most of an arguments file's nodes)
+        stack = list(reversed(list(ast.iter_child_nodes(node))))
+        while stack:
+            stmt = stack.pop()
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 args = [a.arg for a in stmt.args.posonlyargs + stmt.args.args]
                 inner = stmt.name if qualname == MODULE else f"{qualname}.{stmt.name}"
                 self.function(stmt, inner, args)
-            elif isinstance(stmt, ast.ClassDef):
+                continue
+            if isinstance(stmt, ast.ClassDef):
                 self.function(stmt, stmt.name if qualname == MODULE else f"{qualname}.{stmt.name}", [])
-            elif isinstance(stmt, (ast.Import, ast.ImportFrom)) and qualname == MODULE:
-                self.imports(stmt)
-            elif isinstance(stmt, ast.Assign):
+                continue
+            if isinstance(stmt, (ast.Lambda, ast.Constant, ast.Name)):
+                continue
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                if qualname == MODULE:
+                    self.imports(stmt)
+                continue
+            if isinstance(stmt, ast.Assign):
                 target = self.target(stmt.value, binds)
                 for t in stmt.targets:
                     if isinstance(t, ast.Name) and target is not None:
                         binds[t.id] = target
-            elif isinstance(stmt, ast.Call):
-                self.call(stmt, qualname, params, binds)
+            elif isinstance(stmt, ast.Call) and self.call(stmt, qualname, params, binds):
+                continue
+            stack.extend(reversed(list(ast.iter_child_nodes(stmt))))
         self.qualname = outer
 
     def imports(self, stmt) -> None:
@@ -174,7 +186,8 @@ class _Reader:
             self.out.parsers.append(made)
         return made
 
-    def call(self, call, qualname: str, params: list, binds: dict) -> None:
+    def call(self, call, qualname: str, params: list, binds: dict) -> bool:
+        """Read one call; True when it was an add_argument (nothing inside it is read then)."""
         out = self.out
         line = call.lineno + self.piece.line0
         func = call.func
@@ -191,7 +204,7 @@ class _Reader:
             receiver = self.target(func.value, binds)
             if func.attr == "add_argument" and receiver is not None:
                 out.options.extend((receiver, o) for o in self.option(call, qualname))
-                return
+                return True
             if func.attr == "parse_known_args":
                 out.known_args.append((receiver, line))
             elif func.attr == "parse_args":
@@ -201,14 +214,15 @@ class _Reader:
                 t = self.target(arg, binds)
                 if t is not None:
                     out.hooks.append((t, line))
-            return
+            return False
         callee = _dotted(func)
         if callee is None:
-            return
+            return False
         for i, arg in enumerate(call.args):
             t = self.target(arg, binds) if isinstance(arg, ast.Name) else None
             if t is not None:
                 out.handoffs.append(Handoff(qualname, t, callee, i, line))
+        return False
 
     def option(self, call, qualname: str) -> list:
         strings = tuple(a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
@@ -240,18 +254,6 @@ class _Reader:
         line = call.lineno + self.piece.line0
         return [OptionDef(strings, dest, typ, choices, nargs, action, self.out.file, line,
                           column(self.parsed.lines, line, call.col_offset + self.piece.col0), qualname)]
-
-
-def _own_nodes(node):
-    """The nodes of a function's (or module's, class's) own code in source order: nested
-    functions and classes are yielded, not entered."""
-    stack = list(reversed(list(ast.iter_child_nodes(node))))
-    while stack:
-        n = stack.pop()
-        yield n
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(n))))
 
 
 def _literal(node):
