@@ -90,6 +90,7 @@ def option_module(rng: random.Random, n: int) -> str:
 def write_workspace(root: Path, seed: int = 7) -> dict:
     """The synthetic workspace below root; returns how many files of each kind it wrote."""
     rng = random.Random(seed)
+    root.mkdir(parents=True, exist_ok=True)
     (root / "pyproject.toml").write_text("")
     pkg = root / "aiak_training_llm"
     for d in ("models", "data", "train", "utils", "megatron/training"):
@@ -166,7 +167,6 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="packgate-contract-") as tmp:
         root = Path(args.keep or tmp)
-        root.mkdir(parents=True, exist_ok=True)
         write_workspace(root)
         m = measure(root, args.repeats)
     print(f"{m['files']} .py files, {m['relevant']} read the environment or define options "

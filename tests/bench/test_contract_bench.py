@@ -15,6 +15,7 @@ from packgate.core.code.envreads import env_reads  # noqa: E402
 
 
 def test_the_synthetic_workspace_and_pieces_equal_whole(tmp_path):
+    tmp_path = tmp_path / "workspace"  # `make bench` names a folder that does not exist yet
     bench.write_workspace(tmp_path)
     files = sorted(tmp_path.rglob("*.py"))
     relevant = [p for p in files if any(source.wanted(p.read_bytes()))]
