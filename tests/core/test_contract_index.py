@@ -439,3 +439,25 @@ def test_pieces_and_whole_agree_with_other_layouts(text):
     # the same code one level deeper (a method of a nested class) and with a decorator
     nested = "import os\n\nclass Outer:\n" + textwrap.indent(text.replace("import os\n", ""), "    ")
     both_ways(nested)
+
+
+def test_module_entry_of_a_package_relative_imports_and_re_exports(tmp_path):
+    root = write(tmp_path, {
+        "pyproject.toml": "",
+        "trainer/__init__.py": "from .args.common import add_common  # re-exported\n",
+        "trainer/__main__.py": "from .cli import build\n\nbuild().parse_args()\n",
+        "trainer/cli.py": "import argparse\nfrom . import add_common\nfrom .args import extra as ex\n\n"
+                          "def build():\n    p = argparse.ArgumentParser(allow_abbrev=False)\n"
+                          "    add_common(p)\n    ex.add_extra(p)\n    return p\n",
+        "trainer/args/__init__.py": "",
+        "trainer/args/common.py": "def add_common(parser):\n    parser.add_argument('--seed', type=int)\n",
+        "trainer/args/extra.py": "def add_extra(parser):\n    g = parser.add_mutually_exclusive_group()\n"
+                                 "    g.add_argument('--fp16', action='store_true')\n"
+                                 "    g.add_argument('--bf16', action='store_true')\n",
+    })
+    index = ci.contract_index(str(root))
+    got = index.options_for(Entry(EntryKind.MODULE, "trainer"))
+    assert got.file == "trainer/__main__.py" and got.how is ci.How.IMPORTED
+    assert {"--seed", "--fp16", "--bf16"} <= got.strings() and got.allow_abbrev is False
+    assert index.resolve_function("trainer/cli.py", "add_common") == ("trainer/args/common.py", "add_common")
+    assert got.tolerance.tolerant is None  # parse_args is called on build()'s result, not on a name
