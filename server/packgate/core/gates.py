@@ -217,6 +217,16 @@ LAUNCHER_VARIABLE_PARTS = ("TORCHRUN", "LAUNCHER", "DISTRIBUTED")
 TRAINING_MODULES = ("torch.distributed.run", "torch.distributed.launch", "aiak_training_llm")
 TRAINING_PACKAGE = "aiak_training_llm"
 TRAINING_MARK = "train"  # in a module's last part or a script's file name: a training entry point
+# The options of a launcher that take no value (every other option takes the next word unless
+# written `--opt=value`): how the contract index finds the script or module a launch runs.
+LAUNCHER_SWITCHES = {
+    "torchrun": frozenset({"--standalone", "--no-python", "--no_python", "--run-path", "--run_path",
+                           "--module", "-m"}),
+    "deepspeed": frozenset({"--no_python", "--no_local_rank", "--module", "--force_multi", "--elastic_training",
+                            "--bind_cores_to_rank", "--no_ssh_check", "--no_ssh"}),
+}
+# Python's own options that take the next word (the others are single switches: -u, -O, -B...)
+PYTHON_VALUE_FLAGS = frozenset({"-W", "-X", "--check-hash-based-pycs"})
 
 
 def is_python(command: str) -> bool:

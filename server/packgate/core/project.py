@@ -164,6 +164,31 @@ def scan(root: str) -> ProjectIndex:
     index = ProjectIndex(str(root))
     stamps = []
     count = 0
+    for path, st in python_files(root):
+        count += 1
+        if st is None:
+            continue
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        stamps.append((path, st.st_mtime_ns, st.st_size))
+        if not any(g.encode() in data for g in G.GATES):
+            continue
+        text = data.decode("utf-8", "replace")
+        index.reads.extend(_reads_in(text, path))
+    index.files_scanned = count
+    index.stamp = tuple(stamps)
+    return index
+
+
+def python_files(root: str):
+    """(path, its lstat) of every `*.py` file below root the training code's readers look at, in a
+    stable order: SKIP_DIRS and hidden folders are left out, at most MAX_FILES names; the stat is
+    None for a file that is not read (not regular, larger than MAX_FILE_BYTES, gone). The gate
+    scan and the contract index (core/code/index.py) walk the same files."""
+    count = 0
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
         for name in sorted(files):
@@ -171,24 +196,14 @@ def scan(root: str) -> ProjectIndex:
                 continue
             count += 1
             if count > MAX_FILES:
-                break
+                return
             path = os.path.join(folder, name)
             try:
                 st = os.lstat(path)
-                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
-                    continue
-                with open(path, "rb") as handle:
-                    data = handle.read()
             except OSError:
+                yield path, None
                 continue
-            stamps.append((path, st.st_mtime_ns, st.st_size))
-            if not any(g.encode() in data for g in G.GATES):
-                continue
-            text = data.decode("utf-8", "replace")
-            index.reads.extend(_reads_in(text, path))
-    index.files_scanned = count
-    index.stamp = tuple(stamps)
-    return index
+            yield path, (st if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_FILE_BYTES else None)
 
 
 _CACHE: dict = {}
