@@ -130,7 +130,7 @@ def measure(root: Path, repeats: int = 5) -> dict:
     """Seconds: cold build, cached rebuild, entry lookup, ast.parse of the indexed files, the gate scan."""
     from packgate.core import project
     from packgate.core.code import index as ci
-    from packgate.core.code.source import wanted
+    from packgate.core.code.reading import wanted
 
     files = sorted(root.rglob("*.py"))
     relevant = [p for p in files if any(wanted(p.read_bytes()))]

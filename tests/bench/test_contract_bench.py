@@ -10,7 +10,7 @@ sys.path[:0] = [str(ROOT / "server"), str(ROOT / "benchmarks")]
 import contract_index as bench  # noqa: E402
 
 from packgate.core.code import index as ci  # noqa: E402
-from packgate.core.code import source  # noqa: E402
+from packgate.core.code import reading  # noqa: E402
 from packgate.core.code.envreads import env_reads  # noqa: E402
 
 
@@ -18,13 +18,13 @@ def test_the_synthetic_workspace_and_pieces_equal_whole(tmp_path):
     tmp_path = tmp_path / "workspace"  # `make bench` names a folder that does not exist yet
     bench.write_workspace(tmp_path)
     files = sorted(tmp_path.rglob("*.py"))
-    relevant = [p for p in files if any(source.wanted(p.read_bytes()))]
+    relevant = [p for p in files if any(reading.wanted(p.read_bytes()))]
     assert 180 <= len(relevant) <= 200 and len(files) > 900
     for path in relevant[::6]:
         data = path.read_bytes()
-        whole = env_reads(source.parse(data, whole=True), "f.py")
-        pieces = source.parse(data, whole=False)
-        if source.wanted(data) == (True, False):
+        whole = env_reads(reading.parse(data, whole=True), "f.py")
+        pieces = reading.parse(data, whole=False)
+        if reading.wanted(data) == (True, False):
             assert not pieces.whole, path.name  # the piece-by-piece path is the one measured
         assert env_reads(pieces, "f.py") == whole, path.name
     ci.invalidate()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from packgate.core.code import index as ci
-from packgate.core.code import source
+from packgate.core.code import reading
 from packgate.core.code.entry import Entry, EntryKind, entry_of
 from packgate.core.code.envreads import Default, Parse, env_reads
 from packgate.core.code.options import UNKNOWN_TYPE
@@ -186,7 +186,7 @@ def write(root: Path, files: dict) -> Path:
 
 
 def reads(text: str, whole: bool = True) -> dict:
-    parsed = source.parse(text.encode(), whole=whole)
+    parsed = reading.parse(text.encode(), whole=whole)
     return {r.name: r for r in env_reads(parsed, "f.py")}
 
 
@@ -417,8 +417,8 @@ def test_cache_reuses_unchanged_files_and_sees_changes(tmp_path, monkeypatch):
     first = ci.contract_index(str(root))
     assert ci.contract_index(str(root)) is first  # nothing changed: the same index
     parsed = []
-    real = source.parse
-    monkeypatch.setattr(source, "parse", lambda data, whole: parsed.append(whole) or real(data, whole=whole))
+    real = reading.parse
+    monkeypatch.setattr(reading, "parse", lambda data, whole: parsed.append(whole) or real(data, whole=whole))
     encoder = root / "aiak_training_llm/data/multimodal/task_encoder.py"
     encoder.write_text(TASK_ENCODER.replace("OFFLINE_PACKING_BMR", "OFFLINE_PACKING_VQA"))
     again = ci.contract_index(str(root))

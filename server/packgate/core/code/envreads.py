@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 
 from ..records import TextEnum, record
-from .source import Parsed, column, marked_lines
+from .reading import Parsed, column, marked_lines
 
 
 class Parse(TextEnum):

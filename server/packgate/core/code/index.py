@@ -2,7 +2,7 @@
 options), over a root, bounded and cached as the gate scan is (core/project.py), and its queries.
 
 Each file is stat'ed; one whose (path, mtime, size) is unchanged since the last build is not read
-again. A file is read through a byte pre-filter (source.wanted) before any parse. A launch's
+again. A file is read through a byte pre-filter (reading.wanted) before any parse. A launch's
 entry point picks its parser: the one the entry file builds, else the nearest one its imports
 reach (the parser of Megatron's `parse_args`, reached from `train.py` through `pretrain`'s
 imports), else the union of the workspace's options; `EntryOptions.how` says which.
@@ -14,7 +14,7 @@ import os
 
 from ..project import python_files
 from ..records import TextEnum, factory, record
-from . import source
+from . import reading
 from .entry import Entry, EntryKind
 from .envreads import env_reads
 from .options import MODULE, FileOptions, OptionDef, file_options
@@ -321,7 +321,7 @@ class ContractIndex:
             got = FileOptions(rel)
             data = _read(os.path.join(self.root, rel))
             if data is not None:
-                parsed = source.parse(data, whole=True)
+                parsed = reading.parse(data, whole=True)
                 got = file_options(parsed, os.path.join(self.root, rel))
             self._lazy[rel] = got
         return got
@@ -418,10 +418,10 @@ def _facts(path: str, rel: str):
     data = _read(path)
     if data is None:
         return None
-    env, opts = source.wanted(data)
+    env, opts = reading.wanted(data)
     if not env and not opts:
         return None
-    parsed = source.parse(data, whole=opts)
+    parsed = reading.parse(data, whole=opts)
     facts = FileFacts(path, rel, skipped=parsed.skipped)
     if parsed.skipped:
         return facts

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 
 from ..records import factory, record
-from .source import Parsed, column
+from .reading import Parsed, column
 
 UNKNOWN_TYPE = "?"  # type= is there but is not a name packgate can read
 MODULE = "<module>"  # the qualname of a file's top-level code
