@@ -98,3 +98,19 @@ def test_check_command_compiles_no_source(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "COMPILED []" in out.stdout, out.stdout + out.stderr
+
+
+def test_the_language_server_leaves_parse_trees_to_the_core():
+    """lsp/ never imports tree_sitter: the editor's changes reach the tree through
+    core/parse/edit.py, which edits it, re-parses and takes the untouched statements over."""
+    offenders = []
+    for path in (CORE.parent / "lsp").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in ("tree_sitter", "tree_sitter_bash")]
+    assert offenders == []

@@ -14,6 +14,7 @@ from .files import too_large  # the bounds every text read keeps (MAX_BYTES and 
 from .flow import FlowResult, analyze_flow
 from .findings import Applicability, Edit, Finding, Fix
 from .parse import Script, parse_bytes
+from .parse.edit import ParseState, reparse
 from .records import record, replace
 from .rules import CHECKS, RULES, rule_by_key
 from .rules.base import Context
@@ -238,7 +239,7 @@ class Previous:
     model's top-level statements, the walk's checkpoints): Previous() for a document's first
     version (or, with source, only its Source)."""
 
-    tree: object = None  # the last parse tree, edited (Tree.edit) in step with every change since
+    tree: object = None  # the last parse tree, edited in step with every change since (parse.edit.apply_edits)
     script: Optional[Script] = None  # the model that tree gave
     resume: object = None  # its flow walk's checkpoints (flow.incremental.Resume)
     edits: Optional[list] = None  # (start, old end, new end) byte offsets since, as parse_bytes takes them
@@ -270,8 +271,9 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
         if previous is None:
             script = parse_bytes(source.data)
         else:
-            script = parse_bytes(source.data, old_tree=previous.tree, previous=previous.script,
-                                 edits=previous.edits, keep=True)
+            state = None if previous.tree is None else \
+                ParseState(previous.tree, len(source.data), previous.script, previous.edits)
+            script = reparse(source.data, state)
         return _analyze(source, path, settings, script, loader, revalidate, previous)
     finally:
         if gc_was_enabled:

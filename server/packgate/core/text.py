@@ -154,6 +154,12 @@ def _utf16_len(text: str) -> int:
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
+def tree_point(data: bytes, offset: int) -> tuple[int, int]:
+    """A byte offset as tree-sitter's point: (row, byte column), rows counted at \\n only (a
+    lone \\r, a line end for LSP, does not start a row for tree-sitter)."""
+    return data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
+
+
 def apply_edits(data: bytes, edits: Iterable) -> bytes:
     """Apply byte-range edits (objects with start, end, text); overlapping later edits are dropped."""
     ordered = sorted(edits, key=lambda e: (e.start, e.end))

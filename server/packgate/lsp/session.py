@@ -1,9 +1,11 @@
 """The language server's state: the settings, and one record per open document (its analysis,
-parse tree, Source and pending comment edits).
+parse state, Source and pending comment edits).
 
 No protocol types live here; the handlers feed it plain values and ``convert.py`` renders
 what it returns. Offsets are byte offsets into the UTF-8 text, as in packgate.core. Every
-call into ``packgate.core.engine.analyze`` is made here, in ``Session._analyze``.
+call into ``packgate.core.engine.analyze`` is made here, in ``Session._analyze``; the parse
+tree is the core's (``packgate.core.parse.edit``): the session holds its state and hands each
+change to it.
 
 Settings are layered like ruff's server does it, lowest first:
 
@@ -40,6 +42,7 @@ from packgate.core.text import Source, apply_edits
 
 if TYPE_CHECKING:
     from packgate.core.engine import Analysis
+    from packgate.core.parse.edit import ParseState
 
 FIX_PASSES = 4  # as `packgate check --fix`: a fix may reveal the next (PG006, then PG003)
 # Keystrokes come about 100-250 ms apart: an analysis faster than that never falls behind, so
@@ -67,6 +70,16 @@ def warm_up() -> None:
     import packgate.core.engine  # noqa: F401
 
 
+def parse_edit():
+    """packgate.core.parse.edit, the core's incremental-parse API, imported on first use as
+    warm_up imports it: through the engine. A change can arrive while warm_up is importing the
+    core on its thread, and two threads entering the core by different modules can each hold
+    an import lock the other waits for (Python raises _DeadlockError)."""
+    import packgate.core.engine  # noqa: F401
+    from packgate.core.parse import edit
+    return edit
+
+
 @dataclass
 class Entry:
     """One analysis of one document version under one set of settings."""
@@ -82,23 +95,12 @@ class Entry:
 
 
 @dataclass
-class _Tree:
-    """The last parse tree of a document, edited in step with every change since."""
-
-    tree: Any
-    size: int  # the byte length of the text the edited tree now describes
-    script: Any = None  # the model parsed with the tree (its top-level statements are reused)
-    resume: Any = None  # its flow walk's checkpoints (the walk starts again after the unchanged part)
-    edits: list = field(default_factory=list)  # (start, old end, new end) since that parse
-    made: int = 0  # when it was parsed (Session's clock): the oldest trees are dropped first
-
-
-@dataclass
 class Document:
     """What the session keeps of one open document."""
 
     entry: Entry | None = None  # the analysis of its last analysed version
-    tree: _Tree | None = None  # its parse tree, for the next incremental parse
+    tree: "ParseState | None" = None  # its last parse, edited in step since: for the next incremental parse
+    parsed: int = 0  # when that parse was made (Session's clock): the oldest are dropped first
     source: Source | None = None  # the Source of its latest text (each change edits it instead of indexing anew)
     # the changes since the entry's text while each was inside a comment (None: one was not)
     shifts: list | None = None
@@ -136,8 +138,8 @@ class Session:
         return {uri: d.entry for uri, d in self.documents.items() if d.entry is not None}
 
     @property
-    def trees(self) -> dict[str, _Tree]:
-        """uri -> the document's kept parse tree (a view; the records are in `documents`)."""
+    def trees(self) -> dict[str, "ParseState"]:
+        """uri -> the document's kept parse state (a view; the records are in `documents`)."""
         return {uri: d.tree for uri, d in self.documents.items() if d.tree is not None}
 
     def _document(self, uri: str) -> Document:
@@ -221,38 +223,20 @@ class Session:
         return doc.source
 
     def splice(self, uri: str, source: Source, start: int | None, end: int | None, new: str) -> str:
-        """Apply one change (start None: the whole text) and keep the document's parse tree in step."""
+        """Apply one change (start None: the whole text) and keep the document's parse state in step."""
         doc = self._document(uri)
         if start is None or end is None:
             doc.tree = doc.shifts = doc.source = None
             return new
-        inserted = new.encode("utf-8", "surrogatepass")
-        data = source.data
-        kept = doc.tree if doc.tree is not None and doc.tree.size == len(data) else None
+        api = parse_edit()
+        edit = api.TextEdit(start, end, new.encode("utf-8", "surrogatepass"))
         if doc.shifts is not None:
-            from packgate.core.parse import comment_interior
-            if kept is not None and comment_interior(kept.tree, data, start, end, inserted):
-                doc.shifts.append((start, end, inserted))
+            if api.in_comment(doc.tree, source.data, edit):
+                doc.shifts.append((start, end, edit.inserted))
             else:
                 doc.shifts = None
-        if kept is not None:
-            # tree-sitter points are (row, byte column) with rows counted at \n only.
-            start_point, old_end_point = _point(data, start), _point(data, end)
-            rows = inserted.count(b"\n")
-            column = len(inserted) - inserted.rfind(b"\n") - 1 if rows else start_point[1] + len(inserted)
-            kept.tree.edit(start, end, start + len(inserted), start_point, old_end_point,
-                           (start_point[0] + rows, column))
-            if not inserted and kept.edits and kept.edits[-1] == (start, start, end):
-                # the bytes the last change typed, deleted again (an `x` and its backspace while
-                # the typing was in a comment): the text between is as the parse left it, so
-                # the statement there is still the parse's to take over
-                kept.edits.pop()
-            else:
-                kept.edits.append((start, end, start + len(inserted)))
-            kept.size = len(data) - (end - start) + len(inserted)
-        else:
-            doc.tree = None
-        doc.source = source.edited(start, end, inserted)
+        doc.tree = api.apply_edits(doc.tree, source.data, [edit])
+        doc.source = source.edited(start, end, edit.inserted)
         return doc.source.text
 
     # -- analyses
@@ -290,13 +274,12 @@ class Session:
         started = time.perf_counter()
         result = self._analyze(text, path_of(uri), settings, revalidate=revalidate, source=source, kept=kept)
         elapsed = time.perf_counter() - started
-        tree = getattr(result.script, "tree", None)
-        if tree is not None:
-            # the analysis is done with its tree: keep one (for the next incremental parse)
-            # instead of a copy per version, which a few hundred open documents feel
-            result.script.tree = None
-            doc.tree = _Tree(tree, len(result.source.data), result.script,
-                             result.flow.resume if result.flow is not None else None, made=next(self._clock))
+        # the analysis is done with its tree: keep one (for the next incremental parse) instead
+        # of a copy per version, which a few hundred open documents feel
+        doc.tree = parse_edit().kept(result.script, len(result.source.data),
+                                     result.flow.resume if result.flow is not None else None)
+        if doc.tree is not None:
+            doc.parsed = next(self._clock)
         if current:  # a slimmed entry made full again: the same findings, keep the rendering
             entry.analysis = result
         else:
@@ -312,7 +295,7 @@ class Session:
         return self._analyze(text, path, settings, revalidate=False, follow_sources=follow_sources)
 
     def _analyze(self, text: str, path: str | None, settings: Settings, *, revalidate: bool,
-                 source: Source | None = None, kept: _Tree | None = None,
+                 source: Source | None = None, kept: "ParseState | None" = None,
                  follow_sources: bool = True) -> "Analysis":
         """The one call into the core. An open document's (source given) keeps what the next
         version's analysis takes over, and starts from its last parse (kept) when there is one."""
@@ -370,7 +353,7 @@ class Session:
         holding = [(u, d) for u, d in self.documents.items() if d.tree is not None]
         excess = len(holding) - KEEP_TREES
         if excess > 0:
-            others = sorted((d for u, d in holding if u not in self.recent), key=lambda d: d.tree.made)
+            others = sorted((d for u, d in holding if u not in self.recent), key=lambda d: d.parsed)
             for doc in others[:excess]:
                 doc.tree = None
 
@@ -403,11 +386,6 @@ class Session:
             doc = self.documents.get(uri)
             if doc is not None and doc.entry is not None:
                 doc.entry.stale = True
-
-
-def _point(data: bytes, offset: int) -> tuple[int, int]:
-    row = data.count(b"\n", 0, offset)
-    return row, offset - (data.rfind(b"\n", 0, offset) + 1)
 
 
 def minimal_edit(old: bytes, new: bytes) -> Edit | None:

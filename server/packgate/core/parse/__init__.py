@@ -2,7 +2,8 @@
 
 model.py holds the records and their enums, build.py the builder (node type -> method),
 simple.py simple commands and declarations, words.py words and quoting, visit.py `children()`,
-reuse.py what an editor's next parse takes over.
+reuse.py what an editor's next parse takes over, edit.py the incremental-parse API the server calls
+(a change applied to the kept tree, the re-parse, the state kept for the next change).
 """
 
 from .build import DIRECTIVE, Builder, parse_bytes
