@@ -290,9 +290,14 @@ _ASSUMED: dict = {}
 
 
 def _changed(index: ProjectIndex) -> bool:
+    return stamp_changed(index.stamp)
+
+
+def stamp_changed(stamp) -> bool:
+    """Whether a file of a (path, mtime_ns, size) stamp changed or went away."""
     # cheap check: the files that held reads or existed last time (new files are picked up by
     # invalidate() from the server's file watcher, or by the next CLI run)
-    for p, mtime, size in index.stamp:
+    for p, mtime, size in stamp:
         try:
             st = os.stat(p)
         except OSError:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from ..project import python_files
+from ..project import python_files, stamp_changed
 from ..records import TextEnum, factory, record
 from . import reading
 from .entry import Entry, EntryKind
@@ -436,21 +436,10 @@ def contract_index(root: str, *, revalidate: bool = True) -> ContractIndex:
     """The (cached) index of a root; with revalidate, rebuilt when a file it walked changed."""
     key = os.path.realpath(root)
     cached = _INDEXES.get(key)
-    if cached is not None and (not revalidate or not _changed(cached)):
+    if cached is not None and (not revalidate or not stamp_changed(cached.stamp)):
         return cached
     index = _INDEXES[key] = build(key)
     return index
-
-
-def _changed(index: ContractIndex) -> bool:
-    for p, mtime, size in index.stamp:
-        try:
-            st = os.stat(p)
-        except OSError:
-            return True
-        if st.st_mtime_ns != mtime or st.st_size != size:
-            return True
-    return False
 
 
 def invalidate(root: str | None = None) -> None:
