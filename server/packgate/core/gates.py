@@ -276,6 +276,7 @@ WRAPPER_SYNTAX = {
     "taskset": (frozenset(), 1),
     "timeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
     "nice": (frozenset({"-n", "--adjustment"}), 0),
+    "setsid": (frozenset(), 0),
 }
 WRAPPERS = frozenset(WRAPPER_SYNTAX)
 # The same syntax for the wrappers that change the environment (core/flow/environ.py reads
