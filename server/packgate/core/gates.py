@@ -277,6 +277,7 @@ WRAPPER_SYNTAX = {
     "timeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
     "nice": (frozenset({"-n", "--adjustment"}), 0),
     "setsid": (frozenset(), 0),
+    "chrt": (frozenset({"-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"}), 1),
 }
 WRAPPERS = frozenset(WRAPPER_SYNTAX)
 # The same syntax for the wrappers that change the environment (core/flow/environ.py reads
