@@ -276,8 +276,21 @@ WRAPPER_SYNTAX = {
     "taskset": (frozenset(), 1),
     "timeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
     "nice": (frozenset({"-n", "--adjustment"}), 0),
+    "setsid": (frozenset(), 0),
+    "chrt": (frozenset({"-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"}), 1),
 }
 WRAPPERS = frozenset(WRAPPER_SYNTAX)
+# The same syntax for the wrappers that change the environment (core/flow/environ.py reads
+# them): env's option that takes a value (`-u NAME`; `-S STRING` is the command), and docker
+# run's options that take the next word as their value (`-e`/`--env` are read apart).
+ENV_SYNTAX = (frozenset({"-u", "--unset"}), 0)
+DOCKER_RUN_SYNTAX = (frozenset({
+    "-v", "--volume", "--name", "-w", "--workdir", "--network", "--net", "--gpus", "--shm-size",
+    "--ipc", "-u", "--user", "--entrypoint", "-p", "--publish", "--mount", "--device",
+    "--runtime", "--cpus", "-m", "--memory", "--ulimit", "--label", "-l", "--hostname", "-h",
+    "--add-host", "--cap-add", "--security-opt", "--pid", "--platform", "--pull", "--restart",
+    "--log-driver", "--log-opt", "--tmpfs", "--group-add", "--dns",
+}), 0)
 PACKING_SFT = "--packing-sft-data"
 PACKING_PRETRAIN = "--packing-pretrain-data"
 MBS_FLAG = "--micro-batch-size"

@@ -12,8 +12,9 @@ from typing import Optional
 from .. import gates as G
 from ..parse.model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, SetOpt, Unset, Word
 from .commands import COMMANDS, Call, attributes, base_name, quiet_status, test
-from .effects import (AsCommand, AssignWord, ChildEnv, EnvAssign, EnvClear, EnvUnset, Export, NewPositional, Next,
-                      RunChild, RunContainer, RunHere, SetOption, SetValue, Source, Status, StopPath, UnsetNames)
+from .effects import (AsCommand, AssignWord, ChildEnv, Environ, Export, NewPositional, Next, RunChild, RunContainer,
+                      RunHere, SetOption, SetValue, Source, Status, StopPath, UnsetNames)
+from .environ import Clear, SetVar, UnsetVar
 from .facts import UNSET, GateSite, Overwrite, Stop, Val, ValKind, Var
 from .incremental import Define
 from .state import FAILED, OK, State
@@ -93,21 +94,20 @@ class Applier:
 
     # ---------------------------------------------------------------- one method per effect
 
-    def effect_env_assign(self, e: EnvAssign, c: Call, states: list) -> list:
-        """`env NAME=value`: one more assignment in the command's prefix."""
-        c.prefix.append(self.word_assign(e.word, AssignMode.ENV))
-        return states
-
-    def effect_env_unset(self, e: EnvUnset, c: Call, states: list) -> list:
-        """`env -u NAME`: a removal in the command's prefix."""
-        self.made += 1
-        c.prefix.append(Assign(e.start, e.end, name=e.name, mode=AssignMode.ENV_UNSET))
-        return states
-
-    def effect_env_clear(self, e: EnvClear, c: Call, states: list) -> list:
-        """`env -i`: the command gets only what follows (what came before is cleared too)."""
-        c.clears = True
-        c.prefix = []
+    def effect_environ(self, e: Environ, c: Call, states: list) -> list:
+        """What a wrapper does to its command's environment: a SetVar is one more assignment in
+        the command's prefix, an UnsetVar a removal there, a Clear leaves the command only what
+        follows (what came before is cleared too); a Keep changes nothing."""
+        for t in e.transforms:
+            kind = type(t)
+            if kind is SetVar:
+                c.prefix.append(self.word_assign(t.word, AssignMode.ENV))
+            elif kind is UnsetVar:
+                self.made += 1
+                c.prefix.append(Assign(t.start, t.end, name=t.name, mode=AssignMode.ENV_UNSET))
+            elif kind is Clear:
+                c.clears = True
+                c.prefix = []
         return states
 
     def effect_set_value(self, e: SetValue, c: Call, states: list) -> list:
@@ -369,9 +369,7 @@ _NO_VAR = Var(UNSET, False, None)
 
 # effect type -> the Applier method that applies it
 EFFECTS = {
-    EnvAssign: "effect_env_assign",
-    EnvUnset: "effect_env_unset",
-    EnvClear: "effect_env_clear",
+    Environ: "effect_environ",
     SetValue: "effect_set_value",
     AssignWord: "effect_assign_word",
     Export: "effect_export",

@@ -1,7 +1,7 @@
 """Child shells: `bash -c '...'` and `docker run [-e NAME[=value]] IMAGE CMD`, as the handlers in
 commands.py found them (their effects.RunChild, RunContainer). A child starts from what its
-parent exported (a container from nothing but its -e options); what it exports is lost when it
-ends."""
+parent exported (a container from what environ.py's transforms of its options give: nothing but
+its -e options); what it exports is lost when it ends."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Optional
 from .. import gates as G
 from ..parse import parse_bytes
 from ..parse.model import AssignMode, Command, Lit, Occurrence, OccurrenceKind, Sub, SubKind, Word
+from .environ import Clear, EnvFile, PassHost, SetVar
 from .facts import Lost, Var
 from .state import State
 
@@ -80,15 +81,21 @@ class Children:
 
     def run_container(self, c, e, s: State) -> None:
         """`docker run [options] IMAGE CMD` on path s: CMD runs in a container that sees only its
-        -e options (c: the commands.Call; e: the handler's effects.RunContainer)."""
+        -e options (c: the commands.Call; e: the handler's effects.RunContainer, its env the
+        transforms of environ.py)."""
         words = c.words
-        container = State({}, labels=s.labels, container=True, docker_at=words[e.run_at].end,
-                          relevant=self.relevant,
-                          host_exported=frozenset(k for k, v in s.vars.items() if v.exported))
-        for x in e.env:
-            self.docker_env(container, s, x.word, x.spec, x.strip)
-        if e.env_file:
-            container.env_file = True
+        exported = {k: v for k, v in s.vars.items() if v.exported}
+        container = State({} if any(type(t) is Clear for t in e.env) else dict(exported), labels=s.labels,
+                          container=True, docker_at=words[e.run_at].end, relevant=self.relevant,
+                          host_exported=frozenset(exported))
+        for t in e.env:
+            kind = type(t)
+            if kind is SetVar:
+                self.container_set(container, t)
+            elif kind is PassHost:
+                self.container_pass(container, s, t)
+            elif kind is EnvFile:
+                container.env_file = True
         if e.shell:
             if e.script is not None and self.child_depth < MAX_CHILD_DEPTH:
                 self.run_child(e.script, container)
@@ -98,23 +105,25 @@ class Children:
                               name_start=first.start, name_end=first.end)
             self.command_in(sub_cmd, container)
 
-    def docker_env(self, container: State, host: State, word: Word, spec: str, strip: int = 0) -> None:
-        """One `-e NAME=value` (set in the container) or `-e NAME` (passed from the host if exported)."""
-        if "=" in spec:
-            if strip and word.parts and isinstance(word.parts[0], Lit):
-                lit = word.parts[0]
-                word = Word([Lit(lit.text[strip:], lit.start + strip, lit.end)] + word.parts[1:],
-                            word.start + strip, word.end)
-            a = self.word_assign(word, AssignMode.DOCKER)
-            self.assign(container, a)
-        else:
-            var = host.vars.get(spec)
-            if var is not None and var.exported:
-                container.set(spec, var)
-                self.mark_read(var)
-            elif var is not None and var.origin is not None:
-                # the host only assigned it: -e NAME passes nothing, the way a missing export does
-                container.set(spec, Var(var.val, False, var.origin))
-                self.mark_read(var)
-            if spec in G.GATES:
-                self.extra_occ.append(Occurrence(spec, word.start + strip, word.end, OccurrenceKind.DOCKER))
+    def container_set(self, container: State, t: SetVar) -> None:
+        """One `-e NAME=value`: set in the container."""
+        word, strip = t.word, t.strip
+        if strip and word.parts and isinstance(word.parts[0], Lit):
+            lit = word.parts[0]
+            word = Word([Lit(lit.text[strip:], lit.start + strip, lit.end)] + word.parts[1:],
+                        word.start + strip, word.end)
+        self.assign(container, self.word_assign(word, AssignMode.DOCKER))
+
+    def container_pass(self, container: State, host: State, t: PassHost) -> None:
+        """One `-e NAME`: the host's NAME passed when the host exported it."""
+        name = t.name
+        var = host.vars.get(name)
+        if var is not None and var.exported:
+            container.set(name, var)
+            self.mark_read(var)
+        elif var is not None and var.origin is not None:
+            # the host only assigned it: -e NAME passes nothing, the way a missing export does
+            container.set(name, Var(var.val, False, var.origin))
+            self.mark_read(var)
+        if name in G.GATES:
+            self.extra_occ.append(Occurrence(name, t.word.start + t.strip, t.word.end, OccurrenceKind.DOCKER))

@@ -19,9 +19,9 @@ from .. import gates as G
 from ..parse.model import Assign, AssignMode, Command, Lit, Opaque, Ref, Word
 from ..parse.words import SUBSTITUTION, is_name
 from ..records import record
-from .effects import (AsCommand, AssignWord, ChildEnv, ContainerEnv, EnvAssign, EnvClear, EnvUnset, Export,
-                      NewPositional, Next, Option, RunChild, RunContainer, RunHere, SetOption, SetValue, Source,
-                      Status, StopPath, UnsetNames)
+from . import environ as E
+from .effects import (AsCommand, AssignWord, ChildEnv, Environ, Export, NewPositional, Next, Option, RunChild,
+                      RunContainer, RunHere, SetOption, SetValue, Source, Status, StopPath, UnsetNames)
 from .facts import Origin, Stop, Val, ValKind
 from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues
@@ -114,53 +114,20 @@ def shebang_errexit(data: bytes) -> bool:
 # ---------------------------------------------------------------- the handlers
 
 def wrapper(c: Call):
-    """`nohup CMD`, `timeout 5 CMD`, `numactl -N 0 CMD`, `exec CMD`...: skip the wrapper's
-    options (those in gates.WRAPPER_SYNTAX take a value) and operands; the command is what
-    follows (after `exec`, nothing of this shell runs on)."""
-    takes, operands = G.WRAPPER_SYNTAX[c.base]
-    names, n = c.names, len(c.words)
-    i = c.i + 1
-    while i < n:
-        t = names[i]
-        if t == "--":
-            i += 1
-            break
-        if not t.startswith("-") or t == "-":
-            break
-        i += 2 if t in takes else 1  # `-N 0`; `--cpunodebind=0` and `-N0` are one word
-    return (Next(i + operands, c.base == "exec"),)
-
-
-_ENV_CLEAR = EnvClear()
+    """`nohup CMD`, `timeout 5 CMD`, `numactl -N 0 CMD`, `exec CMD`...: what the wrapper does to
+    the environment of its command (its row in environ.WRAPPERS reads its words); the command is
+    what follows (after `exec`, nothing of this shell runs on)."""
+    transforms, at = E.read(c.base, c.names, c.words, c.i + 1)
+    return (Environ(transforms), Next(at, c.base == "exec"))
 
 
 def env(c: Call):
     """`env X=1 -u Y CMD`: the assignments and removals are the command's prefix; `-i` clears
     what came before; `-S STRING` runs the string, split into words, as the command."""
-    words, names = c.words, c.names
-    out: list = []
-    i = c.i + 1
-    while i < len(words):
-        t = names[i]
-        lead = words[i].parts[0] if words[i].parts else None
-        if type(lead) is Lit and _assigns(lead.text):  # `PATH="$PATH"` too
-            out.append(EnvAssign(words[i]))
-            i += 1
-        elif t in ("-S", "--split-string") and i + 1 < len(words):
-            out.append(RunChild(words[i + 1], ChildEnv.COMMAND))
-            return out
-        elif t in ("-i", "-", "--ignore-environment"):
-            out.append(_ENV_CLEAR)
-            i += 1
-        elif t in ("-u", "--unset") and i + 1 < len(words):
-            out.append(EnvUnset(names[i + 1], words[i].start, words[i + 1].end))
-            i += 2
-        elif t.startswith("-"):
-            i += 1
-        else:
-            break
-    out.append(Next(i))
-    return out
+    transforms, at = E.read(c.base, c.names, c.words, c.i + 1)
+    if at < len(c.words) and c.names[at] in E.SPLIT_STRING:
+        return (Environ(transforms), RunChild(c.words[at + 1], ChildEnv.COMMAND))
+    return (Environ(transforms), Next(at))
 
 
 _STOPS = {name: (StopPath(Stop(name)),) for name in ("exit", "return", "break", "continue")}
@@ -313,16 +280,6 @@ def shift(c: Call):
     return _SHIFT
 
 
-# docker run's options that take the next word as their value
-_DOCKER_VALUE_FLAGS = frozenset((
-    "-v", "--volume", "--name", "-w", "--workdir", "--network", "--net", "--gpus", "--shm-size",
-    "--ipc", "-u", "--user", "--entrypoint", "-p", "--publish", "--mount", "--device",
-    "--runtime", "--cpus", "-m", "--memory", "--ulimit", "--label", "-l", "--hostname", "-h",
-    "--add-host", "--cap-add", "--security-opt", "--pid", "--platform", "--pull", "--restart",
-    "--log-driver", "--log-opt", "--tmpfs", "--group-add", "--dns",
-))
-
-
 def docker(c: Call):
     """`docker run [-e ...] IMAGE CMD`: CMD runs in a container that sees only the `-e` options
     (children.py); `bash -c STRING` there runs STRING."""
@@ -330,35 +287,10 @@ def docker(c: Call):
     if not any(names[j] == "run" for j in rest[:2]):
         return None
     run_at = next(k for k in rest if names[k] == "run")
-    env: list = []
-    env_file = False
-    j = rest.index(run_at) + 1
-    image_at = None
-    while j < len(rest):
-        k = rest[j]
-        t = names[k]
-        if t in ("-e", "--env") and j + 1 < len(rest):
-            env.append(ContainerEnv(words[rest[j + 1]], names[rest[j + 1]]))
-            j += 2
-        elif t.startswith("--env="):
-            env.append(ContainerEnv(words[k], t[len("--env="):], len("--env=")))
-            j += 1
-        elif t.startswith("-e") and len(t) > 2 and "=" in t:
-            env.append(ContainerEnv(words[k], t[2:], 2))
-            j += 1
-        elif t == "--env-file" or t.startswith("--env-file="):
-            env_file = True
-            j += 1 if "=" in t else 2
-        elif t in _DOCKER_VALUE_FLAGS:
-            j += 2
-        elif t.startswith("-"):
-            j += 1
-        else:
-            image_at = j
-            break
-    inner = tuple(rest[x] for x in range(image_at + 1, len(rest))) if image_at is not None else ()
+    env, image_at = E.read(c.base, names, words, run_at + 1)
+    inner = tuple(range(image_at + 1, len(words))) if image_at is not None else ()
     if not inner or base_name(names[inner[0]]) not in CHILD_SHELLS:
-        return (RunContainer(run_at, tuple(env), env_file, inner),)
+        return (RunContainer(run_at, env, inner),)
     script = None
     for idx, k in enumerate(inner[1:], start=1):
         t = names[k]
@@ -368,7 +300,7 @@ def docker(c: Call):
             break
         if not t.startswith("-"):
             break
-    return (RunContainer(run_at, tuple(env), env_file, (), True, script),)
+    return (RunContainer(run_at, env, (), True, script),)
 
 
 def shell(c: Call):
@@ -405,7 +337,7 @@ class Handler:
 
 # command name (its base name: /usr/bin/env is env) -> Handler
 COMMANDS: dict[str, Handler] = {
-    **{name: Handler(wrapper) for name in G.WRAPPERS},
+    **{name: Handler(wrapper) for name in E.WRAPPERS},
     "env": Handler(env),
     "exit": Handler(stop, stops=True), "return": Handler(stop, stops=True),
     "break": Handler(stop, stops=True), "continue": Handler(stop, stops=True),

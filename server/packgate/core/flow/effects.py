@@ -38,24 +38,11 @@ class AsCommand:
 
 
 @record(frozen=True)
-class EnvAssign:
-    """`env NAME=value`: an assignment in the environment of the command env runs."""
+class Environ:
+    """`env X=1 -u Y`, `nohup`, `timeout 5`...: what the wrapper does to the environment of the
+    command it runs, as environ.py's transforms in order (Keep, SetVar, UnsetVar, Clear)."""
 
-    word: Word
-
-
-@record(frozen=True)
-class EnvUnset:
-    """`env -u NAME`: the name is removed from the environment of the command env runs."""
-
-    name: str
-    start: int
-    end: int
-
-
-@record(frozen=True)
-class EnvClear:
-    """`env -i`: the command env runs gets only the assignments after this."""
+    transforms: tuple
 
 
 # ---------------------------------------------------------------- this shell's variables
@@ -173,26 +160,15 @@ class RunChild:
 
 
 @record(frozen=True)
-class ContainerEnv:
-    """One `docker run -e NAME=value` (set in the container) or `-e NAME` (the host's NAME passed
-    when it is exported): the word, its text past the option (spec) and, when the option is
-    glued to it (`--env=`, `-e`), the option's length (strip)."""
-
-    word: Word
-    spec: str
-    strip: int = 0
-
-
-@record(frozen=True)
 class RunContainer:
     """`docker run [options] IMAGE CMD`: CMD runs in a container that sees only its `-e` options
-    (children.py): where `run` is (run_at, an index of the command's words), the `-e` options in
-    order, whether `--env-file` gives it more, and what runs in it: the indexes of CMD's words,
-    or, for a child shell's `-c STRING`, the string (script; shell: CMD is a child shell)."""
+    (children.py): where `run` is (run_at, an index of the command's words), the environment
+    the container gets (environ.py's transforms: Clear, then SetVar, PassHost, EnvFile in the
+    order of the options), and what runs in it: the indexes of CMD's words, or, for a child
+    shell's `-c STRING`, the string (script; shell: CMD is a child shell)."""
 
     run_at: int
-    env: tuple  # of ContainerEnv
-    env_file: bool = False
+    env: tuple  # of environ.py's transforms
     command: tuple = ()
     shell: bool = False
     script: Optional[Word] = None
