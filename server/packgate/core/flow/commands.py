@@ -19,7 +19,7 @@ from .. import gates as G
 from ..parse.model import Assign, AssignMode, Command, Lit, Opaque, Ref, Word
 from ..parse.words import SUBSTITUTION, is_name
 from ..records import record
-from . import environ as E
+from .environ import SPLIT_STRING, WRAPPERS, read as read_environ
 from .effects import (AsCommand, AssignWord, ChildEnv, Environ, Export, NewPositional, Next, Option, RunChild,
                       RunContainer, RunHere, SetOption, SetValue, Source, Status, StopPath, UnsetNames)
 from .facts import Origin, Stop, Val, ValKind
@@ -117,15 +117,15 @@ def wrapper(c: Call):
     """`nohup CMD`, `timeout 5 CMD`, `numactl -N 0 CMD`, `exec CMD`...: what the wrapper does to
     the environment of its command (its row in environ.WRAPPERS reads its words); the command is
     what follows (after `exec`, nothing of this shell runs on)."""
-    transforms, at = E.read(c.base, c.names, c.words, c.i + 1)
+    transforms, at = read_environ(c.base, c.names, c.words, c.i + 1)
     return (Environ(transforms), Next(at, c.base == "exec"))
 
 
 def env(c: Call):
     """`env X=1 -u Y CMD`: the assignments and removals are the command's prefix; `-i` clears
     what came before; `-S STRING` runs the string, split into words, as the command."""
-    transforms, at = E.read(c.base, c.names, c.words, c.i + 1)
-    if at < len(c.words) and c.names[at] in E.SPLIT_STRING:
+    transforms, at = read_environ(c.base, c.names, c.words, c.i + 1)
+    if at < len(c.words) and c.names[at] in SPLIT_STRING:
         return (Environ(transforms), RunChild(c.words[at + 1], ChildEnv.COMMAND))
     return (Environ(transforms), Next(at))
 
@@ -287,7 +287,7 @@ def docker(c: Call):
     if not any(names[j] == "run" for j in rest[:2]):
         return None
     run_at = next(k for k in rest if names[k] == "run")
-    env, image_at = E.read(c.base, names, words, run_at + 1)
+    env, image_at = read_environ(c.base, names, words, run_at + 1)
     inner = tuple(range(image_at + 1, len(words))) if image_at is not None else ()
     if not inner or base_name(names[inner[0]]) not in CHILD_SHELLS:
         return (RunContainer(run_at, env, inner),)
@@ -337,7 +337,7 @@ class Handler:
 
 # command name (its base name: /usr/bin/env is env) -> Handler
 COMMANDS: dict[str, Handler] = {
-    **{name: Handler(wrapper) for name in E.WRAPPERS},
+    **{name: Handler(wrapper) for name in WRAPPERS},
     "env": Handler(env),
     "exit": Handler(stop, stops=True), "return": Handler(stop, stops=True),
     "break": Handler(stop, stops=True), "continue": Handler(stop, stops=True),
