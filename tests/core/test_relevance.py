@@ -157,7 +157,7 @@ def test_an_edit_that_changes_nothing_it_reads_keeps_the_last_answer(monkeypatch
 
     worked = []
     real = relevance._relevant
-    monkeypatch.setattr(relevance, "_relevant", lambda summaries: worked.append(1) or real(summaries))
+    monkeypatch.setattr(relevance, "_relevant", lambda summaries, wide=False: worked.append(1) or real(summaries, wide))
     session, uri = Session(), "untitled:relevance"
     session.analysis(uri, 1, _EDITED)
     at = _EDITED.index("--seed 2") + len("--seed ")

@@ -27,8 +27,10 @@ class Flow(Walker, Applier, Values, Launches, Sourcing, Children, Inertness, Inc
     """The walk of one script. Create one per analysis and call run()."""
 
     def __init__(self, script, data: bytes, path: Optional[str] = None, loader=None,
-                 resume: Optional[Resume] = None, record: bool = False, edits: Optional[list] = None):
+                 resume: Optional[Resume] = None, record: bool = False, edits: Optional[list] = None,
+                 wide: bool = False):
         self.script = script
+        self.wide = wide  # every word a launch is given is followed (`packgate launches`)
         self.resume_from = resume
         self.record = record
         self.moves = moves_of(edits)  # from the version `resume` was walked on to this one
@@ -77,7 +79,7 @@ class Flow(Walker, Applier, Values, Launches, Sourcing, Children, Inertness, Inc
         """Walk the whole script and return the facts."""
         self.memo = RelevanceMemo(self.resume_from.memo if self.resume_from is not None else None) \
             if self.record else None
-        self.relevant = relevant_names(self.script, self.memo)
+        self.relevant = relevant_names(self.script, self.memo, self.wide)
         states, points, resumed = self.start()
         try:
             states = self.top(self.script.body.body, resumed, states, points)
@@ -92,7 +94,7 @@ class Flow(Walker, Applier, Values, Launches, Sourcing, Children, Inertness, Inc
         except Unmapped:
             # a fact taken from the last walk points into edited bytes (Incremental.resync checks
             # for this; this is the safety net): walk the whole script instead
-            return Flow(self.script, self.data, self.path, self.loader, None, self.record).run()
+            return Flow(self.script, self.data, self.path, self.loader, None, self.record, wide=self.wide).run()
         if not self.launches:
             self.end_of_file(states)
         return self.result(points, resumed, sourced)
@@ -139,11 +141,14 @@ Flow.effects = {kind: getattr(Flow, name) for kind, name in EFFECTS.items()}
 
 def analyze_flow(script, data: bytes, path: Optional[str] = None, loader=None,
                  resume: Optional[Resume] = None, record: bool = False,
-                 edits: Optional[list] = None) -> FlowResult:
+                 edits: Optional[list] = None, wide: bool = False) -> FlowResult:
     """Run the flow analysis over a parsed script (loader reads sourced files; None: not followed).
+
+    wide: follow every word a launch is given, not only those the checks read (a dry run's
+    argv); costs up to a third more on a long launcher.
 
     record: leave checkpoints in the result's `resume` for the walk of the next version (an
     editor's document); resume: those of the last walk, where they still apply; edits: the
     edits from the text of that walk to this one ((start, old end, new end), as parse_bytes).
     """
-    return Flow(script, data, path, loader, resume, record, edits).run()
+    return Flow(script, data, path, loader, resume, record, edits, wide).run()

@@ -190,6 +190,21 @@ class LaunchPath:
     pretrain: bool
     docker_at: int = -1  # the launch runs in a container started by `docker run` (insert point)
     host_exported: frozenset = frozenset()
+    # what the launched program is given: its words after the launcher's name (Vals, a word
+    # that splits gives several), and the path's variables with its prefix applied (name ->
+    # Var: `exported` says whether the launch sees it); not compared, the fields above decide
+    args: tuple = factory(tuple, compare=False)
+    vars: dict = factory(dict, compare=False)
+    cleared: bool = False  # `env -i`: a name the script does not give is not the caller's either
+    env_file: bool = False  # `docker run --env-file`: any name may come from a file
+
+    def var(self, name: str) -> Optional[Var]:
+        """The variable as the path left it (None: the script never gave it on this path)."""
+        return self.vars.get(name)
+
+    def exported(self) -> dict:
+        """name -> Var for every variable the launch sees from the script (exported, not `export -n`)."""
+        return {n: v for n, v in self.vars.items() if v is not None and v.exported and not v.negated}
 
 
 @record(eq=True)
@@ -203,11 +218,12 @@ class Launch:
     label: str
     implicit: bool = False
     paths: list = factory(list)
+    command: str = ""  # the launcher's word as written (`torchrun`, `/usr/bin/python3`), "" when implicit
 
     def header(self, paths: int = 0) -> "Launch":
         """This launch with only its first `paths` paths (as a checkpoint saw it)."""
         return Launch(self.start, self.end, self.name_start, self.name_end, self.label,
-                      self.implicit, self.paths[:paths])
+                      self.implicit, self.paths[:paths], self.command)
 
 
 @record(eq=True)

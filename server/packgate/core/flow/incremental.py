@@ -202,13 +202,14 @@ class Mapper:
         """One path to a launch, moved."""
         return LaunchPath(self.labels(p.labels), {g: self.seen(x) for g, x in p.gates.items()},
                           self.val(p.mbs) if p.mbs is not None else None, self.span(p.mbs_flag), p.sft,
-                          p.pretrain, self.end(p.docker_at) if p.docker_at >= 0 else -1, p.host_exported)
+                          p.pretrain, self.end(p.docker_at) if p.docker_at >= 0 else -1, p.host_exported,
+                          tuple(self.val(v) for v in p.args), self.vars(p.vars), p.cleared, p.env_file)
 
     def launch(self, launch: Launch) -> Launch:
         """The launch's header (where it is), without its paths."""
         start, end = self.span((launch.start, launch.end))
         name_start, name_end = self.span((launch.name_start, launch.name_end))
-        return Launch(start, end, name_start, name_end, launch.label, launch.implicit)
+        return Launch(start, end, name_start, name_end, launch.label, launch.implicit, command=launch.command)
 
 
 def moved_states(states: list, mapper: Optional[Mapper]) -> list:

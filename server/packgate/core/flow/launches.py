@@ -43,7 +43,8 @@ class Launches:
             launch = self.launches.get(key) or Launch(key[0], key[1], key[0], key[1], launcher + " (sourced)")
         else:
             key = (cmd.start, cmd.end)
-            launch = self.launches.get(key) or Launch(cmd.start, cmd.end, words[i].start, words[i].end, launcher)
+            launch = self.launches.get(key) or Launch(cmd.start, cmd.end, words[i].start, words[i].end, launcher,
+                                                      command=c.names[i] or "")
         self.sub_launches += 1
         # bash expands the arguments before it makes the prefix assignments: in
         # `MBS=4 torchrun ... --micro-batch-size $MBS` the flag gets the shell's MBS, not 4
@@ -52,9 +53,8 @@ class Launches:
             args.extend(self.values(w, s))
         child = s.fork()
         if c.clears:  # `env -i`: only the assignments after it reach the command
-            for gate in G.GATES:
-                if gate in child.vars and child.vars[gate].exported:
-                    child.drop(gate)
+            for name in [n for n, v in child.vars.items() if v is not None and v.exported]:
+                child.drop(name)
         prefix_sites = []
         relevant = self.relevant
         for a in prefix:
@@ -66,9 +66,10 @@ class Launches:
                 continue  # PYTHONPATH=... torchrun: nothing a check reads
             self.assign(child, a)
             prefix_sites.append(a)
-        self.add_path(LaunchEntry(key, launch, self.see(child, args, prefix_sites)))
+        self.add_path(LaunchEntry(key, launch, self.see(child, args, prefix_sites, cleared=c.clears)))
 
-    def see(self, s: State, args: list, prefix_sites: list, implicit: bool = False) -> LaunchPath:
+    def see(self, s: State, args: list, prefix_sites: list, implicit: bool = False,
+            cleared: bool = False) -> LaunchPath:
         """What a launch given args sees on path s: each gate, the micro-batch size, the packing flags."""
         seen = {}
         for gate in G.GATES:
@@ -105,4 +106,5 @@ class Launches:
                 sft = True
             elif t == G.PACKING_PRETRAIN:
                 pretrain = True
-        return LaunchPath(s.labels, seen, mbs, flag, sft, pretrain, s.docker_at, s.host_exported)
+        return LaunchPath(s.labels, seen, mbs, flag, sft, pretrain, s.docker_at, s.host_exported,
+                          tuple(args), s.vars, cleared, s.env_file)

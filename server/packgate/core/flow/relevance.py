@@ -116,11 +116,13 @@ class _Summary(NamedTuple):
     opaque: bool  # a source, . or eval command: names can flow where the walk cannot see
     subjects: list  # the words after `case`: a subject the path knows picks the arm
     launch: dict  # id of a word list here -> {(python, flag-like names): the names its launch reads}
+    exported: list  # names an export gives the environment (the launch contract reads any of them)
+    allexport: bool  # a `set -a`: every assignment after it may be exported
 
 
 def _summarize(top) -> _Summary:
-    deps, values, functions, commands, arrays, subjects = [], [], [], [], [], []
-    opaque = False
+    deps, values, functions, commands, arrays, subjects, exported = [], [], [], [], [], [], []
+    opaque = allexport = False
     stack = [top]
     while stack:
         st = stack.pop()
@@ -133,6 +135,13 @@ def _summarize(top) -> _Summary:
             else:
                 deps.append((st.name, _word_refs(words)))
             values.append((st.name, words))
+            if st.exported:
+                exported.append(st.name)
+        elif kind is ExportNames:
+            if st.exports and not st.negate:
+                exported.extend(n for n, _, _ in st.names)
+        elif kind is SetOpt:
+            allexport = allexport or st.allexport
         elif kind is Command:
             commands.append(st)
             for a in st.prefix:
@@ -141,6 +150,10 @@ def _summarize(top) -> _Summary:
             first = st.words[0] if st.words else None
             if first is not None and first.text in OPAQUE:
                 opaque = True
+            elif first is not None and first.text == "set":
+                # `set -a`, `set -ea`, `set -o allexport`: over-approximated, an extra root is cheap
+                allexport = allexport or any(w.text is None or w.text == "allexport" or
+                                             w.text[:1] == "-" and "a" in w.text for w in st.words[1:])
         elif kind is Loop and st.var:
             deps.append((st.var, _word_refs(st.items or [])))
             values.append((st.var, st.items or []))
@@ -148,7 +161,7 @@ def _summarize(top) -> _Summary:
             functions.append((st.name, st))
         elif kind is Case and st.subject is not None:
             subjects.append(st.subject)
-    return _Summary(deps, values, functions, commands, arrays, opaque, subjects, {})
+    return _Summary(deps, values, functions, commands, arrays, opaque, subjects, {}, exported, allexport)
 
 
 def _sig(sm: _Summary) -> tuple:
@@ -158,7 +171,8 @@ def _sig(sm: _Summary) -> tuple:
     return (tuple((n, frozenset(r)) for n, r in sm.deps), tuple((n, _any_lead(w, _is_flag)) for n, w in sm.values),
             tuple((n, _body_shape(f)) for n, f in sm.functions),
             tuple((c.words[0].text if c.words else None, _words_sig(c.words)) for c in sm.commands),
-            tuple((a.name, _words_sig(a.array)) for a in sm.arrays), frozenset(_word_refs(sm.subjects)))
+            tuple((a.name, _words_sig(a.array)) for a in sm.arrays), frozenset(_word_refs(sm.subjects)),
+            tuple(sm.exported), sm.allexport)
 
 
 def _body_shape(fdef) -> tuple:
@@ -227,22 +241,24 @@ _UNKNOWN = object()
 _FEW = 16  # statements summarised anew, at most, for same_as_last to compare them
 
 
-def relevant_names(script, memo: Optional[RelevanceMemo] = None) -> Optional[frozenset]:
-    """Variables whose value can reach a check: gates, and what flows into launch-like commands.
+def relevant_names(script, memo: Optional[RelevanceMemo] = None, wide: bool = False) -> Optional[frozenset]:
+    """Variables whose value can reach a check: gates, exported names, and what flows into
+    launch-like commands (wide: every word a launch is given, as `packgate launches` shows it;
+    else the words the checks read: the micro-batch size, what may expand to flags, the entry).
 
     Static and conservative: a script that sources files or uses `eval` gets None (everything
     is relevant), since names can then flow where this walk cannot see.
     """
     summaries = [memo.summary(top) if memo is not None else _summarize(top) for top in script.body.body]
     if memo is None:
-        return _relevant(summaries)
+        return _relevant(summaries, wide)
     if not memo.same_as_last():
-        memo.answer = _relevant(summaries)
+        memo.answer = _relevant(summaries, wide)
     memo.old, memo.made = {}, []  # the last version's statements are not needed any more
     return memo.answer
 
 
-def _relevant(summaries: list) -> Optional[frozenset]:
+def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
     roots = set(G.GATES)
     deps: dict = {}
     values: dict = {}  # name -> every word assigned to it
@@ -257,6 +273,10 @@ def _relevant(summaries: list) -> Optional[frozenset]:
         for name, fdef in sm.functions:
             functions.setdefault(name, []).append(fdef)
         roots.update(_word_refs(sm.subjects))
+        # what a launch is given is the launch contract's: every exported name reaches it
+        roots.update(sm.exported)
+    if any(sm.allexport for sm in summaries):
+        roots.update(values)
     flaggy = frozenset(n for n, words in values.items() if _any_lead(words, _is_flag))
 
     def launch_refs(sm: _Summary, words, python: Optional[bool]) -> set:
@@ -275,7 +295,7 @@ def _relevant(summaries: list) -> Optional[frozenset]:
     for sm in summaries:
         for a in sm.arrays:
             # read like a launch's words: its first element may be the command ("${CMD[@]}")
-            deps.setdefault(a.name, set()).update(launch_refs(sm, a.array, None))
+            deps.setdefault(a.name, set()).update(_word_refs(a.array) if wide else launch_refs(sm, a.array, None))
         for cmd in sm.commands:
             first = cmd.words[0] if cmd.words else None
             name = first.text if first is not None else None
@@ -285,7 +305,7 @@ def _relevant(summaries: list) -> Optional[frozenset]:
                     roots.update(_word_refs(cmd.words))
                     roots.update(str(i) for i in range(10))
             elif base in G.LAUNCHERS or (base is not None and G.is_python(base)):
-                roots.update(launch_refs(sm, cmd.words, G.is_python(base)))
+                roots.update(_word_refs(cmd.words) if wide else launch_refs(sm, cmd.words, G.is_python(base)))
                 roots.update(str(i) for i in range(10))
             elif name is None or base in REACHING:
                 roots.update(_word_refs(cmd.words))

@@ -25,6 +25,23 @@ class Context:
     findings: list = factory(list)
     seen: set = factory(set)
     cache: dict = factory(dict)  # indexes the checks build once per analysis
+    revalidate: bool = True  # look again whether the workspace's Python code changed (CLI: yes)
+
+    def contract(self):
+        """The contract index of the training code of this script's project (core.code.index),
+        or None: no path, no project root, or no Python code below it."""
+        if "contract" not in self.cache:
+            index = None
+            if self.path:
+                from ..code.index import contract_index
+                from ..project import root_of
+                root = root_of(self.path, refresh=self.revalidate)
+                if root is not None:
+                    index = contract_index(root, revalidate=self.revalidate)
+                    if not index.files:
+                        index = None
+            self.cache["contract"] = index
+        return self.cache["contract"]
 
     @property
     def live(self) -> tuple:
