@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from generate import write_many  # noqa: E402
 
-from packgate.cli.main import POOL_MIN_FILES  # noqa: E402
+from packgate.cli.check import POOL_MIN_FILES  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from packgate import Settings, analyze
-from packgate.cli.main import discover
+from packgate.cli.check import discover
 from packgate.core import files
 from packgate.core.sourced import SourceLoader
 from packgate.lsp import workspace

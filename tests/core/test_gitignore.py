@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from packgate.cli.main import discover
+from packgate.cli.check import discover
 from packgate.core import files, gitignore
 from packgate.lsp import workspace
 
