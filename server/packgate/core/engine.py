@@ -34,7 +34,7 @@ class LaunchSummary:
 
     start: int
     end: int
-    verdict: str
+    verdict: G.Verdict
     label: str
 
 
@@ -176,16 +176,15 @@ class Analysis:
             return out
         ctx = Context(self.source, self.script, self.flow, self.profile, self.settings.lang)
         for launch in self.flow.launches:
-            verdicts = [path_verdict(ctx, p)[0] for p in launch.paths]
-            kinds = set(verdicts)
+            kinds = {path_verdict(ctx, p)[0] for p in launch.paths}
             if len(kinds) == 1:
-                verdict = verdicts[0]
-            elif kinds <= {"ok", "online"}:
-                verdict = "ok"
+                verdict = kinds.pop()
+            elif kinds <= {G.Verdict.OK, G.Verdict.ONLINE}:
+                verdict = G.Verdict.OK
             else:
-                verdict = "mixed"
-            if verdict == "online":
-                verdict = "ok"
+                verdict = G.Verdict.MIXED
+            if verdict is G.Verdict.ONLINE:
+                verdict = G.Verdict.OK
             combos = sorted({combo_text(ctx, p) for p in launch.paths})
             label = (combos[0] if len(combos) == 1 else " | ".join(combos[:3]))
             en, zh = G.VERDICT_LABEL.get(verdict, (verdict, verdict))
