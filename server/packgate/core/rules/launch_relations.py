@@ -1,0 +1,186 @@
+"""What one path to a launch gives the tests of a relation (core/code/relations.py): the
+variables it sees and the options among its words, and whether the relation is kept, broken or
+cannot be told. PG014 reads it; the relations themselves never look at a launch."""
+
+from __future__ import annotations
+
+from ..code.relations import Absent, Relation, RelationKind, Subject, Test
+from ..flow import ValKind
+from ..records import TextEnum, record
+from .base import shown
+
+_GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)  # the script gives the text (a default the caller may override)
+# argparse actions that take no value: the word after such an option is an option again
+SWITCH_ACTIONS = frozenset({"store_true", "store_false", "store_const", "append_const", "count", "help",
+                            "version", "BooleanOptionalAction"})
+
+
+class Outcome(TextEnum):
+    """A relation on one path."""
+
+    KEPT = "kept"
+    BROKEN = "broken"
+    UNKNOWN = "unknown"  # a value or a word the script cannot know decides it
+
+
+@record(frozen=True)
+class Looked:
+    """One test of a relation on one path, and what decided it."""
+
+    test: Test
+    holds: object  # True, False, or None when it cannot be told
+    name: str  # the variable or option that decided (a test may name several variables)
+    value: object = None  # VAR: the text seen (None: unset); OPTION: the value given (None: none or unknown)
+    given: bool = False  # OPTION: the option is among the words
+    site: object = None  # VAR: the assignment the launch sees
+    span: object = None  # where this document writes the value or the option word
+    assumed: bool = False  # VAR: the script does not give it; judged on the code's default
+    lit: object = None  # VAR: the span of a default in this document that decides the value (`${X:-8}`)
+
+    def seen(self) -> tuple:
+        """What the path gives, in English and Chinese."""
+        if self.test.subject is Subject.VAR:
+            if self.value is None:
+                return f"{self.name} is unset", f"{self.name} 未设置"
+            return f"{self.name} is {self.value}", f"{self.name} 为 {self.value}"
+        if not self.given:
+            return f"{self.name} is not given", f"没有传 {self.name}"
+        if self.test.value is not None and self.value is not None:
+            return f"{self.name} is {self.value}", f"{self.name} 为 {self.value}"
+        return f"{self.name} is given", f"传了 {self.name}"
+
+
+@record(frozen=True)
+class Judged:
+    """A relation on one path: its outcome and every test looked at (conditions, then `then`)."""
+
+    outcome: Outcome
+    looked: tuple
+    assumed: bool = False  # the outcome rests on a default the caller's environment may override
+
+
+class Words:
+    """A launch path's words read as options: which are literal, which the script cannot know.
+
+    takes_value(option) says whether an option takes the next word (True, False, or None when
+    nothing says): a word the script cannot know right after an option that takes a value is
+    that value; anywhere else it may be any option, so an option's absence cannot be told."""
+
+    def __init__(self, args, takes_value):
+        self.texts: list = []
+        self.vals = list(args)
+        blind = loose = False
+        previous = None
+        for v in self.vals:
+            text = v.text if v.kind in _GIVEN else None
+            self.texts.append(text)
+            if text is None:
+                takes = takes_value(previous) if previous is not None else False
+                if takes is not True:
+                    blind = True  # it may be an option: absence cannot be told
+                if takes is False or previous is None:
+                    loose = True  # not a value either: it may give any option again
+                previous = None
+                continue
+            if text == "--":
+                break
+            previous = text if text.startswith("-") and "=" not in text else None
+        self.blind, self.loose = blind, loose
+
+    def look(self, test: Test) -> Looked:
+        """The OPTION test on these words."""
+        option = test.name
+        last, value, value_span = -1, None, None
+        for j, text in enumerate(self.texts):
+            if text == "--":
+                break
+            if text == option:
+                last = j
+                if j + 1 < len(self.texts):
+                    value, value_span = self.texts[j + 1], self.vals[j + 1].span
+                else:
+                    value, value_span = None, None
+            elif text is not None and text.startswith(option + "="):
+                last, value, value_span = j, text[len(option) + 1:], self.vals[j].span
+        if last < 0:
+            holds = None if self.blind else (not test.equal)
+            return Looked(test, holds, option, given=False)
+        span = self.vals[last].span
+        if test.value is None:
+            return Looked(test, test.equal, option, value, True, span=span)
+        later_unknown = self.loose and any(t is None for t in self.texts[last + 1:])
+        if value is None or later_unknown:
+            return Looked(test, None, option, value, True, span=span)
+        same = _same(value, test.value)
+        return Looked(test, same if test.equal else not same, option, value, True, span=value_span or span)
+
+
+def _same(given: str, wanted: str) -> bool:
+    """An option's value as argparse would compare it: the text, or the number when both are whole numbers."""
+    if given == wanted:
+        return True
+    try:
+        return int(given) == int(wanted)
+    except ValueError:
+        return False
+
+
+def look_var(test: Test, path, exported: dict) -> Looked:
+    """The VAR test on what the path's launch sees (any of its names holding makes it hold)."""
+    found = []
+    for name in test.names:
+        found.append(_one_var(test, name, path, exported))
+        if found[-1].holds is True:
+            return found[-1]
+    unknown = [f for f in found if f.holds is None]
+    return unknown[0] if unknown else found[-1]
+
+
+def _one_var(test: Test, name: str, path, exported: dict) -> Looked:
+    var = exported.get(name)
+    if var is None:
+        if path.env_file:  # `docker run --env-file`: any name may come from the file
+            return Looked(test, None, name)
+        definite = path.cleared or path.docker_at >= 0 or test.absent is Absent.UNSET
+        return Looked(test, test.judge(None), name, assumed=not definite)
+    val = var.val
+    span = None if val.foreign else val.span
+    if val.kind == ValKind.UNSET:
+        return Looked(test, test.judge(None), name, site=var.origin)
+    if val.kind not in _GIVEN:
+        return Looked(test, None, name, shown(val), site=var.origin, span=span)
+    lit = val.lit if val.kind == ValKind.DEFAULT and not val.foreign else None
+    return Looked(test, test.judge(val.text), name, shown(val), site=var.origin, span=span, lit=lit)
+
+
+def judge(relation: Relation, path, exported: dict, words: Words | None) -> Judged:
+    """The relation on one path (words None: the launch has no words, as at the end of a file,
+    so an option test cannot be told)."""
+    def look(test: Test) -> Looked:
+        if test.subject is Subject.VAR:
+            return look_var(test, path, exported)
+        if words is None:
+            return Looked(test, None, test.name)
+        return words.look(test)
+
+    looked = []
+    if relation.kind is RelationKind.BOTH:
+        looked = [look(t) for t in relation.tests]
+        states = {x.holds for x in looked}
+        assumed = any(x.assumed for x in looked)
+        if None in states:
+            return Judged(Outcome.UNKNOWN, tuple(looked), assumed)
+        return Judged(Outcome.KEPT if len(states) == 1 else Outcome.BROKEN, tuple(looked), assumed)
+    for test in relation.tests:
+        looked.append(look(test))
+        if looked[-1].holds is False:
+            return Judged(Outcome.KEPT, tuple(looked))
+    assumed = any(x.assumed for x in looked)
+    if any(x.holds is None for x in looked):
+        return Judged(Outcome.UNKNOWN, tuple(looked), assumed)
+    looked.append(look(relation.then))
+    then = looked[-1]
+    assumed = assumed or then.assumed
+    if then.holds is None:
+        return Judged(Outcome.UNKNOWN, tuple(looked), assumed)
+    return Judged(Outcome.KEPT if then.holds else Outcome.BROKEN, tuple(looked), assumed)
