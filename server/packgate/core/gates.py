@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from .code.relations import Absent, Compare, Relation, RelationKind, Subject, Test
+from .code.relations import Absent, Compare, Relation, RelationKind, Subject, Clause
 from .records import TextEnum, record
 
 
@@ -77,12 +77,12 @@ CONNECTIONS = "CUDA_DEVICE_MAX_CONNECTIONS"
 
 
 def _var(name, value: str, *, equal: bool = True, compare=Compare.STR, default=None,
-         absent=Absent.CALLER, also: tuple = ()) -> Test:
-    return Test(Subject.VAR, (*also, name), value, equal, compare, default, absent)
+         absent=Absent.CALLER, also: tuple = ()) -> Clause:
+    return Clause(Subject.VAR, (*also, name), value, equal, compare, default, absent)
 
 
-def _option(name: str, value: str | None = None, *, given: bool = True) -> Test:
-    return Test(Subject.OPTION, (name,), value, given)
+def _option(name: str, value: str | None = None, *, given: bool = True) -> Clause:
+    return Clause(Subject.OPTION, (name,), value, given)
 
 
 def packing_relations(encoding: tuple, batch: str) -> tuple:

@@ -1,11 +1,11 @@
 """The contract's relations between environment variables and trainer options: the typed table
 (profile entries live in core/gates.py, a team's own come from the `contract` setting), how one
-test judges a value, how a relation reads in a message, and the reading of the setting.
+clause judges a value, how a relation reads in a message, and the reading of the setting.
 
-A relation is one of two kinds. `both`: its tests all hold or none does (the packing gates:
-both on or both off). `requires`: when every test of `when` holds, `then` must hold too ("when
+A relation is one of two kinds. `both`: its clauses all hold or none does (the packing gates:
+both on or both off). `requires`: when every clause of `when` holds, `then` must hold too ("when
 OFFLINE_PACKED_DATA is 1, --micro-batch-size must be 1", "CUDA_DEVICE_MAX_CONNECTIONS must not
-be 1 when --use-torch-fsdp2 is given"). A test looks at one variable (its value, compared as
+be 1 when --use-torch-fsdp2 is given"). A clause looks at one variable (its value, compared as
 the code compares it) or at one option (given, absent, or given with a value).
 """
 
@@ -19,36 +19,36 @@ CONTRACT_RULE = "PG014"  # the rule that reports a relation no dedicated rule ow
 
 
 class RelationKind(TextEnum):
-    """What a relation asks of its tests."""
+    """What a relation asks of its clauses."""
 
-    BOTH = "both"  # every test holds, or none does
-    REQUIRES = "requires"  # when every `when` test holds, `then` holds
+    BOTH = "both"  # every clause holds, or none does
+    REQUIRES = "requires"  # when every `when` clause holds, `then` holds
 
 
 class Subject(TextEnum):
-    """What a test looks at."""
+    """What a clause looks at."""
 
     VAR = "var"  # an environment variable the launch sees
     OPTION = "option"  # an option among the launch's words
 
 
 class Compare(TextEnum):
-    """How the code compares a variable's value with the test's."""
+    """How the code compares a variable's value with the clause's."""
 
     STR = "str"  # the text as it is: v == "1"
     INT = "int"  # int(v) == int(value); a value int() rejects is the value rules' (PG005)
 
 
 class Absent(TextEnum):
-    """What a variable the script never gives the launch means for a test."""
+    """What a variable the script never gives the launch means for a clause."""
 
     CALLER = "caller"  # the caller's environment may give it: judged on the default, at most information
     UNSET = "unset"  # the launcher is where it is set: absent is unset (the code's default applies)
 
 
 @record(frozen=True)
-class Test:
-    """One test of a relation.
+class Clause:
+    """One clause of a relation.
 
     VAR: holds when the variable's value equals `value` (compared as `compare` says; `equal`
     False: when it does not); several names: when it holds for any of them. `default` is what
@@ -67,11 +67,11 @@ class Test:
 
     @property
     def name(self) -> str:
-        """The first (usually the only) variable or option the test names."""
+        """The first (usually the only) variable or option the clause names."""
         return self.names[0]
 
     def judge(self, text: str | None) -> bool | None:
-        """Whether a VAR test holds for a value (None: unset, so the default); None when the
+        """Whether a VAR clause holds for a value (None: unset, so the default); None when the
         code's parse rejects it (int() of `true`: another rule's finding)."""
         if text is None:
             text = self.default
@@ -93,8 +93,8 @@ class Relation:
 
     kind: RelationKind
     name: str  # short and stable: messages and --show-settings name it
-    tests: tuple  # of Test: BOTH's tests, or REQUIRES' conditions (all must hold)
-    then: Any = None  # REQUIRES: the Test that must then hold
+    clauses: tuple  # of Clause: BOTH's clauses, or REQUIRES' conditions (all must hold)
+    then: Any = None  # REQUIRES: the Clause that must then hold
     reason_en: str = ""
     reason_zh: str = ""
     at: str = ""  # file:line where the code asserts it ("" for a team's relation that names none)
@@ -102,22 +102,22 @@ class Relation:
     declared: str = ""  # where it comes from: "profile ov2", a configuration file
 
     def variables(self) -> tuple:
-        """Every variable the relation's tests name."""
-        tests = self.tests + ((self.then,) if self.then is not None else ())
-        return tuple(n for t in tests if t.subject is Subject.VAR for n in t.names)
+        """Every variable the relation's clauses name."""
+        clauses = self.clauses + ((self.then,) if self.then is not None else ())
+        return tuple(n for t in clauses if t.subject is Subject.VAR for n in t.names)
 
     def describe(self, lang: str = "en") -> str:
         """The relation in words (en or zh)."""
         zh = lang == "zh"
         if self.kind is RelationKind.BOTH:
-            names = [" / ".join(t.names) for t in self.tests]
-            value = _show(self.tests[0].value) if self.tests else "1"
+            names = [" / ".join(t.names) for t in self.clauses]
+            value = _show(self.clauses[0].value) if self.clauses else "1"
             if zh:
                 return f"{'、'.join(names)} 必须同时为 {value} 或同时不为 {value}"
             if len(names) == 2:
                 return f"{names[0]} and {names[1]} are both {value} or neither is"
             return f"{', '.join(names)} are all {value} or none is"
-        when = (" 且 " if zh else " and ").join(condition(t, lang) for t in self.tests)
+        when = (" 且 " if zh else " and ").join(condition(t, lang) for t in self.clauses)
         then = requirement(self.then, lang)
         return f"当 {when} 时，{then}" if zh else f"{then} when {when}"
 
@@ -126,8 +126,8 @@ def _show(value: Any) -> str:
     return "''" if value == "" else str(value)
 
 
-def condition(t: Test, lang: str = "en") -> str:
-    """A test read as a condition: `X is 1`, `--opt is given`."""
+def condition(t: Clause, lang: str = "en") -> str:
+    """A clause read as a condition: `X is 1`, `--opt is given`."""
     zh = lang == "zh"
     name = " / ".join(t.names)
     if t.subject is Subject.VAR:
@@ -143,8 +143,8 @@ def condition(t: Test, lang: str = "en") -> str:
     return f"{name} is {'' if t.equal else 'not '}{t.value}"
 
 
-def requirement(t: Test, lang: str = "en") -> str:
-    """A test read as what must hold: `X must be 1`, `--opt must not be given`."""
+def requirement(t: Clause, lang: str = "en") -> str:
+    """A clause read as what must hold: `X must be 1`, `--opt must not be given`."""
     zh = lang == "zh"
     name = " / ".join(t.names)
     if t.subject is Subject.VAR or t.value is not None:
@@ -165,7 +165,7 @@ OPTION_KEYS = ("option", "value", "given")
 KINDS = tuple(k.value for k in RelationKind)
 COMPARES = tuple(c.value for c in Compare)
 ABSENTS = tuple(a.value for a in Absent)
-_TEST_SHAPE = '{var = "NAME", value = "1"} or {option = "--opt"}'
+_CLAUSE_SHAPE = '{var = "NAME", value = "1"} or {option = "--opt"}'
 
 
 class _Entry:
@@ -228,15 +228,15 @@ def _is_name(text: str) -> bool:
         and text.isascii()
 
 
-def _test(entry: _Entry, raw: Any, where: str) -> Test | None:
-    """One test table of `when` / `then`."""
+def _clause(entry: _Entry, raw: Any, where: str) -> Clause | None:
+    """One clause table of `when` / `then`."""
     sub = _Entry(where, entry.problems)
     if not isinstance(raw, Mapping):
-        sub.problems.append(f"{where} = {_shown(raw)}: expected a table, {_TEST_SHAPE}")
+        sub.problems.append(f"{where} = {_shown(raw)}: expected a table, {_CLAUSE_SHAPE}")
         entry.ok = False
         return None
     if ("var" in raw) == ("option" in raw):
-        sub.problems.append(f"{where}: expected exactly one of var or option, {_TEST_SHAPE}")
+        sub.problems.append(f"{where}: expected exactly one of var or option, {_CLAUSE_SHAPE}")
         entry.ok = False
         return None
     if "var" in raw:
@@ -244,18 +244,18 @@ def _test(entry: _Entry, raw: Any, where: str) -> Test | None:
         name = sub.text(raw, "var", "a variable name")
         value = sub.text(raw, "value", "a string (what the variable is compared with)", required=True)
         default = sub.text(raw, "default", "a string (what the code reads when the variable is unset)")
-        test = Test(Subject.VAR, (name,), value, sub.flag(raw, "equal"),
+        clause = Clause(Subject.VAR, (name,), value, sub.flag(raw, "equal"),
                     Compare(sub.choice(raw, "compare", COMPARES, "str")), default,
                     Absent(sub.choice(raw, "absent", ABSENTS, "caller")))
-        if test.compare is Compare.INT and value is not None and not _whole(value):
+        if clause.compare is Compare.INT and value is not None and not _whole(value):
             sub.bad("value", value, "a whole number with compare = \"int\"")
     else:
         sub.unknown(raw, OPTION_KEYS, where)
         name = sub.text(raw, "option", "an option string starting with -", option=True)
         value = sub.text(raw, "value", "a string (the option's value)")
-        test = Test(Subject.OPTION, (name,), value, sub.flag(raw, "given"))
+        clause = Clause(Subject.OPTION, (name,), value, sub.flag(raw, "given"))
     entry.ok = entry.ok and sub.ok
-    return test if sub.ok else None
+    return clause if sub.ok else None
 
 
 def _whole(text: str) -> bool:
@@ -307,31 +307,31 @@ def relation_of(raw: Any, where: str, declared: str, problems: list, name: str =
         absent = Absent(entry.choice(raw, "absent", ABSENTS, "caller"))
         if compare is Compare.INT and not _whole(value):
             entry.bad("value", value, "a whole number with compare = \"int\"")
-        tests = tuple(Test(Subject.VAR, (n,), value, True, compare, default, absent) for n in names)
+        clauses = tuple(Clause(Subject.VAR, (n,), value, True, compare, default, absent) for n in names)
         then = None
     else:
         for key in ("vars", "value", "compare", "default", "absent"):
             if key in raw:
-                problems.append(f"{where}: {key} belongs to kind = \"both\" or to a test of when / then")
+                problems.append(f"{where}: {key} belongs to kind = \"both\" or to a clause of when / then")
                 entry.ok = False
         when = raw.get("when")
         if when is None:
-            entry.missing("when", f"a table or a list of tables, {_TEST_SHAPE}")
+            entry.missing("when", f"a table or a list of tables, {_CLAUSE_SHAPE}")
             return None
         if isinstance(when, Mapping):
             when = [when]
         if not isinstance(when, list) or not when:
-            entry.bad("when", when, f"a table or a list of tables, {_TEST_SHAPE}")
+            entry.bad("when", when, f"a table or a list of tables, {_CLAUSE_SHAPE}")
             return None
-        tests = tuple(_test(entry, t, f"{where}.when" + (f"[{i}]" if len(when) > 1 else ""))
+        clauses = tuple(_clause(entry, t, f"{where}.when" + (f"[{i}]" if len(when) > 1 else ""))
                       for i, t in enumerate(when, start=1))
         if "then" not in raw:
-            entry.missing("then", f"a table, {_TEST_SHAPE}")
+            entry.missing("then", f"a table, {_CLAUSE_SHAPE}")
             return None
-        then = _test(entry, raw["then"], f"{where}.then")
+        then = _clause(entry, raw["then"], f"{where}.then")
     if not entry.ok:
         return None
-    return Relation(RelationKind(kind), name, tests, then, reason, reason, at, CONTRACT_RULE, declared)
+    return Relation(RelationKind(kind), name, clauses, then, reason, reason, at, CONTRACT_RULE, declared)
 
 
 def relations_of(value: Any, where: str, source: str, problems: list) -> tuple | None:

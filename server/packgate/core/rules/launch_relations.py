@@ -1,10 +1,10 @@
-"""What one path to a launch gives the tests of a relation (core/code/relations.py): the
+"""What one path to a launch gives the clauses of a relation (core/code/relations.py): the
 variables it sees and the options among its words, and whether the relation is kept, broken or
 cannot be told. PG014 reads it; the relations themselves never look at a launch."""
 
 from __future__ import annotations
 
-from ..code.relations import Absent, Relation, RelationKind, Subject, Test
+from ..code.relations import Absent, Relation, RelationKind, Subject, Clause
 from ..flow import ValKind
 from ..records import TextEnum, record
 from .base import shown
@@ -25,11 +25,11 @@ class Outcome(TextEnum):
 
 @record(frozen=True)
 class Looked:
-    """One test of a relation on one path, and what decided it."""
+    """One clause of a relation on one path, and what decided it."""
 
-    test: Test
+    clause: Clause
     holds: object  # True, False, or None when it cannot be told
-    name: str  # the variable or option that decided (a test may name several variables)
+    name: str  # the variable or option that decided (a clause may name several variables)
     value: object = None  # VAR: the text seen (None: unset); OPTION: the value given (None: none or unknown)
     given: bool = False  # OPTION: the option is among the words
     site: object = None  # VAR: the assignment the launch sees
@@ -39,20 +39,20 @@ class Looked:
 
     def seen(self) -> tuple:
         """What the path gives, in English and Chinese."""
-        if self.test.subject is Subject.VAR:
+        if self.clause.subject is Subject.VAR:
             if self.value is None:
                 return f"{self.name} is unset", f"{self.name} 未设置"
             return f"{self.name} is {self.value}", f"{self.name} 为 {self.value}"
         if not self.given:
             return f"{self.name} is not given", f"没有传 {self.name}"
-        if self.test.value is not None and self.value is not None:
+        if self.clause.value is not None and self.value is not None:
             return f"{self.name} is {self.value}", f"{self.name} 为 {self.value}"
         return f"{self.name} is given", f"传了 {self.name}"
 
 
 @record(frozen=True)
 class Judged:
-    """A relation on one path: its outcome and every test looked at (conditions, then `then`)."""
+    """A relation on one path: its outcome and every clause looked at (conditions, then `then`)."""
 
     outcome: Outcome
     looked: tuple
@@ -87,9 +87,9 @@ class Words:
             previous = text if text.startswith("-") and "=" not in text else None
         self.blind, self.loose = blind, loose
 
-    def look(self, test: Test) -> Looked:
-        """The OPTION test on these words."""
-        option = test.name
+    def look(self, clause: Clause) -> Looked:
+        """The OPTION clause on these words."""
+        option = clause.name
         last, value, value_span = -1, None, None
         for j, text in enumerate(self.texts):
             if text == "--":
@@ -103,16 +103,16 @@ class Words:
             elif text is not None and text.startswith(option + "="):
                 last, value, value_span = j, text[len(option) + 1:], self.vals[j].span
         if last < 0:
-            holds = None if self.blind else (not test.equal)
-            return Looked(test, holds, option, given=False)
+            holds = None if self.blind else (not clause.equal)
+            return Looked(clause, holds, option, given=False)
         span = self.vals[last].span
-        if test.value is None:
-            return Looked(test, test.equal, option, value, True, span=span)
+        if clause.value is None:
+            return Looked(clause, clause.equal, option, value, True, span=span)
         later_unknown = self.loose and any(t is None for t in self.texts[last + 1:])
         if value is None or later_unknown:
-            return Looked(test, None, option, value, True, span=span)
-        same = _same(value, test.value)
-        return Looked(test, same if test.equal else not same, option, value, True, span=value_span or span)
+            return Looked(clause, None, option, value, True, span=span)
+        same = _same(value, clause.value)
+        return Looked(clause, same if clause.equal else not same, option, value, True, span=value_span or span)
 
 
 def _same(given: str, wanted: str) -> bool:
@@ -125,54 +125,54 @@ def _same(given: str, wanted: str) -> bool:
         return False
 
 
-def look_var(test: Test, path, exported: dict) -> Looked:
-    """The VAR test on what the path's launch sees (any of its names holding makes it hold)."""
+def look_var(clause: Clause, path, exported: dict) -> Looked:
+    """The VAR clause on what the path's launch sees (any of its names holding makes it hold)."""
     found = []
-    for name in test.names:
-        found.append(_one_var(test, name, path, exported))
+    for name in clause.names:
+        found.append(_one_var(clause, name, path, exported))
         if found[-1].holds is True:
             return found[-1]
     unknown = [f for f in found if f.holds is None]
     return unknown[0] if unknown else found[-1]
 
 
-def _one_var(test: Test, name: str, path, exported: dict) -> Looked:
+def _one_var(clause: Clause, name: str, path, exported: dict) -> Looked:
     var = exported.get(name)
     if var is None:
         if path.env_file:  # `docker run --env-file`: any name may come from the file
-            return Looked(test, None, name)
-        definite = path.cleared or path.docker_at >= 0 or test.absent is Absent.UNSET
-        return Looked(test, test.judge(None), name, assumed=not definite)
+            return Looked(clause, None, name)
+        definite = path.cleared or path.docker_at >= 0 or clause.absent is Absent.UNSET
+        return Looked(clause, clause.judge(None), name, assumed=not definite)
     val = var.val
     span = None if val.foreign else val.span
     if val.kind == ValKind.UNSET:
-        return Looked(test, test.judge(None), name, site=var.origin)
+        return Looked(clause, clause.judge(None), name, site=var.origin)
     if val.kind not in _GIVEN:
-        return Looked(test, None, name, shown(val), site=var.origin, span=span)
+        return Looked(clause, None, name, shown(val), site=var.origin, span=span)
     lit = val.lit if val.kind == ValKind.DEFAULT and not val.foreign else None
-    return Looked(test, test.judge(val.text), name, shown(val), site=var.origin, span=span, lit=lit)
+    return Looked(clause, clause.judge(val.text), name, shown(val), site=var.origin, span=span, lit=lit)
 
 
 def judge(relation: Relation, path, exported: dict, words: Words | None) -> Judged:
     """The relation on one path (words None: the launch has no words, as at the end of a file,
-    so an option test cannot be told)."""
-    def look(test: Test) -> Looked:
-        if test.subject is Subject.VAR:
-            return look_var(test, path, exported)
+    so an option clause cannot be told)."""
+    def look(clause: Clause) -> Looked:
+        if clause.subject is Subject.VAR:
+            return look_var(clause, path, exported)
         if words is None:
-            return Looked(test, None, test.name)
-        return words.look(test)
+            return Looked(clause, None, clause.name)
+        return words.look(clause)
 
     looked = []
     if relation.kind is RelationKind.BOTH:
-        looked = [look(t) for t in relation.tests]
+        looked = [look(t) for t in relation.clauses]
         states = {x.holds for x in looked}
         assumed = any(x.assumed for x in looked)
         if None in states:
             return Judged(Outcome.UNKNOWN, tuple(looked), assumed)
         return Judged(Outcome.KEPT if len(states) == 1 else Outcome.BROKEN, tuple(looked), assumed)
-    for test in relation.tests:
-        looked.append(look(test))
+    for clause in relation.clauses:
+        looked.append(look(clause))
         if looked[-1].holds is False:
             return Judged(Outcome.KEPT, tuple(looked))
     assumed = any(x.assumed for x in looked)

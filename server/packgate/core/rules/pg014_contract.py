@@ -140,18 +140,18 @@ class _Scope:
 
     def at(self, relation: Relation) -> str:
         """Where the code asserts the relation: the workspace's read of its variable (in the
-        file the table names, else anywhere, parsed the way the test compares first), else the
+        file the table names, else anywhere, parsed the way the clause compares first), else the
         table's place (a team's relation without one: where it was declared)."""
         index = self.index() if relation.at else None
         if index is not None:
             file = os.path.basename(relation.at.partition(":")[0])
-            tests = ((relation.then,) if relation.then is not None else ()) + relation.tests
-            for test in tests:
-                if test.subject is not Subject.VAR:
+            clauses = ((relation.then,) if relation.then is not None else ()) + relation.clauses
+            for clause in clauses:
+                if clause.subject is not Subject.VAR:
                     continue
-                reads = [r for n in test.names for r in index.reads_of(n)]
+                reads = [r for n in clause.names for r in index.reads_of(n)]
                 if reads:
-                    best = min(reads, key=lambda r: (os.path.basename(r.file) != file, _parse_distance(test, r),
+                    best = min(reads, key=lambda r: (os.path.basename(r.file) != file, _parse_distance(clause, r),
                                                      r.file, r.line))
                     rel = os.path.relpath(best.file, index.root).replace(os.sep, "/")
                     return f"{rel}:{best.line}"
@@ -182,13 +182,13 @@ class _Scope:
         return {s: o for o in index.options_for(entry).options for s in o.strings}
 
 
-def _parse_distance(test, read) -> int:
-    """0 when a read is parsed the way the test compares (a `!=` read for a "must not" test)."""
+def _parse_distance(clause, read) -> int:
+    """0 when a read is parsed the way the clause compares (a `!=` read for a "must not" clause)."""
     parse = str(read.parse)
-    family = "int" if test.compare is Compare.INT else "str"
+    family = "int" if clause.compare is Compare.INT else "str"
     score = 0 if parse.startswith(family) or (family == "int" and parse == "bool-int") else 2
     negated = read.negated or parse.endswith("-ne")
-    return score + (0 if negated == (not test.equal) else 1)
+    return score + (0 if negated == (not clause.equal) else 1)
 
 
 def _report(ctx: Context, scope: _Scope, launch, path, relation: Relation, judged, from_profile: bool,
@@ -201,7 +201,7 @@ def _report(ctx: Context, scope: _Scope, launch, path, relation: Relation, judge
                   says=(relation.describe("en"), relation.describe("zh")), reason=reason, at=scope.at(relation))
     assumed = next((x for x in looked if x.assumed), None)
     if assumed is not None:
-        default = assumed.test.default
+        default = assumed.clause.default
         fields.update(var=assumed.name, default=("no value (None)", "空值（None）") if default is None
                       else (repr(default),) * 2)
         msg = ctx.message(RULE, "caller", **fields)
@@ -213,7 +213,7 @@ def _report(ctx: Context, scope: _Scope, launch, path, relation: Relation, judge
         msg = ctx.message(RULE, "broken", **fields)
     related = [ctx.launch_related(launch)]
     for x in looked:
-        if x.site is not None and x.test.subject is Subject.VAR:
+        if x.site is not None and x.clause.subject is Subject.VAR:
             related.append(ctx.site_related(x.site, f"{x.name} is set here", f"{x.name} 在这里设置"))
         elif x.given and x.span is not None:
             related.append(ctx.related(x.span[0], x.span[1], f"{x.name} is given here", f"{x.name} 在这里传入"))
@@ -229,7 +229,7 @@ def _anchor(looked, launch):
     """The assignment that breaks the relation, else the option word, else the launch."""
     failing = [x for x in looked if x.holds is False] or list(looked)
     for x in failing + list(looked):
-        if x.test.subject is Subject.VAR and x.site is not None:
+        if x.clause.subject is Subject.VAR and x.site is not None:
             return x.site
     for x in failing + list(looked):
         if x.given and x.span is not None:
@@ -239,12 +239,12 @@ def _anchor(looked, launch):
 
 def _fixes(ctx: Context, launch, path, relation: Relation, judged, from_profile: bool) -> list:
     """Set each variable that must have a value and has another; give the launch one it lacks."""
-    wanted = [x for x in judged.looked if x.holds is False and x.test.subject is Subject.VAR and x.test.equal]
+    wanted = [x for x in judged.looked if x.holds is False and x.clause.subject is Subject.VAR and x.clause.equal]
     if relation.then is not None:
-        wanted = [x for x in wanted if x.test is relation.then]
+        wanted = [x for x in wanted if x.clause is relation.then]
     fixes = []
     for x in wanted:
-        value = x.test.value
+        value = x.clause.value
         edit = _set_edit(ctx, x, value) if x.site is not None else _prefix_edit(ctx, launch, path, x.name, value)
         if edit is None:
             continue
