@@ -64,28 +64,42 @@ class Words:
 
     takes_value(option) says whether an option takes the next word (True, False, or None when
     nothing says): a word the script cannot know right after an option that takes a value is
-    that value; anywhere else it may be any option, so an option's absence cannot be told."""
+    that value; anywhere else it may be any option, so an option's absence cannot be told. It
+    is asked only when a clause needs it (the parser may have to be found for it)."""
 
     def __init__(self, args, takes_value):
-        self.texts: list = []
         self.vals = list(args)
-        blind = loose = False
-        previous = None
-        for v in self.vals:
-            text = v.text if v.kind in _GIVEN else None
-            self.texts.append(text)
-            if text is None:
-                takes = takes_value(previous) if previous is not None else False
-                if takes is not True:
-                    blind = True  # it may be an option: absence cannot be told
-                if takes is False or previous is None:
-                    loose = True  # not a value either: it may give any option again
-                previous = None
-                continue
+        self.texts = [v.text if v.kind in _GIVEN else None for v in self.vals]
+        self._takes_value = takes_value
+        self._free: list | None = None  # per word: None (literal or a value), "maybe", "free"
+
+    def _kinds(self) -> list:
+        """What each word the script cannot know may be: "free" (any option: no option before
+        it takes a value), "maybe" (after an option nothing says takes one: likely its value)."""
+        if self._free is None:
+            kinds: list = []
+            previous = None
+            for text in self.texts:
+                if text is None:
+                    takes = self._takes_value(previous) if previous is not None else False
+                    kinds.append(None if takes is True else "maybe" if takes is None else "free")
+                    previous = None
+                    continue
+                kinds.append(None)
+                if text == "--":
+                    break
+                previous = text if text.startswith("-") and "=" not in text else None
+            self._free = kinds
+        return self._free
+
+    def mentions(self, option: str) -> bool:
+        """Whether a literal word gives the option (as `--opt` or `--opt=value`)."""
+        for text in self.texts:
             if text == "--":
-                break
-            previous = text if text.startswith("-") and "=" not in text else None
-        self.blind, self.loose = blind, loose
+                return False
+            if text is not None and (text == option or text.startswith(option + "=")):
+                return True
+        return False
 
     def look(self, clause: Clause) -> Looked:
         """The OPTION clause on these words."""
@@ -103,13 +117,13 @@ class Words:
             elif text is not None and text.startswith(option + "="):
                 last, value, value_span = j, text[len(option) + 1:], self.vals[j].span
         if last < 0:
-            holds = None if self.blind else (not clause.equal)
-            return Looked(clause, holds, option, given=False)
+            blind = any(k is not None for k in self._kinds())
+            return Looked(clause, None if blind else (not clause.equal), option, given=False)
         span = self.vals[last].span
         if clause.value is None:
             return Looked(clause, clause.equal, option, value, True, span=span)
-        later_unknown = self.loose and any(t is None for t in self.texts[last + 1:])
-        if value is None or later_unknown:
+        later = any(k == "free" for k in self._kinds()[last + 1:])  # it may give the option again
+        if value is None or later:
             return Looked(clause, None, option, value, True, span=span)
         same = _same(value, clause.value)
         return Looked(clause, same if clause.equal else not same, option, value, True, span=value_span or span)
@@ -171,6 +185,12 @@ def judge(relation: Relation, path, exported: dict, words: Words | None) -> Judg
         if None in states:
             return Judged(Outcome.UNKNOWN, tuple(looked), assumed)
         return Judged(Outcome.KEPT if len(states) == 1 else Outcome.BROKEN, tuple(looked), assumed)
+    if words is not None:
+        for clause in relation.clauses:
+            if clause.subject is Subject.OPTION and clause.equal and not words.mentions(clause.name):
+                # no literal word gives an option the relation needs: it is kept (or, where a
+                # word the script cannot know may give it, nothing can be claimed either way)
+                return Judged(Outcome.KEPT, (Looked(clause, False, clause.name),))
     for clause in relation.clauses:
         looked.append(look(clause))
         if looked[-1].holds is False:
