@@ -70,6 +70,8 @@ class Words:
     def __init__(self, args, takes_value):
         self.vals = list(args)
         self.texts = [v.text if v.kind in _GIVEN else None for v in self.vals]
+        # where each word is written in this document (None for a sourced file's word)
+        self.spans = [None if v.foreign else v.span for v in self.vals]
         self._takes_value = takes_value
         self._free: list | None = None  # per word: None (literal or a value), "maybe", "free"
 
@@ -111,15 +113,15 @@ class Words:
             if text == option:
                 last = j
                 if j + 1 < len(self.texts):
-                    value, value_span = self.texts[j + 1], self.vals[j + 1].span
+                    value, value_span = self.texts[j + 1], self.spans[j + 1]
                 else:
                     value, value_span = None, None
             elif text is not None and text.startswith(option + "="):
-                last, value, value_span = j, text[len(option) + 1:], self.vals[j].span
+                last, value, value_span = j, text[len(option) + 1:], self.spans[j]
         if last < 0:
             blind = any(k is not None for k in self._kinds())
             return Looked(clause, None if blind else (not clause.equal), option, given=False)
-        span = self.vals[last].span
+        span = self.spans[last]
         if clause.value is None:
             return Looked(clause, clause.equal, option, value, True, span=span)
         later = any(k == "free" for k in self._kinds()[last + 1:])  # it may give the option again

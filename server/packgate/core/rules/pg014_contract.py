@@ -26,13 +26,13 @@ RULE = Rule(
         "stops when `CUDA_DEVICE_MAX_CONNECTIONS` is 1 with `--use-torch-fsdp2`, or is not 1 with "
         "`--overlap-grad-reduce` outside FSDP; its language module refuses `NVTE_FLASH_ATTN=0` with "
         "`--attention-backend flash`; Transformer Engine wants `NVTE_APPLY_QK_LAYER_SCALING=1` with "
-        "`--apply-query-key-layer-scaling`. Each of these ends the job after every node has "
-        "started, or trains with another kernel than the one asked for."),
+        "`--apply-query-key-layer-scaling`. Each of these stops the job, and only once every node "
+        "has started."),
     problem_zh=(
         "训练进程启动后会拿一些环境变量和它的选项做比对：`--use-torch-fsdp2` 时 `CUDA_DEVICE_MAX_CONNECTIONS` "
         "为 1，或在 FSDP 之外用 `--overlap-grad-reduce` 时它不为 1，Megatron 都会终止；语言模块拒绝 "
         "`--attention-backend flash` 搭配 `NVTE_FLASH_ATTN=0`；`--apply-query-key-layer-scaling` 需要 "
-        "`NVTE_APPLY_QK_LAYER_SCALING=1`。这些问题都要等所有节点启动之后才暴露，或者换了一个并非所要的 kernel 来训练。"),
+        "`NVTE_APPLY_QK_LAYER_SCALING=1`。这些问题都会终止任务，而且要等所有节点都启动之后才暴露。"),
     rationale_en=(
         "packgate keeps these relations as a small table: the profile's own (the code they come "
         "from is named in each message; with the training code in the workspace, where it really "
@@ -78,10 +78,10 @@ RULE = Rule(
         "prefix": FixText(
             "Give the launch {name}={value}", "在启动命令前设置 {name}={value}",
             doc_en="Where the script does not give the variable at all, set it for the launch: "
-                   "`torchrun ...` becomes `CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun ...` (offered, "
-                   "not applied by --fix: an export elsewhere may be what is meant)",
+                   "`torchrun ...` becomes `CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun ...`: an export "
+                   "elsewhere may be what is meant",
             doc_zh="脚本完全没有给出该变量时，只为这次启动设置它：`torchrun ...` 改为 "
-                   "`CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun ...`（仅作为建议，--fix 不会应用：也许本意是在别处导出）",
+                   "`CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun ...`：也许本意是在别处导出",
             applicability=Applicability.DISPLAY_ONLY),
     },
 )
