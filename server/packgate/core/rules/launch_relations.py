@@ -157,7 +157,8 @@ def _one_var(clause: Clause, name: str, path, exported: dict) -> Looked:
     if var is None:
         if path.env_file:  # `docker run --env-file`: any name may come from the file
             return Looked(clause, None, name)
-        definite = path.cleared or path.docker_at >= 0 or clause.absent is Absent.UNSET
+        # env -i: nothing is inherited; a container still has its image's environment
+        definite = path.cleared or clause.absent is Absent.UNSET
         return Looked(clause, clause.judge(None), name, assumed=not definite)
     val = var.val
     span = None if val.foreign else val.span

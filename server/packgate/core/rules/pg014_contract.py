@@ -46,13 +46,16 @@ RULE = Rule(
         "沿每条路径，把启动得到的变量和选项与每条关系比对。packing 开关与 micro-batch size 也是这张表里的关系，"
         "由 PG001 和 PG003 报告。"),
     exceptions_en=(
-        "A variable the script never gives the launch may come from the caller's environment: "
-        "when the code's default breaks the relation, the finding is information. A word or a "
+        "A variable the script never gives the launch may come from the environment it inherits "
+        "(the caller's, a container image's): when the code's default breaks the relation, the "
+        "finding is information; under `env -i`, or where a team's relation says `absent = \"unset\"`, "
+        "absent is unset. A word or a "
         "value the script cannot know makes the relation unknown: no finding. With the training "
         "code in the workspace, a profile's relation is only checked where that code reads the "
         "variable; with no code and an assumed profile, its findings are information."),
     exceptions_zh=(
-        "脚本没有交给启动命令的变量可能来自调用方的环境：代码的默认值违反关系时只给出 information。"
+        "脚本没有交给启动命令的变量可能来自它继承的环境（调用方的、容器镜像的）：代码的默认值违反关系时只给出 "
+        "information；在 `env -i` 下，或团队的关系写明 `absent = \"unset\"` 时，没有给出即为未设置。"
         "脚本无法确定的参数或取值让关系无法判断：不报告。工作区里有训练代码时，只有代码确实读取该变量，"
         "配置自带的关系才会检查；没有代码且配置是假定的时，其结论为 information。"),
     bad="#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=8\n" + _LAUNCH,
@@ -63,9 +66,10 @@ RULE = Rule(
             "{launch}违反了 {relation}：{says}，而此处{seen}{reason}（{at}）"),
         "caller": Text(
             "{launch} may break {relation}: {says}; the script does not give {var}, so unless the "
-            "caller's environment sets it the code reads {default}{reason} ({at})",
-            "{launch}可能违反 {relation}：{says}；脚本没有给出 {var}，除非调用方的环境设置了它，"
-            "代码读到的是 {default}{reason}（{at}）"),
+            "environment the launch inherits (the caller's, a container image's) sets it the code reads "
+            "{default}{reason} ({at})",
+            "{launch}可能违反 {relation}：{says}；脚本没有给出 {var}，除非启动命令继承的环境（调用方的、容器镜像的）"
+            "设置了它，代码读到的是 {default}{reason}（{at}）"),
     },
     fixes={
         "set": FixText(
