@@ -337,3 +337,11 @@ def test_a_team_relation_on_an_option_value():
     assert "--micro-batch-size is 2" in f.message and (f.line, f.column) == (2, 8)
     assert [f for f in analyze(text.replace("size 2", "size 1"), settings=settings).findings if f.code == "PG014"] == []
     assert [f for f in analyze(text.replace("=1", "=0"), settings=settings).findings if f.code == "PG014"] == []
+
+
+def test_a_team_relation_keeps_the_place_it_names(tree):
+    settings = _team(kind="requires", name="bf16-connections", when={"option": "--bf16"},
+                     then={"var": "CUDA_DEVICE_MAX_CONNECTIONS", "value": "1"}, at="docs/cluster.md:12")
+    text = "#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=8\n" + LAUNCH + " --bf16\n"
+    f = only(contract(tree, text, settings=settings), "bf16-connections")
+    assert f.message.endswith("(docs/cluster.md:12)")  # not the workspace's read of the variable

@@ -146,7 +146,7 @@ class _Scope:
         """Where the code asserts the relation: the workspace's read of its variable (in the
         file the table names, else anywhere, parsed the way the clause compares first), else the
         table's place (a team's relation without one: where it was declared)."""
-        index = self.index() if relation.at else None
+        index = self.index() if relation.at and not relation.declared else None  # a team's `at` stands
         if index is not None:
             file = os.path.basename(relation.at.partition(":")[0])
             clauses = ((relation.then,) if relation.then is not None else ()) + relation.clauses
