@@ -79,7 +79,7 @@ def test_the_values_are_compared_as_the_code_compares_them():
 def test_a_relation_reads_in_both_languages():
     fsdp = next(r for r in G.MEGATRON_RELATIONS if r.name == "fsdp-connections")
     assert fsdp.describe() == "CUDA_DEVICE_MAX_CONNECTIONS must not be 1 when --use-torch-fsdp2 is given"
-    assert fsdp.describe("zh") == "当 传了 --use-torch-fsdp2 时，CUDA_DEVICE_MAX_CONNECTIONS 不能为 1"
+    assert fsdp.describe("zh") == "当传了 --use-torch-fsdp2 时，CUDA_DEVICE_MAX_CONNECTIONS 不能为 1"
     assert fsdp.variables() == ("CUDA_DEVICE_MAX_CONNECTIONS",)
 
 

@@ -117,9 +117,15 @@ class Relation:
             if len(names) == 2:
                 return f"{names[0]} and {names[1]} are both {value} or neither is"
             return f"{', '.join(names)} are all {value} or none is"
-        when = (" 且 " if zh else " and ").join(condition(t, lang) for t in self.clauses)
+        parts = [condition(t, lang) for t in self.clauses]
+        if zh:  # a blank between Chinese and a name, none between Chinese words
+            when = parts[0] + "".join((" 且 " if p[:1].isascii() else " 且") + p for p in parts[1:])
+        else:
+            when = " and ".join(parts)
         then = requirement(self.then, lang)
-        return f"当 {when} 时，{then}" if zh else f"{then} when {when}"
+        if zh:  # a blank between Chinese and a name, none before Chinese
+            return f"当{' ' if when[:1].isascii() else ''}{when} 时，{then}"
+        return f"{then} when {when}"
 
 
 def _show(value: Any) -> str:
