@@ -151,6 +151,8 @@ def test_the_editor_setting_is_read_by_the_same_settings():
     settings = Settings().merged({"contract": [{"kind": "both", "vars": ["A", "B"]},
                                                {"kind": "both", "vars": "A"}]}, problems)
     assert [r.declared for r in settings.contract] == ["packgate.contract[1]"]
+    import pickle
+    assert pickle.loads(pickle.dumps(settings)) == settings  # settings travel to worker processes
     assert problems == ['packgate.contract[2].vars = "A": expected a list of two or more variable names']
     # a configuration file's contract replaces the editor's, as every other key does
     layered = settings.merged({"contract": []}, [], strict=True, where="[tool.packgate] ", source="pyproject.toml")
