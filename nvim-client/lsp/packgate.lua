@@ -35,6 +35,9 @@ return {
       -- Rules not reported in the files a glob matches (against the absolute path or the file
       -- name), e.g. { ['**/vendor/**'] = { 'PG002' } }; a project's config file sets its own.
       perFileIgnores = vim.empty_dict(),
+      -- The team's own relations between variables and trainer options (PG014), the keys of
+      -- [[tool.packgate.contract]], e.g. { { kind = 'both', vars = { 'A', 'B' } } }.
+      contract = {},
       -- Editor-only limits of the workspace scan that references (`grr`) make: at most this many
       -- shell scripts of the workspace folders, and files looked at to find them (0: no limit).
       -- You are told once when one bites. Configuration files do not set these.

@@ -348,7 +348,8 @@ def test_settings_schema(capsys):
     schema = json.loads(out)
     assert set(schema) == {"packgate.profile", "packgate.lang", "packgate.select", "packgate.ignore",
                            "packgate.extendSelect", "packgate.perFileIgnores",
-                           "packgate.severity", "packgate.workspace.maxScripts", "packgate.workspace.maxFiles"}
+                           "packgate.severity", "packgate.contract", "packgate.workspace.maxScripts",
+                           "packgate.workspace.maxFiles"}
 
 
 def test_console_script_runs(tmp_path):

@@ -3,7 +3,8 @@
 
 /** The `packgate.*` settings the server reads (its settings contract, core/settings.py: SCHEMA and EDITOR_ONLY_KEYS). */
 export const SERVER_SETTINGS = [
-  'profile', 'lang', 'select', 'extendSelect', 'ignore', 'severity', 'perFileIgnores', 'workspace.maxScripts', 'workspace.maxFiles',
+  'profile', 'lang', 'select', 'extendSelect', 'ignore', 'severity', 'perFileIgnores', 'contract', 'workspace.maxScripts',
+  'workspace.maxFiles',
 ] as const;
 
 /** The `packgate.*` settings only the extension reads. */

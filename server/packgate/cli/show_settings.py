@@ -43,6 +43,8 @@ def describe(path: str, args, settings_for, problems: list) -> int:
     lines = [f"file: {path}",
              f"configuration: {config if config is not None else 'none found (the defaults apply)'}",
              f"profile: {chosen} ({why})"]
+    from ..core import gates as G
+    profile = G.profile(chosen)
     if chosen == "auto":
         profile = auto_profile(path)
         root, marker = find_root_marker(path)
@@ -71,7 +73,19 @@ def describe(path: str, args, settings_for, problems: list) -> int:
               f"exclude: {', '.join(patterns_of(settings)) or '-'}"
               + (" (this file is excluded)" if excluded(path, settings) else ""),
               f"unsafe-fixes: {'true' if settings.unsafe_fixes else 'false'}"]
+    lines += relation_lines(profile, settings.contract)
     for p in dict.fromkeys(problems):
         print(f"packgate: {p}", file=sys.stderr)
     sys.stdout.write("\n".join(lines) + "\n")
     return 2 if any(p.level == "error" for p in problems) else 0
+
+
+def relation_lines(profile, declared) -> list:
+    """The relations in force: the profile's (with the rule that reports each) and the team's."""
+    lines = [f"contract: {len(profile.relations)} relations of profile {profile.name}, "
+             f"{len(declared)} declared in the configuration"]
+    for relation in (*profile.relations, *declared):
+        where = relation.at or relation.declared
+        source = f"; {relation.declared}" if relation.declared and relation.at else ""
+        lines.append(f"  {relation.owner} {relation.name}: {relation.describe()} ({where}{source})")
+    return lines

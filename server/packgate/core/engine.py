@@ -290,7 +290,8 @@ def _analyze(source: Source, path, settings: Settings, script: Script, loader,
         flow = analyze_flow(script, source.data, path, loader, resume=previous.resume, record=True,
                             edits=previous.edits)
     profile = resolve_profile(settings, script, path, revalidate)
-    ctx = Context(source, script, flow, profile, settings.lang, path, revalidate=revalidate)
+    ctx = Context(source, script, flow, profile, settings.lang, path, revalidate=revalidate,
+                  declared=settings.contract)
     wanted = _enabled_codes(settings, path)
     for code, check in CHECKS.items():
         if code in wanted:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+from .code.relations import Absent, Compare, Relation, RelationKind, Subject, Clause
 from .records import TextEnum, record
 
 
@@ -53,6 +54,9 @@ class Profile:
     # empty when the profile was chosen or derived
     assumed_en: str = ""
     assumed_zh: str = ""
+    # the relations the profile's code asserts between variables and options
+    # (core/code/relations.py); the packing entries are owned by PG001 and PG003
+    relations: tuple = ()
 
     def parse_of(self, name: str) -> str:
         """How the code parses a gate: "int" (int(v) == 1, the default) or "str" (v == "1")."""
@@ -66,13 +70,102 @@ class Profile:
         return int_gate(value)
 
 
+PACKING_SFT = "--packing-sft-data"
+PACKING_PRETRAIN = "--packing-pretrain-data"
+MBS_FLAG = "--micro-batch-size"
+CONNECTIONS = "CUDA_DEVICE_MAX_CONNECTIONS"
+
+
+def _var(name, value: str, *, equal: bool = True, compare=Compare.STR, default=None,
+         absent=Absent.CALLER, also: tuple = ()) -> Clause:
+    return Clause(Subject.VAR, (*also, name), value, equal, compare, default, absent)
+
+
+def _option(name: str, value: str | None = None, *, given: bool = True) -> Clause:
+    return Clause(Subject.OPTION, (name,), value, given)
+
+
+def packing_relations(encoding: tuple, batch: str) -> tuple:
+    """The packing gates and the micro-batch size as relations: what PG001 and PG003 check
+    (they report them; PG014 leaves them to their owners)."""
+    gate = dict(compare=Compare.INT, default="0", absent=Absent.UNSET)
+    return (
+        Relation(RelationKind.BOTH, "packing-gates",
+                 (_var(encoding[-1], "1", also=encoding[:-1], **gate), _var(batch, "1", **gate)),
+                 reason_en="The encoding gate builds real cu_lengths and the batch gate forwards them: "
+                           "one without the other leaks attention across sub-samples or corrupts them",
+                 reason_zh="编码开关构造真实的 cu_lengths，batch 开关把它们传给模型：只开一个会造成跨样本注意力泄漏"
+                           "或边界损坏",
+                 at="aiak_training_llm/data/multimodal/task_encoder.py:194,363", owner="PG001"),
+        Relation(RelationKind.REQUIRES, "packing-micro-batch",
+                 (_var(batch, "1", **gate), _option(PACKING_SFT, given=False)),
+                 _option(MBS_FLAG, "1"),
+                 reason_en="With real cu_lengths the pretrain step asserts cu_lengths.shape[0] == 1",
+                 reason_zh="cu_lengths 为真实值时，预训练步骤断言 cu_lengths.shape[0] == 1",
+                 at="aiak_training_llm/train/pretrain/pretrain_llava_onevision2.py:157", owner="PG003"),
+        Relation(RelationKind.REQUIRES, "pretrain-micro-batch",
+                 (_option(PACKING_PRETRAIN), _option(PACKING_SFT, given=False)),
+                 _option(MBS_FLAG, "1"),
+                 reason_en="--packing-pretrain-data makes cu_lengths real without forcing the size to 1, "
+                           "and the pretrain step asserts cu_lengths.shape[0] == 1",
+                 reason_zh="--packing-pretrain-data 让 cu_lengths 成为真实值，却不会把 size 设为 1；预训练步骤断言 "
+                           "cu_lengths.shape[0] == 1",
+                 at="aiak_training_llm/train/pretrain/pretrain_llava_onevision2.py:157", owner="PG003"),
+    )
+
+
+# What Megatron (vendored as aiak_megatron/) asserts between variables and its options, compared
+# the way its code compares them (FACTS.md section 9).
+MEGATRON_RELATIONS = (
+    Relation(RelationKind.REQUIRES, "fsdp-connections",
+             (_option("--use-torch-fsdp2"),),
+             _var(CONNECTIONS, "1", equal=False, default=""),
+             reason_en="Torch FSDP2 overlaps communication with compute, which one CUDA connection "
+                       "serialises: validate_args stops the job",
+             reason_zh="torch FSDP2 让通信与计算重叠，只有一个 CUDA 连接会把它们串行化：validate_args 会终止任务",
+             at="aiak_megatron/megatron/training/arguments.py:474"),
+    Relation(RelationKind.REQUIRES, "overlap-connections",
+             (_option("--overlap-grad-reduce"), _option("--use-torch-fsdp2", given=False)),
+             _var(CONNECTIONS, "1"),
+             reason_en="Outside FSDP, overlapping the gradient reduce needs kernels queued in launch order, "
+                       "which only one CUDA connection guarantees: validate_args stops the job",
+             reason_zh="在 FSDP 之外，梯度规约的重叠要求 kernel 按提交顺序排队，只有一个 CUDA 连接能保证："
+                       "validate_args 会终止任务",
+             at="aiak_megatron/megatron/training/arguments.py:733"),
+    Relation(RelationKind.REQUIRES, "flash-attention-env",
+             (_option("--attention-backend", "flash"),),
+             _var("NVTE_FLASH_ATTN", "1", compare=Compare.INT, default="1"),
+             reason_en="The language module checks that Transformer Engine's switches agree with the "
+                       "backend asked for on the command line",
+             reason_zh="语言模块会检查 Transformer Engine 的开关与命令行指定的注意力后端一致",
+             at="aiak_megatron/megatron/core/models/common/language_module/language_module.py:43"),
+    Relation(RelationKind.REQUIRES, "fused-attention-env",
+             (_option("--attention-backend", "fused"),),
+             _var("NVTE_FUSED_ATTN", "1", compare=Compare.INT, default="1"),
+             reason_en="The language module checks that Transformer Engine's switches agree with the "
+                       "backend asked for on the command line",
+             reason_zh="语言模块会检查 Transformer Engine 的开关与命令行指定的注意力后端一致",
+             at="aiak_megatron/megatron/core/models/common/language_module/language_module.py:43"),
+    Relation(RelationKind.REQUIRES, "qk-layer-scaling-env",
+             (_option("--apply-query-key-layer-scaling"),),
+             _var("NVTE_APPLY_QK_LAYER_SCALING", "1", compare=Compare.INT, default="0"),
+             reason_en="Transformer Engine applies the query-key layer scaling only when its own switch "
+                       "says so; the option alone is refused",
+             reason_zh="Transformer Engine 只在它自己的开关打开时才应用 query-key layer scaling；只传该选项会被拒绝",
+             at="aiak_megatron/megatron/core/extensions/transformer_engine.py:678"),
+)
+
+
 PROFILES: dict[str, Profile] = {
     "ov2": Profile("ov2", (BMR,), PACKED, (VQA,),
-                   "LLaVA-OneVision-2 main", "LLaVA-OneVision-2 main 分支"),
+                   "LLaVA-OneVision-2 main", "LLaVA-OneVision-2 main 分支",
+                   relations=packing_relations((BMR,), PACKED) + MEGATRON_RELATIONS),
     "ov15": Profile("ov15", (VQA,), PACKED, (BMR,),
-                    "LLaVA-OneVision-1.5", "LLaVA-OneVision-1.5"),
+                    "LLaVA-OneVision-1.5", "LLaVA-OneVision-1.5",
+                    relations=packing_relations((VQA,), PACKED)),
     "three-gate": Profile("three-gate", (VQA, BMR), PACKED, (),
-                          "OV2 branch reading both encoding gates", "同时读取两个编码开关的 OV2 分支"),
+                          "OV2 branch reading both encoding gates", "同时读取两个编码开关的 OV2 分支",
+                          relations=packing_relations((VQA, BMR), PACKED) + MEGATRON_RELATIONS),
 }
 
 
@@ -291,6 +384,3 @@ DOCKER_RUN_SYNTAX = (frozenset({
     "--add-host", "--cap-add", "--security-opt", "--pid", "--platform", "--pull", "--restart",
     "--log-driver", "--log-opt", "--tmpfs", "--group-add", "--dns",
 }), 0)
-PACKING_SFT = "--packing-sft-data"
-PACKING_PRETRAIN = "--packing-pretrain-data"
-MBS_FLAG = "--micro-batch-size"

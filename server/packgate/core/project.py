@@ -67,7 +67,8 @@ class ProjectIndex:
                 places.append(place)
         title = "derived from " + ", ".join(places[:4])
         return G.Profile("auto", encoding, batch, dead, title,
-                         "由项目代码推断：" + title[len("derived from "):], tuple(self.reads))
+                         "由项目代码推断：" + title[len("derived from "):], tuple(self.reads),
+                         relations=G.packing_relations(encoding, batch) + G.MEGATRON_RELATIONS)
 
 
 def find_root(start: str | os.PathLike[str]) -> str | None:

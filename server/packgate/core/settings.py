@@ -76,6 +76,19 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "description_zh": "在 glob 匹配的文件中不报告这些规则，例如 {\"**/vendor/**\": [\"PG002\"]}；配置文件中的 glob "
         "相对于其所在文件夹，此处相对于绝对路径；glob 也匹配文件名。",
     },
+    "contract": {
+        "type": "array",
+        "items": {"type": "object"},
+        "default": [],
+        "description": "The team's own relations between environment variables and trainer options, checked "
+        "at every launch by PG014 next to the profile's, e.g. [{\"kind\": \"requires\", \"when\": "
+        "{\"option\": \"--use-torch-fsdp2\"}, \"then\": {\"var\": \"CUDA_DEVICE_MAX_CONNECTIONS\", "
+        "\"value\": \"1\", \"equal\": false}}]; the schema is in the README's configuration section.",
+        "description_zh": "团队自己声明的环境变量与训练选项之间的关系，由 PG014 在每个启动命令处与配置自带的关系一起检查，"
+        "例如 [{\"kind\": \"requires\", \"when\": {\"option\": \"--use-torch-fsdp2\"}, \"then\": "
+        "{\"var\": \"CUDA_DEVICE_MAX_CONNECTIONS\", \"value\": \"1\", \"equal\": false}}]；"
+        "格式见 README 的配置一节。",
+    },
 }
 
 # The editor's names of the SCHEMA keys that are two words (`packgate.extendSelect`, as VS Code
@@ -153,9 +166,12 @@ class Settings:
     fail_level: str = "warning"
     # the codes the settings layers below select/extend_select/ignore enabled (None: every rule)
     carried: tuple[str, ...] | None = None
+    contract: tuple = ()  # the team's relations (core/code/relations.py Relation), checked by PG014
+
 
     def merged(self, raw: Mapping[str, Any] | None, problems: list[str] | None = None,
-               strict: bool = False, *, where: str = "packgate.", base: str | None = None) -> "Settings":
+               strict: bool = False, *, where: str = "packgate.", base: str | None = None,
+               source: str = "") -> "Settings":
         """Return a copy updated from a raw mapping; invalid values are skipped and reported.
 
         strict: the mapping is a configuration file's, so a key packgate does not know is
@@ -165,7 +181,8 @@ class Settings:
         what is wrong is left out: the other entries of a list or table apply. A rule that does
         not exist is left out of select, ignore, extend-select, severity and per-file-ignores;
         a select naming no existing rule is no select (it would report nothing). base: the
-        folder a file's per-file-ignores globs are relative to (its own)."""
+        folder a file's per-file-ignores globs are relative to (its own). source: the file the
+        mapping comes from, as a `contract` relation names where it was declared."""
         if not raw:
             return self
         problems = problems if problems is not None else []
@@ -187,7 +204,7 @@ class Settings:
                     known = ", ".join([*SCHEMA, *FILE_ONLY_KEYS])
                     problems.append(f"unknown key {key!r} (packgate reads {known})")
                 continue
-            checked = _check(key, value, where, problems, self, strict)
+            checked = _check(key, value, where, problems, self, strict, source)
             if checked is _INVALID:
                 continue
             if key in RULE_KEYS:
@@ -267,7 +284,7 @@ def _patterns(value: Any) -> Any:
 
 
 def _check(key: str, value: Any, where: str, problems: list[str], current: "Settings",
-           strict: bool = True) -> Any:
+           strict: bool = True, source: str = "") -> Any:
     """The value of key to apply, or _INVALID (each problem reported)."""
     def invalid(expected: str) -> object:
         using = getattr(current, key.replace("-", "_"), _INVALID)
@@ -297,6 +314,13 @@ def _check(key: str, value: Any, where: str, problems: list[str], current: "Sett
             else:
                 kept[rule] = level
         return kept
+    if key == "contract":
+        from .code.relations import relations_of
+        found = relations_of(value, where, source, problems)
+        if found is None:
+            return invalid("an array of tables (one [[tool.packgate.contract]] per relation) with kind = "
+                           "\"both\" or \"requires\"")
+        return found
     if key == "per-file-ignores":
         if not isinstance(value, Mapping):
             return invalid(f"a table of glob = list of rules ({SELECTORS})")
@@ -418,7 +442,7 @@ def merge_config(settings: Settings, config: str | os.PathLike[str], raw: Mappin
     config = os.fspath(config)
     where = "[tool.packgate] " if os.path.basename(config) == "pyproject.toml" else ""
     return settings.merged(raw, problems, strict=True, where=where,
-                           base=os.path.dirname(os.path.realpath(config)))
+                           base=os.path.dirname(os.path.realpath(config)), source=os.path.basename(config))
 
 
 def settings_for(path: str | os.PathLike[str] | None, base: Settings | None = None,

@@ -147,6 +147,7 @@ def _summarize(top) -> _Summary:
             for a in st.prefix:
                 deps.append((a.name, _word_refs([a.value] if a.value else [])))
                 values.append((a.name, [a.value] if a.value else []))
+                exported.append(a.name)  # exported to the command: a launch's prefix is what it is given
             first = st.words[0] if st.words else None
             if first is not None and first.text in OPAQUE:
                 opaque = True

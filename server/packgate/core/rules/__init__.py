@@ -21,6 +21,7 @@ _NAMES = (
     "pg007_path_dependent",
     "pg008_overridden",
     "pg009_unfollowed_source",
+    "pg014_contract",
 )
 _MODULES = tuple(import_module(f"{__name__}.{name}") for name in _NAMES)
 

@@ -26,6 +26,7 @@ class Context:
     seen: set = factory(set)
     cache: dict = factory(dict)  # indexes the checks build once per analysis
     revalidate: bool = True  # look again whether the workspace's Python code changed (CLI: yes)
+    declared: tuple = ()  # the team's relations (settings' `contract`: core/code/relations.py)
 
     def contract(self):
         """The contract index of the training code of this script's project (core.code.index),
