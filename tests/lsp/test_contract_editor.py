@@ -159,3 +159,17 @@ async def test_references_list_every_launcher_that_sets_the_name(cc, ws):
     expected = {(repo / "examples" / "quick_start" / n).as_uri() for n in LAUNCHERS}
     assert set(mine) == expected
     assert all(len(lines) == 2 for lines in mine.values())  # both exports of each
+
+
+async def test_a_python_change_the_file_watcher_reports_reaches_the_hover(cc, ws):
+    repo = copy_repo(ws)
+    uri = await opened(cc, repo, "watched.sh", LAUNCH)
+    params = types.HoverParams(text_document=doc_id(uri), position=at(LAUNCH, "ENABLE_SWANLAB", cc))
+    assert "encoder.py:13" in (await cc.text_document_hover_async(params)).contents.value
+    encoder = repo / "aiak_training_llm" / "models" / "encoder.py"
+    encoder.write_text("# moved down a line\n" + encoder.read_text())
+    cc.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=encoder.as_uri(), type=types.FileChangeType.Changed)]))
+    await diagnostics(cc, uri)
+    value = (await cc.text_document_hover_async(params)).contents.value
+    assert "encoder.py:14" in value and "encoder.py:13" not in value
