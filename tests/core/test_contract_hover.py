@@ -183,6 +183,8 @@ def test_completion_of_options_after_the_entry_point(repo):
     assert by["--vision-model-type"].detail == "text {siglip, rice, qwen2vit}"
     assert by["--freeze-vit"].detail == "switch"
     assert "--no-use-distributed-optimizer" in by and "--help" not in by
+    typed = launcher(repo, "value.sh", "torchrun aiak_training_llm/train.py --seq-length=4\n")
+    assert completions(typed, typed.source.data.index(b"=4") + 1, "en") == []  # a value, not an option
     # the launcher's own words are not the trainer's, and neither are a comment or a string
     assert completions(a, at(a, "--nproc", shift=5), "en") == []
     for other in ("# torchrun aiak_training_llm/train.py --mic\n", "echo \"--mic\"\n"):
@@ -224,3 +226,14 @@ def test_parse_expressions():
     assert expression(read(Parse.STR_NE, ("1",), True)) == 'v != "1"'
     assert expression(read(Parse.PRESENCE)) == '"X" in os.environ'
     assert expression(read(Parse.BOOL_INT)) == "bool(int(v))"
+
+
+def test_the_trainer_words_of_a_module_entry_and_of_an_unknown_one(repo):
+    a = launcher(repo, "module.sh", "python -u -m aiak_training_llm.train --lr 1\n")
+    body, _, _ = a.hover(at(a, "--lr"), "en")
+    assert "arguments.py:21" in body and "found from the launch's entry point" in body
+    assert a.hover(at(a, "-u", shift=1), "en") is None  # python's own switch
+    b = launcher(repo, "unknown.sh", "torchrun --nproc_per_node 8 \"$ENTRY\" --lr 1\n")
+    body, _, _ = b.hover(at(b, "--lr"), "en")
+    assert "arguments.py:21" in body and "not found from the launch's entry point" in body
+    assert "the union of the workspace's options" in body

@@ -218,7 +218,8 @@ def completions(analysis, offset: int, lang: str = "both") -> list:
     word = C.option_word_at(analysis, offset, partial=True)
     if word is not None:
         index = C.contract_for(analysis)
-        return option_completions(index, word, lang) if index is not None else []
+        # past `=` the word is a value: no option fits there
+        return option_completions(index, word, lang) if index is not None and "=" not in word.text else []
     if (_EXPORT_CTX.search(before) or _LINE_START.match(before)) and not in_comment_or_string(analysis, offset):
         out = []
         profile = analysis.profile
@@ -240,9 +241,14 @@ def variable_completions(index, lang: str) -> list:
     """The names the workspace's code reads (the gates aside, listed first), each with where
     and how it is read."""
     from .contract_hover import default_text, expression, parse_text
+    by_name: dict = {}
+    for facts in index.files.values():  # one pass: reads_of per name would walk them all each time
+        for r in facts.reads:
+            if r.name not in G.GATES:
+                by_name.setdefault(r.name, []).append(r)
     out = []
-    for name in sorted(index.names_read() - set(G.GATES)):
-        reads = index.reads_of(name)
+    for name in sorted(by_name):
+        reads = by_name[name]
         first = reads[0]
         where = f"{C.relative(index, first.file)}:{first.line}"
         more = len(reads) - 1
