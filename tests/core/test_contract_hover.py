@@ -62,14 +62,16 @@ def test_hover_on_a_variable_says_where_the_code_reads_it_how_and_what_the_launc
     assert "|" not in plain and "`" not in plain and "encoder.py:13 (file://" in plain
 
 
-def test_hover_on_a_name_no_code_reads_and_on_its_expansion(repo):
+def test_hover_on_a_name_no_code_reads_and_on_an_unexported_expansion(repo):
     a = launcher(repo, "stage_2_instruct_2b.sh")
     body, _, _ = a.hover(at(a, "PYTORCH_CUDA_ALLOC_CONF", nth=1), "en")
     assert "No Python code in the workspace reads it" in body
     assert "`'garbage_collection_threshold:0.72'`, from line 7" in body  # the second export wins
-    body, start, end = a.hover(at(a, "$MBS", shift=2), "en")
-    assert a.source.data[start:end] == b"MBS"
-    assert "assigned but not exported (line 12): the trainer does not see it" in body
+    b = launcher(repo, "unexported.sh", "ENABLE_SWANLAB=1\ntorchrun aiak_training_llm/train.py \"$ENABLE_SWANLAB\"\n")
+    body, start, end = b.hover(at(b, "$ENABLE_SWANLAB", shift=2), "both")
+    assert b.source.data[start:end] == b"ENABLE_SWANLAB"
+    assert "assigned on line 1 but never exported: the trainer sees it only when the name came exported" in body
+    assert "第 1 行赋值但从未导出" in body
 
 
 def test_hover_on_a_trainer_option_shows_its_parser_type_and_value(repo):
@@ -237,3 +239,13 @@ def test_the_trainer_words_of_a_module_entry_and_of_an_unknown_one(repo):
     body, _, _ = b.hover(at(b, "--lr"), "en")
     assert "arguments.py:21" in body and "not found from the launch's entry point" in body
     assert "the union of the workspace's options" in body
+
+
+def test_a_shell_variable_no_code_reads_and_no_launch_sees_gets_no_launch_values(repo):
+    text = "for i in 1 2; do echo \"$i\"; done\necho \"$TE_EXTRA_STATE_MISSING_CHECK\"\n" \
+           "torchrun aiak_training_llm/train.py --lr 1\n"
+    a = launcher(repo, "loop.sh", text)
+    body, _, _ = a.hover(at(a, "$i", shift=1), "en")
+    assert "No Python code in the workspace reads it" in body and "What each launch gives it" not in body
+    body, _, _ = a.hover(at(a, "TE_EXTRA"), "en")  # read by the code: what the launch gets matters
+    assert "`int(v)`" in body and "not set by the script: the trainer sees the caller's value, if any" in body

@@ -9,14 +9,15 @@ from .code.envreads import Default, Parse
 from .code.index import How
 from .code.options import UNKNOWN_TYPE
 from .flow import ValKind
-from .hover import _code, _h, _line, _table
+from .hover_text import code as _code, heading as _h, site_line as _line, table as _table
+from .parse.model import OccurrenceKind
 
 MAX_READS = 8  # reads listed per variable; the rest are counted
 
 # (English, 中文) of what a parse means for the text a launcher gives
 _PARSE_TEXT = {
-    Parse.INT_EQ: ("the value must be an integer: `true`, `yes` or an empty value make int() raise",
-                   "值必须是整数：`true`、`yes` 或空值会让 int() 报错"),
+    Parse.INT_EQ: ("compared as an integer (`01` is 1); `true`, `yes` or an empty value make int() raise",
+                   "按整数比较（`01` 等于 1）；`true`、`yes` 或空值会让 int() 报错"),
     Parse.STR_EQ: ("a string compare: only this exact text matches (`true` or `yes` do not)",
                    "字符串比较：只有完全相同的文本才匹配（`true`、`yes` 不算）"),
     Parse.STR_NE: ("a string compare: only this exact text matches (`true` or `yes` do not)",
@@ -123,7 +124,8 @@ def variable_section(analysis, index, name: str, langs, markdown: bool) -> str:
                 out.append("工作区的 Python 代码不读取它（工作区之外的库可能读取）。" if zh else
                            "No Python code in the workspace reads it (a library outside the workspace may).")
             out.append("")
-        given = _launch_values(analysis, name, zh, markdown)
+        # a shell variable no code reads and no launch sees: what it holds is no launch's matter
+        given = _launch_values(analysis, name, zh, markdown) if reads or _exported(analysis, name) else []
         if given:
             out.append(_h("各启动命令给它的值" if zh else "What each launch gives it", markdown))
             out.append("")
@@ -147,6 +149,11 @@ def _reads_table(index, reads, zh: bool, markdown: bool) -> str:
     return "\n".join(lines)
 
 
+def _exported(analysis, name: str) -> bool:
+    """Whether some path gives the variable to its launch from the script."""
+    return any(name in path.exported() for launch in analysis.flow.launches for path in launch.paths)
+
+
 def _where(analysis, launch, zh: bool) -> str:
     if launch.implicit:
         return "文件末尾" if zh else "end of file"
@@ -156,10 +163,12 @@ def _where(analysis, launch, zh: bool) -> str:
 
 def _launch_values(analysis, name: str, zh: bool, markdown: bool) -> list:
     out = []
+    assigned = [o.start for o in analysis.script.occurrences if o.name == name and o.kind == OccurrenceKind.ASSIGN]
     for launch in analysis.flow.launches:
         values = []
+        before = [at for at in assigned if at < launch.start or launch.implicit]
         for path in launch.paths:
-            v = _path_value(analysis, path, name, zh, markdown)
+            v = _path_value(analysis, path, name, zh, markdown, before[-1] if before else None)
             if v not in values:
                 values.append(v)
         if values:
@@ -167,12 +176,18 @@ def _launch_values(analysis, name: str, zh: bool, markdown: bool) -> list:
     return out
 
 
-def _path_value(analysis, path, name: str, zh: bool, markdown: bool) -> str:
+def _path_value(analysis, path, name: str, zh: bool, markdown: bool, assigned) -> str:
     var = path.var(name)
-    if var is None:
+    if var is None:  # the walk kept no value: the script never exports it on this path
         if path.cleared:
             return "未设置（`env -i` 清空了环境）" if zh else "unset (`env -i` cleared the environment)"
-        return "脚本未设置：由调用方的环境决定" if zh else "not set by the script: the caller's environment decides"
+        if assigned is not None:  # bash exports an assignment only to a name that came exported
+            line = analysis.source.line_of(assigned) + 1
+            return (f"第 {line} 行赋值但从未导出：只有当调用方已导出这个名字时训练进程才看得到" if zh else
+                    f"assigned on line {line} but never exported: the trainer sees it only when the name came "
+                    f"exported from the caller")
+        return ("脚本没有设置它：训练进程看到的是调用方环境中的值（如果有）" if zh else
+                "not set by the script: the trainer sees the caller's value, if any")
     at = _line(analysis, var.origin, zh) if var.origin is not None else ""
     if not var.exported or var.negated:
         if var.val.kind == ValKind.UNSET:

@@ -3,11 +3,11 @@ any other variable or option through the launch contract (contract_hover.py)."""
 
 from __future__ import annotations
 
-import os
 import re
 
 from . import gates as G
 from .flow import ValKind
+from .hover_text import code as _code, heading as _h, site_line as _line, table as _table
 from .parse import _DIRECTIVE
 from .parse.model import DirectiveKind
 from .rules.base import Context
@@ -90,14 +90,6 @@ def _contract_option(analysis, offset: int, langs, markdown: bool) -> str:
     return "\n" + option_section(analysis, index, word, langs, markdown).rstrip() + "\n"
 
 
-def _h(text: str, markdown: bool) -> str:
-    return f"**{text}**" if markdown else text
-
-
-def _code(text: str, markdown: bool) -> str:
-    return f"`{text}`" if markdown else text
-
-
 def _gate(analysis, name: str, langs, markdown: bool) -> str:
     out = [_variable_table(analysis.profile, name, langs, markdown)]
     out.append(_combos(analysis, langs, markdown))
@@ -149,15 +141,6 @@ def _assumed(prof, zh: bool) -> str:
     if not prof.assumed_en:
         return ""
     return f"；假定：{prof.assumed_zh}" if zh else f"; assumed: {prof.assumed_en}"
-
-
-def _table(header, rows, markdown: bool) -> str:
-    if not markdown:
-        return "\n".join(f"{k}: {v}" for k, v in rows)
-    lines = [f"| {header[0]} | {header[1]} |", "|---|---|"]
-    for k, v in rows:
-        lines.append(f"| {k} | {v} |")
-    return "\n".join(lines)
 
 
 def _verdicts_here(analysis) -> set:
@@ -229,17 +212,6 @@ def _seen(analysis, name: str, langs, markdown: bool) -> str:
             out.append(f"- {where}: " + "; ".join(values))
         out.append("")
     return "\n".join(out)
-
-
-def _line(analysis, site, zh: bool) -> str:
-    """Where an assignment is: its line here, or its line in the sourced file it lives in."""
-    file = getattr(site, "file", None)
-    if file:
-        line = analysis.source_for(file).line_of(site.start) + 1
-        name = os.path.basename(file)
-        return f"{name} 第 {line} 行" if zh else f"line {line} of {name}"
-    line = analysis.source.line_of(site.start) + 1
-    return f"第 {line} 行" if zh else f"line {line}"
 
 
 def _mbs(analysis, langs, markdown: bool) -> str:
