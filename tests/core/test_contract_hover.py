@@ -249,3 +249,9 @@ def test_a_shell_variable_no_code_reads_and_no_launch_sees_gets_no_launch_values
     assert "No Python code in the workspace reads it" in body and "What each launch gives it" not in body
     body, _, _ = a.hover(at(a, "TE_EXTRA"), "en")  # read by the code: what the launch gets matters
     assert "`int(v)`" in body and "not set by the script: the trainer sees the caller's value, if any" in body
+
+
+def test_help_of_a_union_has_no_line_to_link(repo):
+    a = launcher(repo, "help.sh", "torchrun \"$ENTRY\" --help\n")
+    body, _, _ = a.hover(at(a, "--help"), "en")
+    assert "argparse's own (add_help)" in body and "](" not in body

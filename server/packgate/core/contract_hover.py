@@ -258,8 +258,12 @@ def _option_rows(index, d, zh: bool, markdown: bool) -> list:
         choices = ", ".join(_code(str(c), markdown) for c in d.choices)
     nargs = none if d.nargs is None else _code(str(d.nargs), markdown)
     default = none if not d.default else _code(d.default, markdown)
+    if d.file and d.line > 0:
+        defined = f"{place(index, d.file, d.line, markdown)} ({_code(d.function, markdown)})"
+    else:  # -h/--help of a union: argparse adds it, no line says so
+        defined = "argparse 自带（add_help）" if zh else "argparse's own (add_help)"
     rows = [
-        ("定义位置" if zh else "Defined at", f"{place(index, d.file, d.line, markdown)} ({_code(d.function, markdown)})"),
+        ("定义位置" if zh else "Defined at", defined),
         ("选项" if zh else "Option strings", ", ".join(_code(s, markdown) for s in d.strings)),
         ("类型" if zh else "Type", typ),
         ("可选值" if zh else "Choices", choices),
