@@ -255,3 +255,12 @@ def test_help_of_a_union_has_no_line_to_link(repo):
     a = launcher(repo, "help.sh", "torchrun \"$ENTRY\" --help\n")
     body, _, _ = a.hover(at(a, "--help"), "en")
     assert "argparse's own (add_help)" in body and "](" not in body
+
+
+def test_an_option_written_with_its_value_after_an_equals_sign(repo):
+    a = launcher(repo, "equals.sh", "ARGS=(--seq-length=8192)\ntorchrun aiak_training_llm/train.py \"${ARGS[@]}\"\n")
+    body, start, end = a.hover(at(a, "--seq-length"), "en")
+    assert a.source.data[start:end] == b"--seq-length"  # the option, not its value
+    assert "arguments.py:20" in body and "- torchrun (line 2): `'8192'`" in body
+    [loc] = definition(a, at(a, "--seq-length"))
+    assert loc.line == 19
