@@ -264,3 +264,13 @@ def test_an_option_written_with_its_value_after_an_equals_sign(repo):
     assert "arguments.py:20" in body and "- torchrun (line 2): `'8192'`" in body
     [loc] = definition(a, at(a, "--seq-length"))
     assert loc.line == 19
+
+
+@pytest.mark.parametrize("text,inside", [
+    ("export A # c", True), ("echo 'a b", True), ("echo 'a' b", False), ('echo "a \\" b', True),
+    ('echo "a" b', False), ("echo a#b x", False), ("x # c\nexport A", False), ("echo \\# x", False),
+    ('echo "$(x)" ', False), ("cat <<'E'\n'\nE\nexport A", False), ("echo 'x\ny' \nexport A", False),
+])
+def test_comments_and_strings_completion_stays_out_of(text, inside):
+    from packgate.core.navigation import in_comment_or_string
+    assert in_comment_or_string(analyze(text), len(text.encode())) is inside

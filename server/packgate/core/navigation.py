@@ -296,33 +296,56 @@ def _option_detail(o, lang: str) -> str:
 
 def in_comment_or_string(analysis, offset: int) -> bool:
     """Whether offset is inside a comment or a quoted string, read from the last point before it
-    that is surely outside both (a statement's start or end)."""
+    that is surely outside both: a statement's start or end, or with a syntax error (where
+    tree-sitter's recovery may start a statement inside a string) the start of offset's line."""
     data = analysis.source.data
     safe = 0
-    if analysis.script is not None:
+    if analysis.script is None or analysis.script.has_error:
+        src = analysis.source
+        safe = src.line_starts[src.line_of(offset)]
+    else:
         for start, end in analysis.script.statements:
             if start <= offset and start > safe:
                 safe = start
-            if end <= offset and end > safe:
+            if end < offset and end > safe:
                 safe = end
-    quote = 0  # the open quote's byte, 0 outside quotes
     j = safe
-    while j < offset:
-        b = data[j]
-        if quote == 0x27:  # single quote: nothing is special until the next one
-            if b == 0x27:
-                quote = 0
-        elif b == 0x5C:  # a backslash escapes the next byte (outside single quotes)
-            j += 1
-        elif quote == 0x22:
-            if b == 0x22:
-                quote = 0
-        elif b in (0x22, 0x27):
-            quote = b
-        elif b == 0x23 and (j == safe or data[j - 1] in b" \t\n;&|()"):  # `#` at a word's start
-            newline = data.find(b"\n", j, offset)
+    while True:  # from one quote, backslash or `#` to the next (the bytes between do not matter)
+        m = _LEXICAL.search(data, j, offset)
+        if m is None:
+            return False
+        at, b = m.start(), data[m.start()]
+        if b == 0x5C:  # a backslash escapes the next byte
+            j = at + 2
+        elif b == 0x27:  # a single-quoted string ends at the next quote
+            close = data.find(b"'", at + 1, offset)
+            if close < 0:
+                return True
+            j = close + 1
+        elif b == 0x22:
+            close = _double_end(data, at + 1, offset)
+            if close < 0:
+                return True
+            j = close + 1
+        elif at == safe or data[at - 1] in b" \t\n;&|()":  # `#` at a word's start: to the line's end
+            newline = data.find(b"\n", at, offset)
             if newline < 0:
                 return True
-            j = newline
-        j += 1
-    return quote != 0
+            j = newline + 1
+        else:
+            j = at + 1
+
+
+_LEXICAL = re.compile(rb"[\\'\"#]")
+_DOUBLE = re.compile(rb'[\\"]')
+
+
+def _double_end(data: bytes, j: int, stop: int) -> int:
+    """Where a double-quoted string opened before j closes (before stop), or -1."""
+    while True:
+        m = _DOUBLE.search(data, j, stop)
+        if m is None:
+            return -1
+        if data[m.start()] == 0x22:
+            return m.start()
+        j = m.start() + 2
