@@ -274,3 +274,9 @@ def test_an_option_written_with_its_value_after_an_equals_sign(repo):
 def test_comments_and_strings_completion_stays_out_of(text, inside):
     from packgate.core.navigation import in_comment_or_string
     assert in_comment_or_string(analyze(text), len(text.encode())) is inside
+
+
+def test_an_option_with_several_values(repo):
+    a = launcher(repo, "many.sh", "torchrun aiak_training_llm/train.py --data-path a b --bf16\n")
+    body, _, _ = a.hover(at(a, "--data-path"), "en")
+    assert "| nargs | `*` |" in body and "- torchrun (line 1): `'a b'`" in body

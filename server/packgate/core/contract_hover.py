@@ -215,7 +215,7 @@ def option_section(analysis, index, word, langs, markdown: bool) -> str:
     how the parser was found, and the values this launch passes."""
     accepted = C.accepted_options(index, word)
     defs = C.definitions_of(accepted, word.text)
-    given = C.given_option(analysis, word, defs)
+    given = C.given_option(word, defs)
     out = []
     for lang in langs:
         zh = lang == "zh"
@@ -290,17 +290,13 @@ def _how_text(accepted, zh: bool, markdown: bool) -> str:
 
 
 def _option_values(analysis, given, defs, zh: bool, markdown: bool) -> list:
-    out = []
     switch = bool(defs) and not any(C.takes_value(d) for d in defs)
-    for g in given:
-        shown = []
-        for v in g.values:
-            if v is None:
-                shown.append("脚本无法确定" if zh else "unknown to the script")
-            elif switch:
-                shown.append("已给出" if zh else "given")
-            else:
-                shown.append(_code(repr(v), markdown))
-        if shown:
-            out.append(f"- {_where(analysis, g.launch, zh)}: " + "; ".join(dict.fromkeys(shown)))
-    return out
+    shown = []
+    for v in given.values:
+        if v is None:
+            shown.append("脚本无法确定" if zh else "unknown to the script")
+        elif switch:
+            shown.append("已给出" if zh else "given")
+        else:
+            shown.append(_code(repr(v), markdown))
+    return [f"- {_where(analysis, given.launch, zh)}: " + "; ".join(dict.fromkeys(shown))] if shown else []

@@ -134,9 +134,11 @@ def takes_value(option) -> bool:
     return option.action not in _NO_VALUE and option.nargs != 0
 
 
-def given_option(analysis, word: OptionWord, defs: tuple) -> list:
-    """What each path of the word's launch passes the option: Given per launch (one launch)."""
+def given_option(word: OptionWord, defs: tuple) -> Given:
+    """What the paths of the word's launch pass the option (defs: its OptionDefs, which say
+    whether it takes a value)."""
     switch = bool(defs) and not any(takes_value(d) for d in defs)
+    many = any(d.nargs in ("*", "+") or (isinstance(d.nargs, int) and d.nargs > 1) for d in defs)
     values: list = []
     for path in word.launch.paths:
         texts = word_texts(path.args)
@@ -146,14 +148,28 @@ def given_option(analysis, word: OptionWord, defs: tuple) -> list:
             if t is None:
                 continue
             if t == word.text:
-                value = "" if switch else (texts[j + 1] if j + 1 < len(texts) else "")
+                value = "" if switch else _following(texts, j + 1, many)
             elif t.startswith(word.text + "=") and not switch:
                 value = t[len(word.text) + 1:]
             else:
                 continue
             if value not in values:
                 values.append(value)
-    return [Given(word.launch, tuple(values))]
+    return Given(word.launch, tuple(values))
+
+
+def _following(texts: tuple, j: int, many: bool):
+    """The value words after an option: one, or with nargs `*`/`+`/N every word up to the next
+    option, space-joined (None when one of them is unknown)."""
+    if not many:
+        return texts[j] if j < len(texts) else ""
+    words = []
+    while j < len(texts) and not (texts[j] or "").startswith("-"):
+        if texts[j] is None:
+            return None
+        words.append(texts[j])
+        j += 1
+    return " ".join(words)
 
 
 def relative(index, path: str) -> str:
