@@ -280,3 +280,29 @@ def test_an_option_with_several_values(repo):
     a = launcher(repo, "many.sh", "torchrun aiak_training_llm/train.py --data-path a b --bf16\n")
     body, _, _ = a.hover(at(a, "--data-path"), "en")
     assert "| nargs | `*` |" in body and "- torchrun (line 1): `'a b'`" in body
+
+
+def test_an_abbreviation_where_the_parser_allows_them(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "train.py").write_text(
+        "import argparse\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--seq-length', type=int)\np.add_argument('--seed', type=int)\np.parse_args()\n")
+    script = tmp_path / "run.sh"
+    script.write_text("python train.py --seq-l 8 --se 1\n")
+    a = analyze(script.read_text(), path=str(script), settings=EN)
+    try:
+        body, _, _ = a.hover(at(a, "--seq-l"), "en")
+        assert "takes it for `--seq-length`" in body and "train.py:3" in body and "`'8'`" in body
+        [loc] = definition(a, at(a, "--seq-l"))
+        assert loc.line == 2
+        body, _, _ = a.hover(at(a, "--se "), "en")
+        assert "it begins `--seq-length`, `--seed`: argparse stops with \"ambiguous option\"" in body
+        assert definition(a, at(a, "--se ")) == []
+    finally:
+        invalidate(str(tmp_path))
+
+
+def test_no_abbreviation_where_the_parser_refuses_them(repo):
+    a = launcher(repo, "abbrev.sh", "torchrun aiak_training_llm/train.py --seq-len 8\n")
+    body, _, _ = a.hover(at(a, "--seq-len"), "en")
+    assert "No parser of this launch defines it." in body and "takes it for" not in body

@@ -215,24 +215,34 @@ def option_section(analysis, index, word, langs, markdown: bool) -> str:
     how the parser was found, and the values this launch passes."""
     accepted = C.accepted_options(index, word)
     defs = C.definitions_of(accepted, word.text)
-    given = C.given_option(word, defs)
+    short = C.abbreviated(accepted, word.text)
+    given = C.given_option(word, defs or short)
     out = []
     for lang in langs:
         zh = lang == "zh"
         out.append(_h("训练代码中的定义" if zh else "Where the trainer's parser defines it", markdown))
         out.append("")
-        if defs:
-            for d in defs[:MAX_READS]:
+        if short:
+            names = ", ".join(_code(next(s for s in o.strings if s.startswith(word.text)), markdown)
+                              for o in short[:MAX_READS])
+            out.append((f"解析器允许缩写，会把它当作 {names} 的缩写" if zh else
+                        f"The parser allows abbreviations and takes it for {names}") if len(short) == 1 else
+                       (f"解析器允许缩写，但它同时是 {names} 的开头：argparse 报错 ambiguous option" if zh else
+                        f"The parser allows abbreviations, but it begins {names}: argparse stops with "
+                        f"\"ambiguous option\""))
+            out.append("")
+        if defs or len(short) == 1:
+            for d in (defs or short)[:MAX_READS]:
                 out.append(_table(("项目", "说明") if zh else ("", ""), _option_rows(index, d, zh, markdown), markdown))
                 out.append("")
-        else:
+        elif not short:
             out.append(("这个启动命令的解析器没有定义它。" if zh else "No parser of this launch defines it.")
                        if accepted.how in (How.ENTRY_FILE, How.IMPORTED) else
                        ("工作区的代码没有定义它。" if zh else "No code in the workspace defines it."))
             out.append("")
         out.append(f"{'解析器' if zh else 'Parser'}{'：' if zh else ': '}{_how_text(accepted, zh, markdown)}")
         out.append("")
-        values = _option_values(analysis, given, defs, zh, markdown)
+        values = _option_values(analysis, given, defs or short, zh, markdown)
         if values:
             out.append(_h("这个启动命令给它的值" if zh else "What this launch gives it", markdown))
             out.append("")

@@ -129,6 +129,15 @@ def definitions_of(accepted, option: str) -> tuple:
     return tuple(o for o in accepted.options if option in o.strings)
 
 
+def abbreviated(accepted, option: str) -> tuple:
+    """The OptionDefs argparse would take an undefined `--x` for when the parser allows
+    abbreviations (`allow_abbrev` True): those with a long option string it begins; more than
+    one is argparse's "ambiguous option" error."""
+    if accepted.allow_abbrev is not True or not option.startswith("--") or definitions_of(accepted, option):
+        return ()
+    return tuple(o for o in accepted.options if any(s.startswith(option) for s in o.strings if s.startswith("--")))
+
+
 def takes_value(option) -> bool:
     """Whether an OptionDef takes a value after it."""
     return option.action not in _NO_VALUE and option.nargs != 0

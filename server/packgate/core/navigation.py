@@ -5,7 +5,8 @@ launch (as before the launch contract). On any other variable, the script's own 
 first when the cursor is on an expansion (`$X`: where its value was set), then every place the
 workspace's Python code reads it; on an assignment or export, the code's reads only. On a
 trainer option (a word after the launch's entry point), every `add_argument` of the launch's
-parser (or of the workspace, when the parser was not found) that defines it.
+parser (or of the workspace, when the parser was not found) that defines it, or the one option an
+abbreviation stands for where the parser allows them.
 """
 
 from __future__ import annotations
@@ -71,7 +72,9 @@ def definition(analysis, offset: int, read_line: C.LineReader | None = None) -> 
     word = C.option_word_at(analysis, offset) if index is not None else None
     if word is None:
         return []
-    return option_locations(C.definitions_of(C.accepted_options(index, word), word.text), reader)
+    accepted = C.accepted_options(index, word)
+    short = C.abbreviated(accepted, word.text)  # the one option an abbreviation stands for
+    return option_locations(C.definitions_of(accepted, word.text) or (short if len(short) == 1 else ()), reader)
 
 
 def reads_of(index, name: str, read_line: C.LineReader) -> list:
