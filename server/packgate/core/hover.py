@@ -72,7 +72,8 @@ def _contract_variable(analysis, name: str, langs, markdown: bool, index=None) -
     """The contract's part of a variable's hover ("" without a contract index)."""
     from . import launch_contract as C
     from .contract_hover import variable_section
-    index = index or C.contract_for(analysis)
+    if index is None:
+        index = C.contract_for(analysis)
     if index is None:
         return ""
     text = variable_section(analysis, index, name, langs, markdown).rstrip()

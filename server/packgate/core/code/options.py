@@ -35,7 +35,7 @@ class OptionDef:
     line: int
     column: int
     function: str  # the qualname of the function that adds it
-    default: str = ""  # `default=` as written when it is a literal or a name (repr / dotted), UNKNOWN_TYPE otherwise, "" when absent
+    default: str = ""  # `default=`: a literal's repr or a dotted name, else UNKNOWN_TYPE; "" when absent
     help: str = ""  # `help=` when it is a string literal, else ""
 
     @property

@@ -62,7 +62,7 @@ async def references(ls: PackgateServer, params: types.ReferenceParams) -> list[
                                       ls.python_line, enc)
         await asyncio.sleep(0)
     if not params.context.include_declaration:
-        declared = convert.to_locations([d for d in navigation.definition(here, offset) if d.line < 0],
+        declared = convert.to_locations([d for d in navigation.definition(here, offset, ls.python_line) if d.line < 0],
                                         doc.uri, here.source_for, ls.python_line, enc)
         found = [loc for loc in found if loc not in declared]
     return convert.unique_locations(found) or None
