@@ -1,12 +1,13 @@
-"""Hover text: the bilingual truth table, rendered per locale, with what this script's launches see."""
+"""Hover text: the bilingual truth table, rendered per locale, with what this script's launches see;
+any other variable or option through the launch contract (contract_hover.py)."""
 
 from __future__ import annotations
 
-import os
 import re
 
 from . import gates as G
 from .flow import ValKind
+from .hover_text import code as _code, heading as _h, site_line as _line, table as _table
 from .parse import _DIRECTIVE
 from .parse.model import DirectiveKind
 from .rules.base import Context
@@ -28,29 +29,66 @@ def _occurrence_at(analysis, offset: int):
 
 
 def hover_at(analysis, offset: int, lang: str, markdown: bool):
-    """(text, start, end) for a gate variable, --micro-batch-size or a value of a
-    `# packgate` directive at offset, else None."""
+    """(text, start, end) for a gate variable, --micro-batch-size, any other variable or trainer
+    option the workspace's code reads or defines, or a value of a `# packgate` directive at
+    offset, else None."""
     if analysis.script is None or analysis.flow is None:
         return None
     langs = ("en", "zh") if lang == "both" else (lang,)
     occ = _occurrence_at(analysis, offset)
     if occ is None:
-        return _directive_hover(analysis, offset, langs, markdown)
+        return _contract_hover(analysis, offset, langs, markdown) or \
+            _directive_hover(analysis, offset, langs, markdown)
     if occ.name == G.MBS_FLAG:
-        body = _mbs(analysis, langs, markdown)
+        body = _mbs(analysis, langs, markdown) + _contract_option(analysis, offset, langs, markdown)
     elif occ.name in G.OTHER_VARS:
-        body = _other(occ.name, langs, markdown)
+        body = _other(occ.name, langs, markdown) + _contract_variable(analysis, occ.name, langs, markdown)
     else:
         body = _gate(analysis, occ.name, langs, markdown)
     return body, occ.start, occ.end
 
 
-def _h(text: str, markdown: bool) -> str:
-    return f"**{text}**" if markdown else text
+def _contract_hover(analysis, offset: int, langs, markdown: bool):
+    """(text, start, end) for any other variable or a trainer option at offset, from the
+    workspace's contract index; None without one (no project code: nothing to say)."""
+    from . import launch_contract as C
+    index = C.contract_for(analysis)
+    if index is None:
+        return None
+    occ = C.variable_at(analysis, offset)
+    if occ is not None:
+        head = f"### `{occ.name}`" if markdown else occ.name
+        return f"{head}\n\n" + _contract_variable(analysis, occ.name, langs, markdown, index), occ.start, occ.end
+    word = C.option_word_at(analysis, offset)
+    if word is not None:
+        from .contract_hover import option_section
+        head = f"### `{word.text}`" if markdown else word.text
+        body = option_section(analysis, index, word, langs, markdown)
+        return f"{head}\n\n" + body.rstrip() + "\n", word.start, word.end
+    return None
 
 
-def _code(text: str, markdown: bool) -> str:
-    return f"`{text}`" if markdown else text
+def _contract_variable(analysis, name: str, langs, markdown: bool, index=None) -> str:
+    """The contract's part of a variable's hover ("" without a contract index)."""
+    from . import launch_contract as C
+    from .contract_hover import variable_section
+    if index is None:
+        index = C.contract_for(analysis)
+    if index is None:
+        return ""
+    text = variable_section(analysis, index, name, langs, markdown).rstrip()
+    return text + "\n" if text else ""
+
+
+def _contract_option(analysis, offset: int, langs, markdown: bool) -> str:
+    """The contract's part of a trainer option's hover ("" off a launch or without an index)."""
+    from . import launch_contract as C
+    from .contract_hover import option_section
+    index = C.contract_for(analysis)
+    word = C.option_word_at(analysis, offset) if index is not None else None
+    if word is None:
+        return ""
+    return "\n" + option_section(analysis, index, word, langs, markdown).rstrip() + "\n"
 
 
 def _gate(analysis, name: str, langs, markdown: bool) -> str:
@@ -104,15 +142,6 @@ def _assumed(prof, zh: bool) -> str:
     if not prof.assumed_en:
         return ""
     return f"；假定：{prof.assumed_zh}" if zh else f"; assumed: {prof.assumed_en}"
-
-
-def _table(header, rows, markdown: bool) -> str:
-    if not markdown:
-        return "\n".join(f"{k}: {v}" for k, v in rows)
-    lines = [f"| {header[0]} | {header[1]} |", "|---|---|"]
-    for k, v in rows:
-        lines.append(f"| {k} | {v} |")
-    return "\n".join(lines)
 
 
 def _verdicts_here(analysis) -> set:
@@ -184,17 +213,6 @@ def _seen(analysis, name: str, langs, markdown: bool) -> str:
             out.append(f"- {where}: " + "; ".join(values))
         out.append("")
     return "\n".join(out)
-
-
-def _line(analysis, site, zh: bool) -> str:
-    """Where an assignment is: its line here, or its line in the sourced file it lives in."""
-    file = getattr(site, "file", None)
-    if file:
-        line = analysis.source_for(file).line_of(site.start) + 1
-        name = os.path.basename(file)
-        return f"{name} 第 {line} 行" if zh else f"line {line} of {name}"
-    line = analysis.source.line_of(site.start) + 1
-    return f"第 {line} 行" if zh else f"line {line}"
 
 
 def _mbs(analysis, langs, markdown: bool) -> str:

@@ -309,7 +309,10 @@ def stamp_changed(stamp) -> bool:
 
 
 def invalidate(root: str | None = None) -> None:
-    """Forget cached indexes (all, or the one of root) and every project root found."""
+    """Forget cached indexes (all, or the one of root), the contract indexes with them, and every
+    project root found."""
+    from .code.index import invalidate as forget_contract  # code.index imports this module
+    forget_contract(root, files=False)  # the server passes revalidate=False: new files need this
     _ROOTS.clear()
     if root is None:
         _CACHE.clear()

@@ -368,11 +368,15 @@ def inlay_hints(summaries: Iterable[Any], source: Source, encoding: str,
     return out
 
 
-_COMPLETION_KIND = {"variable": types.CompletionItemKind.Variable, "value": types.CompletionItemKind.Value}
+_COMPLETION_KIND = {"variable": types.CompletionItemKind.Variable, "value": types.CompletionItemKind.Value,
+                    "option": types.CompletionItemKind.Property}
 
 
-def completion_items(completions: Iterable[Any], client: ClientFeatures) -> list[types.CompletionItem]:
-    """core.navigation Completions -> completion items (gates first, in the core's order)."""
+def completion_items(completions: Iterable[Any], client: ClientFeatures,
+                     source: Source | None = None) -> list[types.CompletionItem]:
+    """core.navigation Completions -> completion items (gates first, in the core's order). One
+    that names the bytes it replaces (an option's typed `--mic`: a client's word stops at `-`)
+    gets a text edit over them, converted with source."""
     kind = types.MarkupKind.Markdown if client.completion_markdown else types.MarkupKind.PlainText
     items = []
     for rank, c in enumerate(completions):
@@ -380,10 +384,13 @@ def completion_items(completions: Iterable[Any], client: ClientFeatures) -> list
         if c.documentation:
             value = f"**{c.detail}**\n\n{c.documentation}" if client.completion_markdown else c.documentation
             doc = types.MarkupContent(kind=kind, value=value)
+        edit = None
+        if c.replace is not None and source is not None:
+            edit = types.TextEdit(range=to_range(source, *c.replace, client.encoding), new_text=c.insert)
         items.append(types.CompletionItem(
             label=c.label, kind=_COMPLETION_KIND.get(c.kind, types.CompletionItemKind.Text),
-            detail=c.detail or None, documentation=doc, insert_text=c.insert,
-            sort_text=f"{rank:02d}", filter_text=c.label))
+            detail=c.detail or None, documentation=doc, insert_text=None if edit else c.insert,
+            text_edit=edit, sort_text=f"{rank:04d}", filter_text=c.label))
     return items
 
 

@@ -442,10 +442,12 @@ def contract_index(root: str, *, revalidate: bool = True) -> ContractIndex:
     return index
 
 
-def invalidate(root: str | None = None) -> None:
-    """Forget cached indexes (all, or root's) and, with no root, every file's facts."""
+def invalidate(root: str | None = None, *, files: bool = True) -> None:
+    """Forget cached indexes (all, or root's) and, with no root and files, every file's facts
+    (files=False keeps them: each is checked by stat when an index is built again)."""
     if root is None:
         _INDEXES.clear()
-        _FILES.clear()
+        if files:
+            _FILES.clear()
     else:
         _INDEXES.pop(os.path.realpath(root), None)

@@ -35,6 +35,8 @@ class OptionDef:
     line: int
     column: int
     function: str  # the qualname of the function that adds it
+    default: str = ""  # `default=`: a literal's repr or a dotted name, else UNKNOWN_TYPE; "" when absent
+    help: str = ""  # `help=` when it is a string literal, else ""
 
     @property
     def positional(self) -> bool:
@@ -253,7 +255,24 @@ class _Reader:
             dest = first.lstrip("-").replace("-", "_")
         line = call.lineno + self.piece.line0
         return [OptionDef(strings, dest, typ, choices, nargs, action, self.out.file, line,
-                          column(self.parsed.lines, line, call.col_offset + self.piece.col0), qualname)]
+                          column(self.parsed.lines, line, call.col_offset + self.piece.col0), qualname,
+                          _default_text(kw["default"]) if "default" in kw else "", _help_text(kw.get("help")))]
+
+
+def _default_text(node) -> str:
+    """A default as the editor shows it: a literal's repr, a name as dotted, else UNKNOWN_TYPE
+    (never unparsed: an arguments file has a thousand of them and the index must stay cheap)."""
+    if isinstance(node, ast.Constant):
+        return repr(node.value)
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.UnaryOp)):
+        value = _literal(node)
+        return UNKNOWN_TYPE if value is UNKNOWN_TYPE else repr(value)
+    return _dotted(node) or UNKNOWN_TYPE
+
+
+def _help_text(node) -> str:
+    """A help text given as a string literal (implicitly joined ones included), else ""."""
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
 
 
 def _literal(node):

@@ -1,4 +1,5 @@
-"""textDocument/definition and textDocument/references on a gate variable."""
+"""textDocument/definition and textDocument/references on a variable (a gate or any other) or a
+trainer option."""
 
 from __future__ import annotations
 
@@ -27,33 +28,33 @@ def scan_settings() -> Any:
 
 @guarded()
 def definition(ls: PackgateServer, params: types.DefinitionParams) -> list[types.Location] | None:
-    """On a gate: the training code's line(s) reading it, and the assignment(s) reaching a launch."""
+    """On a gate: the training code's line(s) reading it, and the assignment(s) reaching a launch;
+    on another variable or a trainer option, the code that reads or defines it
+    (core.navigation.definition gives the precedence)."""
     from packgate.core.navigation import definition as find
     doc, entry = ls.document(params.text_document.uri), ls.entry(params.text_document.uri)
     if doc is None or entry is None:
         return None
     analysis = entry.analysis
-    found = find(analysis, convert.to_offset(analysis.source, params.position, ls.client.encoding))
+    found = find(analysis, convert.to_offset(analysis.source, params.position, ls.client.encoding), ls.python_line)
     return convert.to_locations(found, doc.uri, analysis.source_for, ls.python_line, ls.client.encoding) or None
 
 
 @guarded()
 async def references(ls: PackgateServer, params: types.ReferenceParams) -> list[types.Location] | None:
-    """On a gate: every place a shell script of the workspace sets (exports, assigns, unsets) it.
+    """On a variable: every place a shell script of the workspace sets (exports, assigns, unsets) it.
 
     The declaration is what definition answers in the shell: the assignment reaching a launch.
     """
     from packgate.core import navigation
-    from packgate.core.gates import GATES
     doc, entry = ls.document(params.text_document.uri), ls.entry(params.text_document.uri)
     if doc is None or entry is None:
         return None
     here, enc = entry.analysis, ls.client.encoding
     offset = convert.to_offset(here.source, params.position, enc)
-    occurrence = navigation.occurrence_at(here, offset)
-    if occurrence is None or occurrence.name not in GATES:
+    name = navigation.name_at(here, offset)
+    if name is None:
         return None
-    name = occurrence.name
     scripts, _cut = await ls.scripts(doc.uri)
     found: list[types.Location] = []
     for uri, analysis in scripts_setting(ls, doc.uri, here, name, scripts):
@@ -61,7 +62,7 @@ async def references(ls: PackgateServer, params: types.ReferenceParams) -> list[
                                       ls.python_line, enc)
         await asyncio.sleep(0)
     if not params.context.include_declaration:
-        declared = convert.to_locations([d for d in navigation.definition(here, offset) if d.line < 0],
+        declared = convert.to_locations([d for d in navigation.definition(here, offset, ls.python_line) if d.line < 0],
                                         doc.uri, here.source_for, ls.python_line, enc)
         found = [loc for loc in found if loc not in declared]
     return convert.unique_locations(found) or None
