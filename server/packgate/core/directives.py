@@ -53,7 +53,10 @@ def _close_rule(value: str) -> str:
     from difflib import get_close_matches
     from .rules import RULES
     keys = {k.lower(): k for r in RULES for k in (r.code, r.name)}
-    close = get_close_matches(value.lower(), list(keys), n=1, cutoff=0.75)
+    from .spelling import edit_distance
+    close = get_close_matches(value.lower(), list(keys), n=3, cutoff=0.75)
+    # among equal scores the fewest edits win: PG0O1 is one letter from PG001, two from PG013
+    close.sort(key=lambda k: edit_distance(value.lower(), k))
     return keys[close[0]] if close else ""
 
 

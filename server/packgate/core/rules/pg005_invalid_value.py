@@ -14,19 +14,32 @@ RULE = Rule(
     code="PG005",
     name="invalid-value",
     severity="error",
-    summary_en="A gate's value makes Python's int() raise",
-    summary_zh="开关的值会让 Python 的 int() 抛出异常",
+    summary_en="A gate's value makes Python's int() raise, or any variable's that the code parses with int() or float()",
+    summary_zh="开关的值会让 Python 的 int() 抛出异常；代码用 int() 或 float() 解析的任何变量亦然",
     problem_en=(
         "The gates are read with `int(os.environ.get(NAME, 0)) == 1`. `true`, `yes`, `on`, "
         "`1.0`, `0x1` and the empty string raise `ValueError` inside the dataloader: samples or "
-        "batches are skipped with one log line each, and training goes on."),
+        "batches are skipped with one log line each, and training goes on. The same holds for "
+        "every variable the workspace's code parses with `int()` or `float()` (read from the code, "
+        "with the file and line of the parse): `TE_EXTRA_STATE_MISSING_CHECK=true` goes through "
+        "`int()` at import, so the trainer stops before its first step; a read in data-loading "
+        "code (a `data` folder) fails inside a data-loader worker instead."),
     problem_zh=(
         "开关通过 `int(os.environ.get(NAME, 0)) == 1` 读取。`true`、`yes`、`on`、`1.0`、`0x1` 以及空字符串"
-        "会在 dataloader 中引发 `ValueError`：样本或 batch 被逐个跳过并各打一行日志，训练照常进行。"),
+        "会在 dataloader 中引发 `ValueError`：样本或 batch 被逐个跳过并各打一行日志，训练照常进行。"
+        "工作区代码用 `int()` 或 `float()` 解析的每个变量都是如此（从代码中读出，并给出解析所在的文件和行）："
+        "`TE_EXTRA_STATE_MISSING_CHECK=true` 在 import 时经过 `int()`，训练在第一步之前就会退出；"
+        "数据加载代码（`data` 目录）中的读取则会在 dataloader 工作进程中出错。"),
     rationale_en="Use exactly `1` (on) or `0` (off). Quotes are fine: bash removes them.",
     rationale_zh="请只用 `1`（开）或 `0`（关）。引号没有关系，bash 会去掉它们。",
-    exceptions_en="None: a value int() rejects is never what was meant.",
-    exceptions_zh="没有例外：int() 拒绝的值从来不是本意。",
+    exceptions_en=(
+        "None: a value int() rejects is never what was meant. A value the code reads without "
+        "raising but not as it is spelled (`true` compared with `\"1\"`) is PG013 `misread-value`; "
+        "where the workspace's code reads a variable, its parse decides, not packgate's table of "
+        "known variables."),
+    exceptions_zh=(
+        "没有例外：int() 拒绝的值从来不是本意。代码读取时不会抛异常、但理解与写法不同的值（`true` 与 `\"1\"` 比较）"
+        "属于 PG013 `misread-value`；工作区代码读取某个变量时，以代码的解析方式为准，而不是 packgate 内置的已知变量表。"),
     bad=(
         "#!/bin/bash\nexport OFFLINE_PACKING_BMR=true\nexport OFFLINE_PACKED_DATA=1\n"
         + EXAMPLE_LAUNCH),

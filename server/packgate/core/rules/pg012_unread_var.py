@@ -7,6 +7,7 @@ from .. import gates as G
 from ..code.libraries import library_of, table
 from ..code.outcome import place
 from ..findings import Applicability, Edit
+from ..spelling import edit_distance as distance
 from . import pg002_dead_var
 from .base import Context
 from .child_scripts import child_reads, expanded_names
@@ -88,16 +89,6 @@ def family(name: str) -> str:
     """The name's prefix up to and with its last `_` ('' when it has none or nothing follows)."""
     cut = name.rfind("_")
     return name[:cut + 1] if 0 < cut < len(name) - 1 else ""
-
-
-def distance(a: str, b: str) -> int:
-    """Edits (insert, delete, replace) between two names."""
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        prev, row[0] = row[0], i
-        for j, cb in enumerate(b, start=1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
-    return row[-1]
 
 
 def check(ctx: Context) -> None:
