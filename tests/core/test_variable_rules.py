@@ -282,3 +282,8 @@ def test_positions_count_code_points_with_chinese_tabs_and_crlf(tree):
         ("PG013", 3, 16, 3, 35),
         ("PG013", 4, 9, 4, 32),
     ]
+
+
+def test_a_file_without_a_launch_names_the_environment_it_leaves(tree):
+    [f] = found(lint(tree, "export OFFLINE_PACKING_BMX=1\n", name="examples/env.sh"), "PG012")
+    assert f.message.startswith("OFFLINE_PACKING_BMX is exported to the environment this file leaves but no code")

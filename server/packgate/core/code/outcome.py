@@ -98,6 +98,18 @@ def worst(reads, text: str) -> Outcome:
     return found
 
 
+def reads_by_name(ctx) -> dict:
+    """name -> the reads of it in the workspace's code (ctx: a rule's Context with a contract
+    index), built once per analysis: the rules ask for every name a launch is given."""
+    table = ctx.cache.get("reads_by_name")
+    if table is None:
+        table = ctx.cache["reads_by_name"] = {}
+        for facts in ctx.contract().files.values():
+            for read in facts.reads:
+                table.setdefault(read.name, []).append(read)
+    return table
+
+
 def place(read: EnvRead, root: str) -> str:
     """Where a read is, as `file:line` relative to the workspace's root."""
     return f"{os.path.relpath(read.file, root)}:{read.line}".replace(os.sep, "/")

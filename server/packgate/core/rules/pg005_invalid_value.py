@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import gates as G
 from ..code.envreads import Default, Parse
-from ..code.outcome import Kind, in_data_module, place, worst
+from ..code.outcome import Kind, in_data_module, place, reads_by_name, worst
 from ..findings import Applicability
 from ..flow import Origin, ValKind
 from .base import Context, shown, value_edit
@@ -89,7 +89,7 @@ def check(ctx: Context) -> None:
     if index is not None:
         _parsed_by_the_code(ctx, index)
     for a, val in ctx.flow.gate_sites:
-        if index is not None and a.name not in G.GATES and index.reads_of(a.name):
+        if index is not None and a.name not in G.GATES and a.name in reads_by_name(ctx):
             continue  # how the workspace's code parses it decides (above; PG013 for a misreading)
         if val.kind == ValKind.UNKNOWN and a.name in G.GATES and val.origin in _CALLERS and not val.required:
             _from_the_caller(ctx, a, val)
@@ -119,13 +119,14 @@ _SWITCH = ("use 1 or 0", "请使用 1 或 0")
 def _parsed_by_the_code(ctx: Context, index) -> None:
     """Every variable a launch is given that the workspace's code parses with int() or float()
     (the gates aside: the profile reads those, below), whose value makes the parse raise."""
+    table = reads_by_name(ctx)
     for launch in ctx.flow.launches:
         for path in launch.paths:
             for name, var in path.exported().items():
                 a = var.origin
                 if a is None or var.val.kind not in _GIVEN or name in G.GATES:
                     continue
-                got = worst(index.reads_of(name), var.val.text)
+                got = worst(table.get(name, ()), var.val.text)
                 if got.kind is not Kind.RAISES:
                     continue
                 read = got.read

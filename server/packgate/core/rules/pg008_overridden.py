@@ -11,7 +11,7 @@ from ..code.libraries import library_of
 from ..findings import Applicability, Related
 from ..flow import Val, ValKind
 from ..parse import Assign, AssignMode
-from ..parse.model import Command, Opaque, Unset
+from ..parse.model import Command, ExportNames, FuncDef, Opaque, SetOpt, Unset
 from ..parse.visit import walk
 from .base import Context, removal, shown, site_value, value_edit
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text, pick
@@ -145,18 +145,31 @@ def _variable(ctx: Context, a: Assign, by) -> None:
 def _nothing_reads_between(ctx: Context, a: Assign, by) -> bool:
     """No command runs between the two statements (a program would see the exported value) and
     the text between expands neither the name nor a command substitution."""
-    starts = ctx.cache.get("command_starts")
-    if starts is None:
-        starts = ctx.cache["command_starts"] = sorted(st.start for st in walk(ctx.script.body)
-                                                      if type(st) is Command)
     lo, hi = a.decl_end, by.start
-    k = bisect_left(starts, lo)
-    if k < len(starts) and starts[k] < hi:
-        return False
     between = ctx.source.data[lo:hi]
     if b"$(" in between or b"`" in between:
         return False
-    return re.search(rb"\$\{?" + a.name.encode() + rb"(?![A-Za-z0-9_])", between) is None
+    if re.search(rb"\$\{?" + a.name.encode() + rb"(?![A-Za-z0-9_])", between) is not None:
+        return False
+    body = ctx.script.body.body
+    starts = ctx.cache.get("top_starts")
+    if starts is None:
+        starts = ctx.cache["top_starts"] = [st.start for st in body]
+    i, j = bisect_left(starts, a.start + 1) - 1, bisect_left(starts, by.start + 1) - 1
+    if i >= 0 and body[i] is a and j >= 0 and body[j] is by:
+        # both at the top level (the usual two lines in a row): only what stands between counts
+        return all(type(st) in _READS_NOTHING for st in body[i + 1:j])
+    commands = ctx.cache.get("command_starts")
+    if commands is None:
+        commands = ctx.cache["command_starts"] = sorted(st.start for st in walk(ctx.script.body)
+                                                        if type(st) is Command)
+    k = bisect_left(commands, lo)
+    return not (k < len(commands) and commands[k] < hi)
+
+
+# statements that run no program: what stands between two top-level assignments without
+# reading the first (a function's definition runs nothing either)
+_READS_NOTHING = (Assign, ExportNames, Unset, SetOpt, FuncDef)
 
 
 def _written(ctx: Context, a: Assign) -> Val:

@@ -128,9 +128,17 @@ def _report(ctx: Context, launch, a, name: str, prefix: str, kin: list, index) -
     where = place(index.reads_of(closest)[0], index.root)
     close = gap <= CLOSE and unique
     msg = ctx.message(RULE, "typo" if close else "family", name=name, closest=closest, where=where,
-                      prefix=prefix, launch=ctx.launch_name(launch))
+                      prefix=prefix, launch=_to(ctx, launch))
     fixes = []
     if close and a.exported:  # `X=1; export X`: renaming the assignment alone would not do
         fixes.append(ctx.fix(RULE, "rename", [Edit(a.name_start, a.name_end, closest)], preferred=True,
                              name=name, closest=closest))
     ctx.emit(RULE, msg, a.name_start, a.name_end, fixes=fixes, site=a, launch=launch, dedupe=("unread", a))
+
+
+def _to(ctx: Context, launch) -> tuple:
+    """What the name is exported to, in English and Chinese: a launch, or (a file without one,
+    meant to be sourced) the environment it leaves to the launches of whoever sources it."""
+    if launch.implicit:
+        return ("the environment this file leaves", "本文件留下的环境")
+    return ctx.launch_name(launch)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import gates as G
-from ..code.outcome import Kind, place, worst
+from ..code.outcome import Kind, place, reads_by_name, worst
 from ..findings import Applicability
 from ..flow import ValKind
 from .base import Context, shown, value_edit
@@ -78,13 +78,14 @@ def check(ctx: Context) -> None:
     index = ctx.contract()
     if index is None:
         return
+    table = reads_by_name(ctx)
     for launch in ctx.flow.launches:
         for path in launch.paths:
             for name, var in path.exported().items():
                 a = var.origin
                 if a is None or var.val.kind not in _GIVEN or name in G.GATES:
                     continue  # the gates are the profile's (PG001, PG005)
-                reads = index.reads_of(name)
+                reads = table.get(name)
                 if not reads:
                     continue
                 got = worst(reads, var.val.text)
