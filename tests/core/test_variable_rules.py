@@ -287,3 +287,19 @@ def test_positions_count_code_points_with_chinese_tabs_and_crlf(tree):
 def test_a_file_without_a_launch_names_the_environment_it_leaves(tree):
     [f] = found(lint(tree, "export OFFLINE_PACKING_BMX=1\n", name="examples/env.sh"), "PG012")
     assert f.message.startswith("OFFLINE_PACKING_BMX is exported to the environment this file leaves but no code")
+
+
+def test_the_join_keeps_the_export(tree):
+    """Joining into a second assignment that does not export by itself would leave PyTorch
+    without the variable: no fix then, the message still says what was meant."""
+    text = ("export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128\n"
+            "PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.72\n" + LAUNCH)
+    [f] = found(lint(tree, text), "PG008")
+    assert "join both into one" in f.message and [x for x in f.fixes if x.kind == "fix"] == []
+    quoted = ("export PYTORCH_CUDA_ALLOC_CONF='max_split_size_mb:128'\n"
+              "export PYTORCH_CUDA_ALLOC_CONF=\"garbage_collection_threshold:0.72\"\n" + LAUNCH)
+    analysis = lint(tree, quoted)
+    [f] = found(analysis, "PG008")
+    fixed = apply_edits(analysis.source.data, f.fixes[0].edits).decode()
+    assert fixed == ('export PYTORCH_CUDA_ALLOC_CONF="max_split_size_mb:128,garbage_collection_threshold:0.72"\n'
+                     + LAUNCH)

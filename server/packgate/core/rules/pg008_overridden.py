@@ -133,7 +133,8 @@ def _variable(ctx: Context, a: Assign, by) -> None:
         msg = ctx.message(RULE, "list", name=a.name, value=shown(value), by_line=by_line,
                           library=row.library, sep=row.list_separator)
         edits = [removal(ctx, a), value_edit(by, joined, ctx.source)]
-        fixes = [ctx.fix(RULE, "join", edits, preferred=True, name=a.name, joined=joined)]
+        fixes = [ctx.fix(RULE, "join", edits, preferred=True, name=a.name, joined=joined)] \
+            if _removable(a, by) else []
     else:
         key = "overwritten" if isinstance(by, Assign) else "unset"
         msg = ctx.message(RULE, key, name=a.name, value=shown(value), by_line=by_line)
