@@ -303,3 +303,11 @@ def test_the_join_keeps_the_export(tree):
     fixed = apply_edits(analysis.source.data, f.fixes[0].edits).decode()
     assert fixed == ('export PYTORCH_CUDA_ALLOC_CONF="max_split_size_mb:128,garbage_collection_threshold:0.72"\n'
                      + LAUNCH)
+
+
+def test_a_name_an_unparsable_file_mentions_is_not_called_stale(tree):
+    broken = tree / "aiak_training_llm" / "broken.py"
+    broken.write_text('import os\nBMX = os.environ.get("OFFLINE_PACKING_BMX"\n', encoding="utf-8")
+    assert contract_index(str(tree)).skipped()
+    assert found(lint(tree, "export OFFLINE_PACKING_BMX=1\n" + LAUNCH), "PG012") == []
+    assert [f.code for f in found(lint(tree, "export OFFLINE_PACKING_BMZ=1\n" + LAUNCH), "PG012")] == ["PG012"]

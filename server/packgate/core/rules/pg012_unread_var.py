@@ -3,9 +3,12 @@ family of names the code does read: stale, or a typo."""
 
 from __future__ import annotations
 
+import re
+
 from .. import gates as G
 from ..code.libraries import library_of, table
 from ..code.outcome import place
+from ..files import read_file
 from ..findings import Applicability, Edit
 from ..spelling import edit_distance as distance
 from . import pg002_dead_var
@@ -48,14 +51,15 @@ RULE = Rule(
         "(`optimizer.lr=${OV2_LR}`); the packing gates, which the profile decides (a gate the "
         "profile knows the code no longer reads, `OFFLINE_PACKING_VQA` under `ov2`, is PG002 "
         "`dead-var`: the case of this rule where the name was read once, so this rule stays "
-        "silent there); and every name when no Python code of the workspace was found.\n\n"
+        "silent there); names a Python file of the workspace that could not be parsed mentions; and "
+        "every name when no Python code of the workspace was found.\n\n"
         "Names read outside the workspace:\n\n" + table("en")),
     exceptions_zh=(
         "以下情况从不报告：工作区之外的程序读取的名字（见下表）；启动脚本运行的子脚本读取的名字（`bash child.sh`、"
         "`srun bash child.sh`；若它运行的子脚本无法读取，则什么都不报告）；启动脚本自己展开的名字"
         "（`optimizer.lr=${OV2_LR}`）；packing 开关，由配置决定（配置知道代码已不再读取的开关，如 `ov2` 下的 "
         "`OFFLINE_PACKING_VQA`，由 PG002 `dead-var` 报告：它是本规则中“名字曾被读取过”的情形，本规则在那里不报告）；"
-        "以及找不到工作区 Python 代码时的所有名字。\n\n工作区之外读取的名字：\n\n" + table("zh")),
+        "工作区中无法解析的 Python 文件提到的名字；以及找不到工作区 Python 代码时的所有名字。\n\n工作区之外读取的名字：\n\n" + table("zh")),
     bad="#!/bin/bash\nexport PATCH_EMBED_TYPES=conv2d\n" + EXAMPLE_LAUNCH,
     good="#!/bin/bash\nexport PATCH_EMBED_TYPE=conv2d\n" + EXAMPLE_LAUNCH,
     messages={
@@ -115,9 +119,37 @@ def check(ctx: Context) -> None:
                     children = child_reads(ctx)
                 if children.unresolved:
                     return  # a child script the launcher runs may read any of them
-                if name in expanded or name in children.names:
+                if name in expanded or name in children.names or name in _unparsed_text(ctx, index):
                     continue
                 _report(ctx, launch, a, name, prefix, kin, index)
+
+
+def _unparsed_text(ctx: Context, index) -> _Mentions:
+    """The text of the workspace's Python files the index could not parse (a syntax error, an
+    encoding): what they read is unknown, so a name they mention is not called stale."""
+    got = ctx.cache.get("unparsed_text")
+    if got is None:
+        chunks = []
+        for facts in index.files.values():
+            if facts.skipped:
+                data, _ = read_file(facts.path)
+                if data is not None:
+                    chunks.append(data)
+        got = ctx.cache["unparsed_text"] = _Mentions(b"\n".join(chunks))
+    return got
+
+
+class _Mentions:
+    """`name in mentions`: whether the bytes hold the name as a word."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+    def __contains__(self, name: str) -> bool:
+        return bool(self.data) and re.search(rb"(?<![A-Za-z0-9_])" + re.escape(name.encode()) +
+                                             rb"(?![A-Za-z0-9_])", self.data) is not None
 
 
 def _report(ctx: Context, launch, a, name: str, prefix: str, kin: list, index) -> None:
