@@ -11,6 +11,7 @@ import pytest
 
 from packgate import Settings, analyze, lint
 from packgate.core.rules import CHECKS, MODULES, RULES, rule_by_key
+from packgate.core.records import replace
 from packgate.core.rules.rule import FixText, Text
 from packgate.core.text import apply_edits
 
@@ -19,6 +20,26 @@ EN = Settings(lang="en")
 
 def codes(text, **kw):
     return [f.code for f in analyze(text, settings=Settings(lang="en", **kw)).findings]
+
+
+def example(rule, text: str, tmp_path, settings=EN):
+    """The analysis of one of a rule's examples; a rule about what the training code reads
+    gets a workspace holding its example code, with the script beside it."""
+    if not rule.example_code:
+        return analyze(text, settings=settings)
+    root = tmp_path / "example"
+    for rel, code in rule.example_code:
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(code, encoding="utf-8")
+    (root / "pyproject.toml").write_text('[project]\nname = "example"\n', encoding="utf-8")
+    script = root / "launch.sh"
+    script.write_text(text, encoding="utf-8")
+    return analyze(text, settings=settings, path=str(script))
+
+
+def example_codes(rule, text: str, tmp_path) -> list:
+    return [f.code for f in example(rule, text, tmp_path).findings]
 
 
 def bash_ok(text: str) -> bool:
@@ -50,42 +71,42 @@ def test_registry_matches_table():
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_bad_example_fires(rule):
-    assert rule.code in codes(rule.bad)
+def test_bad_example_fires(rule, tmp_path):
+    assert rule.code in example_codes(rule, rule.bad, tmp_path)
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_good_example_is_clean(rule):
-    assert codes(rule.good) == []
+def test_good_example_is_clean(rule, tmp_path):
+    assert example_codes(rule, rule.good, tmp_path) == []
     assert bash_ok(rule.good)
 
 
 @pytest.mark.parametrize("rule", [r for r in RULES if r.fixes], ids=lambda r: r.code)
-def test_preferred_fix_cleans_bad_example(rule):
-    analysis = analyze(rule.bad, settings=EN)
+def test_preferred_fix_cleans_bad_example(rule, tmp_path):
+    analysis = example(rule, rule.bad, tmp_path)
     targets = [f for f in analysis.findings if f.code == rule.code]
     assert targets
     fix = next(x for x in targets[0].fixes if x.kind == "fix" and x.preferred)
     fixed = apply_edits(analysis.source.data, fix.edits).decode()
-    assert rule.code not in codes(fixed), fixed
+    assert rule.code not in example_codes(rule, fixed, tmp_path), fixed
     assert bash_ok(fixed), fixed
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_every_finding_offers_both_disable_actions(rule):
-    analysis = analyze(rule.bad, settings=EN)
+def test_every_finding_offers_both_disable_actions(rule, tmp_path):
+    analysis = example(rule, rule.bad, tmp_path)
     for f in analysis.findings:
         disables = [x for x in f.fixes if x.kind == "disable"]
         assert len(disables) == 2
         for x in disables:
             fixed = apply_edits(analysis.source.data, x.edits).decode()
-            assert f.code not in codes(fixed), (x.description, fixed)
+            assert f.code not in example_codes(rule, fixed, tmp_path), (x.description, fixed)
             assert bash_ok(fixed)
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_fix_all_leaves_bad_example_valid_bash(rule):
-    analysis = analyze(rule.bad, settings=EN)
+def test_fix_all_leaves_bad_example_valid_bash(rule, tmp_path):
+    analysis = example(rule, rule.bad, tmp_path)
     assert bash_ok(analysis.fixed_text())
 
 
@@ -250,6 +271,27 @@ PRODUCING = [
     ("# packgate profile=ov2\nexport CUDA_DEVICE_MAX_CONNECTIONS=8\ntorchrun train.py --overlap-grad-reduce\n",
      "PG014", "broken", {"set"}),
     ("# packgate profile=ov2\ntorchrun train.py --overlap-grad-reduce\n", "PG014", "caller", {"prefix"}),
+    ("export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128\n"
+     "export PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.72\n" + LAUNCH, "PG008", "list", {"join"}),
+    ("export HF_HOME=/a\nexport HF_HOME=/b\n" + LAUNCH, "PG008", "overwritten", {"remove"}),
+]
+
+# the training code the rows below are checked against (rules that read the workspace's code)
+TRAINING_CODE = (
+    ("pkg/models/vision.py", 'import os\n\nSTRICT = int(os.environ.get("VISION_STRICT", "0"))\n'
+     'if os.environ.get("VISION_DEBUG"):\n    print("debug")\n'
+     'assert os.environ.get("VISION_MODE", "fast") in ("fast", "exact")\n'
+     'TRACK = os.environ.get("VISION_TRACK", "0") == "1"\n'),
+    ("pkg/data/loader.py", 'import os\n\n\ndef workers():\n    return int(os.environ["LOADER_WORKERS"])\n'),
+)
+CODE_PRODUCING = [
+    ("export VISION_STRICT=yes\n" + LAUNCH, "PG005", "startup", {"value"}),
+    ("export LOADER_WORKERS=many\n" + LAUNCH, "PG005", "worker", set()),
+    ("export VISION_TRAK=1\n" + LAUNCH, "PG012", "typo", {"rename"}),
+    ("export VISION_SPEED=1\n" + LAUNCH, "PG012", "family", set()),
+    ("export VISION_TRACK=true\n" + LAUNCH, "PG013", "off", {"value"}),
+    ("export VISION_DEBUG=0\n" + LAUNCH, "PG013", "on", set()),
+    ("export VISION_MODE=slow\n" + LAUNCH, "PG013", "choice", set()),
 ]
 
 
@@ -265,6 +307,19 @@ def _produced(text: str, code: str, path=None, loader=None):
 def test_each_text_is_produced(text, code, key, fixes):
     rule = rule_by_key(code)
     found = _produced(text, code)
+    keys = set().union(*(_which(rule.messages, f.message) for f in found))
+    assert key in keys, [f.message for f in found]
+    made = {k for f in found for x in f.fixes if x.kind == "fix" for k in _which(rule.fixes, x.description)}
+    assert made == fixes, [x.description for f in found for x in f.fixes]
+
+
+@pytest.mark.parametrize("text,code,key,fixes", CODE_PRODUCING, ids=lambda v: v if isinstance(v, str) and
+                         len(v) < 20 else None)
+def test_each_text_about_the_code_is_produced(text, code, key, fixes, tmp_path):
+    rule = rule_by_key(code)
+    workspace = replace(rule, example_code=TRAINING_CODE)
+    found = [f for f in example(workspace, text, tmp_path).findings if f.code == code]
+    assert found, (code, text)
     keys = set().union(*(_which(rule.messages, f.message) for f in found))
     assert key in keys, [f.message for f in found]
     made = {k for f in found for x in f.fixes if x.kind == "fix" for k in _which(rule.fixes, x.description)}
@@ -300,8 +355,8 @@ def test_sourcing_texts_are_produced(tmp_path):
 
 def test_every_declared_text_is_produced():
     """No rule declares a message or fix that no script produces (the rows above show each)."""
-    made = {(code, "message", key) for _, code, key, _ in PRODUCING}
-    made |= {(code, "fix", k) for _, code, _, fixes in PRODUCING for k in fixes}
+    made = {(code, "message", key) for _, code, key, _ in PRODUCING + CODE_PRODUCING}
+    made |= {(code, "fix", k) for _, code, _, fixes in PRODUCING + CODE_PRODUCING for k in fixes}
     made |= {("PG009", "message", k) for k in ("cycle", "depth", "refused", "relative")}
     declared = {(r.code, "message", k) for r in RULES for k in r.messages}
     declared |= {(r.code, "fix", k) for r in RULES for k in r.fixes}

@@ -53,11 +53,10 @@ def _close_rule(value: str) -> str:
     from difflib import get_close_matches
     from .rules import RULES
     keys = {k.lower(): k for r in RULES for k in (r.code, r.name)}
-    wanted = value.lower()
-    close = get_close_matches(wanted, list(keys), n=len(keys), cutoff=0.75)
-    # difflib ties PG0O1 with PG001 and PG014 (and takes the larger): one mistyped character
-    # is the likelier slip, so among words of the same length the fewest changed characters win
-    close.sort(key=lambda k: sum(a != b for a, b in zip(k, wanted)) if len(k) == len(wanted) else len(k) + len(wanted))
+    from .spelling import edit_distance
+    close = get_close_matches(value.lower(), list(keys), n=len(keys), cutoff=0.75)
+    # among equal scores the fewest edits win: PG0O1 is one letter from PG001, two from PG013
+    close.sort(key=lambda k: edit_distance(value.lower(), k))
     return keys[close[0]] if close else ""
 
 

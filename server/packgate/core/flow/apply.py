@@ -275,7 +275,7 @@ class Applier:
                 old = s.drop(name)
                 s.removed[name] = (st.start, st.end)
                 if old is not None and old.origin is not None:
-                    self.overwrite(old.origin, st)
+                    self.overwrite(old.origin, st, old.exported)
         return states
 
     def set_option(self, st: SetOpt, states: list) -> list:
@@ -328,16 +328,17 @@ class Applier:
             s.save_local(a.name)  # local / declare in a function: undone on return
         s.removed.pop(a.name, None)
         if old is not None and old.origin is not None and mode != AssignMode.PREFIX:
-            self.overwrite(old.origin, a)
+            self.overwrite(old.origin, a, old.exported)
         s.set(a.name, Var(value, exported, a, array))
         if a.name in G.GATES or a.name in G.OTHER_VARS:
             self.gate_sites.setdefault(a, GateSite(a, value))
             if a.file is not None and self.via is not None:
                 self.sourced_at.setdefault(a, self.via)
 
-    def overwrite(self, origin: Assign, by) -> None:
-        """A gate's assignment replaced (or unset) by `by`."""
-        if origin.name in G.GATES and origin not in self.overwrites:
+    def overwrite(self, origin: Assign, by, exported: bool = False) -> None:
+        """A gate's assignment, or an exported variable's (the launch contract reads any), replaced
+        (or unset) by `by`."""
+        if (exported or origin.name in G.GATES) and origin not in self.overwrites:
             self.overwrites[origin] = Overwrite(origin, by)
             if len(self.file_stack) > 1 and self.via is not None:  # `by` is in a sourced file
                 self.overwritten_in[by] = (self.file_stack[-1], self.via)

@@ -131,7 +131,7 @@ class GateSite(NamedTuple):
 
 
 class Overwrite(NamedTuple):
-    """A gate assignment replaced (or unset) by a later statement."""
+    """A gate assignment, or an exported variable's, replaced (or unset) by a later statement."""
 
     assign: Assign
     by: Stmt  # an Assign or an Unset

@@ -72,6 +72,10 @@ class Launches:
             cleared: bool = False) -> LaunchPath:
         """What a launch given args sees on path s: each gate, the micro-batch size, the packing flags."""
         seen = {}
+        read = self.read
+        for var in s.vars.values():  # the launched program may read every variable it is given
+            if var is not None and var.exported and var.origin is not None:
+                read[var.origin] = None
         for gate in G.GATES:
             var = s.vars.get(gate)
             lost = s.lost.get(gate)

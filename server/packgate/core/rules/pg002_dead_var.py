@@ -24,8 +24,13 @@ RULE = Rule(
     rationale_zh="无效配置会掩盖真正的配置；删掉它能让启动脚本名副其实。",
     exceptions_en=(
         "A script shared between 1.5 and 2 code bases can pick the `three-gate` profile "
-        "(`# packgate profile=three-gate`), where both encoding gates are live."),
-    exceptions_zh="在 1.5 与 2 之间共用的脚本可以选用 `three-gate` 配置（`# packgate profile=three-gate`），此时两个编码开关都有效。",
+        "(`# packgate profile=three-gate`), where both encoding gates are live. Other names the "
+        "workspace's code does not read are PG012 `unread-var`'s: this rule is its case where the "
+        "profile knows the name was read once, and PG012 leaves these names to it."),
+    exceptions_zh=(
+        "在 1.5 与 2 之间共用的脚本可以选用 `three-gate` 配置（`# packgate profile=three-gate`），此时两个编码开关都有效。"
+        "工作区代码不读取的其他名字归 PG012 `unread-var`：本规则是它在“配置知道该名字曾被读取过”时的情形，"
+        "PG012 把这些名字留给本规则。"),
     bad=(
         "#!/bin/bash\nexport OFFLINE_PACKING_VQA=1\nexport OFFLINE_PACKING_BMR=1\n"
         "export OFFLINE_PACKED_DATA=1\n" + EXAMPLE_LAUNCH),
@@ -49,10 +54,17 @@ RULE = Rule(
 )
 
 
+def reports(ctx: Context, name: str) -> bool:
+    """Whether this rule reports assignments of name: a gate the profile knows its code no
+    longer reads (it was read once, by another version of the code). This is the case of PG012
+    `unread-var` where the profile knows the name, so PG012 leaves these names to this rule."""
+    return name in ctx.profile.dead
+
+
 def check(ctx: Context) -> None:
     """Assignments of variables the profile's code never reads."""
     for a, val in ctx.flow.gate_sites:
-        if a.name not in ctx.profile.dead:
+        if not reports(ctx, a.name):
             continue
         profile = (ctx.profile.name, ctx.profile.name) if ctx.profile.name != "auto" else \
             ("project's", "本项目的")

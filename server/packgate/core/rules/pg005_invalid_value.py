@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from .. import gates as G
+from ..code.envreads import Default, Parse
+from ..code.outcome import Kind, in_data_module, place, reads_by_name, worst
 from ..findings import Applicability
 from ..flow import Origin, ValKind
 from .base import Context, shown, value_edit
@@ -12,19 +14,32 @@ RULE = Rule(
     code="PG005",
     name="invalid-value",
     severity="error",
-    summary_en="A gate's value makes Python's int() raise",
-    summary_zh="开关的值会让 Python 的 int() 抛出异常",
+    summary_en="A gate's value makes Python's int() raise, or any variable's that the code parses with int() or float()",
+    summary_zh="开关的值会让 Python 的 int() 抛出异常；代码用 int() 或 float() 解析的任何变量亦然",
     problem_en=(
         "The gates are read with `int(os.environ.get(NAME, 0)) == 1`. `true`, `yes`, `on`, "
         "`1.0`, `0x1` and the empty string raise `ValueError` inside the dataloader: samples or "
-        "batches are skipped with one log line each, and training goes on."),
+        "batches are skipped with one log line each, and training goes on. The same holds for "
+        "every variable the workspace's code parses with `int()` or `float()` (read from the code, "
+        "with the file and line of the parse): `TE_EXTRA_STATE_MISSING_CHECK=true` goes through "
+        "`int()` at import, so the trainer stops before its first step; a read in data-loading "
+        "code (a `data` folder) fails inside a data-loader worker instead."),
     problem_zh=(
         "开关通过 `int(os.environ.get(NAME, 0)) == 1` 读取。`true`、`yes`、`on`、`1.0`、`0x1` 以及空字符串"
-        "会在 dataloader 中引发 `ValueError`：样本或 batch 被逐个跳过并各打一行日志，训练照常进行。"),
+        "会在 dataloader 中引发 `ValueError`：样本或 batch 被逐个跳过并各打一行日志，训练照常进行。"
+        "工作区代码用 `int()` 或 `float()` 解析的每个变量都是如此（从代码中读出，并给出解析所在的文件和行）："
+        "`TE_EXTRA_STATE_MISSING_CHECK=true` 在 import 时经过 `int()`，训练在第一步之前就会退出；"
+        "数据加载代码（`data` 目录）中的读取则会在 dataloader 工作进程中出错。"),
     rationale_en="Use exactly `1` (on) or `0` (off). Quotes are fine: bash removes them.",
     rationale_zh="请只用 `1`（开）或 `0`（关）。引号没有关系，bash 会去掉它们。",
-    exceptions_en="None: a value int() rejects is never what was meant.",
-    exceptions_zh="没有例外：int() 拒绝的值从来不是本意。",
+    exceptions_en=(
+        "None: a value int() rejects is never what was meant. A value the code reads without "
+        "raising but not as it is spelled (`true` compared with `\"1\"`) is PG013 `misread-value`; "
+        "where the workspace's code reads a variable, its parse decides, not packgate's table of "
+        "known variables."),
+    exceptions_zh=(
+        "没有例外：int() 拒绝的值从来不是本意。代码读取时不会抛异常、但理解与写法不同的值（`true` 与 `\"1\"` 比较）"
+        "属于 PG013 `misread-value`；工作区代码读取某个变量时，以代码的解析方式为准，而不是 packgate 内置的已知变量表。"),
     bad=(
         "#!/bin/bash\nexport OFFLINE_PACKING_BMR=true\nexport OFFLINE_PACKED_DATA=1\n"
         + EXAMPLE_LAUNCH),
@@ -45,6 +60,15 @@ RULE = Rule(
             "({where}); set it to 1 or 0 here, or give {var} a default of 0",
             "{name} 取自调用方的 {var}，脚本自身从未设置它：调用方不设置时 {name} 为空，训练代码中的 "
             "int('') 会抛出 ValueError（{where}）；请在脚本中设为 1 或 0，或给 {var} 默认值 0"),
+        "startup": Text(
+            "{name}={shown} makes {call}() raise ValueError where the code reads it ({where}): the "
+            "trainer stops at start-up; {remedy}",
+            "{name}={shown} 会让代码读取它时的 {call}() 抛出 ValueError（{where}）：训练在启动时就会退出；{remedy}"),
+        "worker": Text(
+            "{name}={shown} makes {call}() raise ValueError where the code reads it ({where}), inside a "
+            "data-loader worker: the samples or batches it reads fail; {remedy}",
+            "{name}={shown} 会让代码读取它时的 {call}() 抛出 ValueError（{where}），发生在 dataloader 工作进程中："
+            "读取它的样本或 batch 会出错；{remedy}"),
         "string": Text(
             "{name}={shown} is compared with the string \"1\": only 1 turns it on; use 1 or 0",
             "{name}={shown} 是与字符串 \"1\" 比较的：只有 1 才算打开；请使用 1 或 0"),
@@ -61,7 +85,12 @@ RULE = Rule(
 
 def check(ctx: Context) -> None:
     """A live gate (or another int-parsed variable) whose value int() rejects."""
+    index = ctx.contract()
+    if index is not None:
+        _parsed_by_the_code(ctx, index)
     for a, val in ctx.flow.gate_sites:
+        if index is not None and a.name not in G.GATES and a.name in reads_by_name(ctx):
+            continue  # how the workspace's code parses it decides (above; PG013 for a misreading)
         if val.kind == ValKind.UNKNOWN and a.name in G.GATES and val.origin in _CALLERS and not val.required:
             _from_the_caller(ctx, a, val)
             continue
@@ -79,6 +108,50 @@ def check(ctx: Context) -> None:
         start = a.name_start
         end = a.value.end if a.value is not None else a.eq_end
         ctx.emit(RULE, msg, start, end, fixes=fixes, site=a)
+
+
+_GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)
+# what a message asks for, by the parse that raised
+_REMEDY = {"int": ("use an integer", "请使用整数"), "float": ("use a number", "请使用数字")}
+_SWITCH = ("use 1 or 0", "请使用 1 或 0")
+
+
+def _parsed_by_the_code(ctx: Context, index) -> None:
+    """Every variable a launch is given that the workspace's code parses with int() or float()
+    (the gates aside: the profile reads those, below), whose value makes the parse raise."""
+    table = reads_by_name(ctx)
+    for launch in ctx.flow.launches:
+        for path in launch.paths:
+            for name, var in path.exported().items():
+                a = var.origin
+                if a is None or var.val.kind not in _GIVEN or name in G.GATES:
+                    continue
+                got = worst(table.get(name, ()), var.val.text)
+                if got.kind is not Kind.RAISES:
+                    continue
+                read = got.read
+                rel = place(read, index.root)
+                switch = read.parse in (Parse.INT_EQ, Parse.BOOL_INT)
+                key = "worker" if in_data_module(rel) else "startup"
+                msg = ctx.message(RULE, key, name=name, shown=shown(var.val), call=got.call, where=rel,
+                                  remedy=_SWITCH if switch else _REMEDY[got.call])
+                choices = ("1", "0") if switch else _default_of(read, got.call)
+                fixes = [ctx.fix(RULE, "value", [value_edit(a, v, ctx.source)], preferred=(v == choices[0]),
+                                 profile_bound=False, name=name, value=v) for v in choices]
+                end = a.value.end if a.value is not None else a.eq_end
+                ctx.emit(RULE, msg, a.name_start, end, fixes=fixes, site=a, launch=launch)
+
+
+def _default_of(read, call: str) -> tuple:
+    """The read's own default as the one value a fix offers, when it parses."""
+    if read.default_kind is not Default.LITERAL or read.default is None or isinstance(read.default, bool):
+        return ()
+    text = str(read.default)
+    try:
+        (float if call == "float" else int)(text)
+    except (ValueError, OverflowError):
+        return ()
+    return (text,)
 
 
 # an unknown value that is the caller's variable or argument as it came, so empty when the
