@@ -1,0 +1,228 @@
+"""What each launch sees, per distinct path: the words the launched program receives and the
+environment (the gates, the names the workspace's code reads, or every exported one), each
+value with where it came from. Pure: an analysis in, typed records out (`packgate launches`,
+the server's `packgate.showLaunches`)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import gates as G
+from .code.entry import entry_of
+from .flow.facts import LaunchPath, Origin, Val, ValKind, Var
+from .parse.model import AssignMode
+from .records import TextEnum, record
+
+
+class EnvScope(TextEnum):
+    """Which variables a view lists."""
+
+    READ = "read"  # the gates and every name the workspace's code reads
+    ALL = "all"  # those and every name the script exports (or removes) on the path
+
+
+class From(TextEnum):
+    """Where the value a launch sees of a variable comes from."""
+
+    EXPORT = "export"  # an exported assignment of the script (export, declare -x, set -a, export later)
+    PREFIX = "prefix"  # `NAME=value launcher ...`
+    ENV = "env"  # `env NAME=value launcher ...`
+    DOCKER = "docker"  # `docker run -e NAME=value ...`
+    DEFAULT = "default"  # `${X:-value}`: this value unless the caller sets X
+    CALLER = "caller"  # the caller's environment: the script never sets it, or passes the caller's on
+    ARGUMENT = "argument"  # a positional parameter of the script (`export X=$1`)
+    UNKNOWN = "unknown"  # a command's output, `read`, a docker `--env-file`: nobody can tell
+    UNEXPORTED = "unexported"  # set in the script but never exported: the launch has the caller's, if any
+    UNSET = "unset"  # surely absent: `unset`, `export -n`, `env -u`
+    CLEARED = "cleared"  # absent: `env -i` or a container started the launch's environment empty
+    ARRAY = "array"  # an array: bash never puts arrays in the environment
+
+
+# the values a launch surely does not have in its environment
+ABSENT = frozenset({From.UNSET, From.CLEARED, From.ARRAY})
+# the mechanism that gave a literal value, by how the assignment was written
+_BY_MODE = {AssignMode.PREFIX: From.PREFIX, AssignMode.ENV: From.ENV, AssignMode.DOCKER: From.DOCKER}
+_BY_ORIGIN = {Origin.CALLER: From.CALLER, Origin.INHERITED: From.CALLER, Origin.ARGUMENT: From.ARGUMENT,
+              Origin.DEFAULT: From.DEFAULT, Origin.UNKNOWN: From.UNKNOWN}
+
+
+class WordKind(TextEnum):
+    """How much packgate knows of one word the launched program receives."""
+
+    KNOWN = "known"
+    DEFAULT = "default"  # a default the caller may override (`${MBS:-1}`)
+    UNKNOWN = "unknown"
+
+
+@record(frozen=True)
+class Word:
+    """One word of the argv (text None: packgate cannot know it; unquoted, it may also split)."""
+
+    text: Optional[str]
+    kind: WordKind
+    name: str = ""  # DEFAULT / UNKNOWN: the variable or positional parameter it comes from, when one
+
+
+@record(frozen=True)
+class EnvValue:
+    """One variable as a launch sees it."""
+
+    value: Optional[str]  # None: absent or not known
+    source: From
+    line: Optional[int]  # 1-based line of the assignment (a sourced file's: its `source` command)
+
+
+@record(frozen=True)
+class PathView:
+    """One distinct path to a launch (paths giving the same argv and environment are one)."""
+
+    label: str  # the path's branch decisions; "" when the launch has one path
+    argv: tuple  # of Word: what the launched program receives after its own name
+    env: tuple  # of (name, EnvValue), sorted by name
+
+    def env_dict(self) -> dict:
+        """name -> EnvValue."""
+        return dict(self.env)
+
+
+@record(frozen=True)
+class LaunchView:
+    """One launch: where it is, its command and entry point, and its distinct paths."""
+
+    line: int
+    column: int
+    start: int  # byte offsets of the launch command in the document
+    end: int
+    command: str
+    entry: Optional[str]  # the script or dotted module it runs, None when it cannot be told
+    paths: tuple  # of PathView
+
+
+@record(frozen=True)
+class LaunchesView:
+    """Every launch of one document."""
+
+    file: str
+    launches: tuple  # of LaunchView
+    read_names: int  # how many names the workspace's code reads (0: no code was found)
+
+
+def launch_view(analysis, *, scope: EnvScope = EnvScope.READ, read_names=None,
+                file: str = "") -> LaunchesView:
+    """The launches of an analysis (made with analyze(..., wide=True) so every word is
+    followed), each path's argv and environment. read_names: the names the workspace's code
+    reads (None: asked of the analysis's contract index)."""
+    flow = analysis.flow
+    if read_names is None:
+        read_names = _names_read(analysis)
+    if flow is None:
+        return LaunchesView(file or analysis.path or "", (), len(read_names))
+    from .rules.base import Context
+    ctx = Context(analysis.source, analysis.script, flow, analysis.profile, analysis.settings.lang,
+                  analysis.path, revalidate=False)
+    listed = frozenset(G.GATES) | frozenset(read_names)
+    out = []
+    for launch in flow.launches:
+        if launch.implicit:
+            continue
+        out.append(_launch(ctx, launch, listed, scope))
+    return LaunchesView(file or analysis.path or "", tuple(out), len(read_names))
+
+
+def _names_read(analysis) -> frozenset:
+    """The names the code of the analysed script's project reads (none without a project)."""
+    if analysis.flow is None or not analysis.path:
+        return frozenset()
+    from .rules.base import Context
+    ctx = Context(analysis.source, analysis.script, analysis.flow, analysis.profile,
+                  analysis.settings.lang, analysis.path, revalidate=False)
+    index = ctx.contract()
+    return index.names_read() if index is not None else frozenset()
+
+
+def _launch(ctx, launch, listed: frozenset, scope: EnvScope) -> LaunchView:
+    from .rules.packing import label_text
+    source = ctx.source
+    at = min(launch.start, len(source.data))
+    line, column = source.user_position(at)
+    command = launch.command or launch.label.split(" ", 1)[0]
+    groups: dict = {}  # (argv, env) -> labels of the paths that give them, in walk order
+    entry = None
+    for path in launch.paths:
+        argv = tuple(_word(v) for v in path.args)
+        env = _env(ctx, path, listed, scope)
+        groups.setdefault((argv, env), []).append(path.labels)
+        if entry is None:
+            found = entry_of(command, [w.text for w in argv]) if command else None
+            entry = found.target if found is not None else None
+    paths = []
+    for (argv, env), labels in groups.items():
+        text = "" if len(groups) == 1 else " | ".join(dict.fromkeys(label_text(ctx, ls, keep=0) for ls in labels))
+        paths.append(PathView(text, argv, env))
+    return LaunchView(line, column, launch.start, launch.end, command, entry, tuple(paths))
+
+
+def _word(val: Val) -> Word:
+    """One argv word from the value the walk gave it."""
+    if val.kind == ValKind.KNOWN:
+        return Word(val.text, WordKind.KNOWN)
+    if val.kind == ValKind.DEFAULT:
+        return Word(val.text, WordKind.DEFAULT, val.name)
+    if val.kind == ValKind.UNSET:  # `"$X"` of a variable the script unset: an empty word
+        return Word("", WordKind.KNOWN)
+    return Word(None, WordKind.UNKNOWN, val.name)
+
+
+def _env(ctx, path: LaunchPath, listed: frozenset, scope: EnvScope) -> tuple:
+    """(name, EnvValue) of every listed name (and, for ALL, every name the path exports or removes)."""
+    names = set(listed)
+    if scope == EnvScope.ALL:
+        names.update(n for n, v in path.vars.items() if v is not None and (v.exported or v.negated))
+    return tuple((n, _value(ctx, path, n)) for n in sorted(names))
+
+
+def _value(ctx, path: LaunchPath, name: str) -> EnvValue:
+    """What the launch on this path sees of one name, and from where."""
+    var: Optional[Var] = path.var(name)
+    seen = path.gates.get(name)
+    if var is None:
+        if seen is not None and seen.removed is not None:
+            return EnvValue(None, From.UNSET, ctx.line(seen.removed[0]))
+        if path.env_file:
+            return EnvValue(None, From.UNKNOWN, None)
+        if path.cleared or path.docker_at >= 0:
+            return EnvValue(None, From.CLEARED, None)
+        return EnvValue(None, From.CALLER, None)
+    line = _line(ctx, var)
+    if var.negated:
+        return EnvValue(None, From.UNSET, line)
+    val = var.val
+    if val.kind == ValKind.UNSET:
+        if path.env_file:
+            return EnvValue(None, From.UNKNOWN, line)
+        if var.origin is None and var.exported and not (path.cleared or path.docker_at >= 0):
+            return EnvValue(None, From.CALLER, None)  # `export X` alone keeps the caller's X, if any
+        return EnvValue(None, From.UNSET, line)
+    if not var.exported:
+        return EnvValue(None, From.UNEXPORTED, line)
+    if var.array is not None:
+        return EnvValue(None, From.ARRAY, line)
+    if val.kind == ValKind.KNOWN:
+        mode = var.origin.mode if var.origin is not None else AssignMode.EXPORT
+        return EnvValue(val.text, _BY_MODE.get(mode, From.EXPORT), line)
+    if val.kind == ValKind.DEFAULT:
+        return EnvValue(val.text, From.DEFAULT, line)
+    return EnvValue(None, _BY_ORIGIN.get(val.origin, From.UNKNOWN), line)
+
+
+def _line(ctx, var: Var) -> Optional[int]:
+    """The 1-based line of the assignment var came from, in this document."""
+    assign = var.origin
+    if assign is None:
+        return None
+    if getattr(assign, "file", None):
+        via = ctx.flow.sourced_at.get(assign)
+        return ctx.line(via[0]) if via is not None else None
+    if assign.start > len(ctx.source.data):
+        return None
+    return ctx.line(assign.start)
