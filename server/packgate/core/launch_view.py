@@ -226,3 +226,15 @@ def _line(ctx, var: Var) -> Optional[int]:
     if assign.start > len(ctx.source.data):
         return None
     return ctx.line(assign.start)
+
+
+def launches_of(text: str, *, path: str | None = None, settings=None, scope: EnvScope = EnvScope.READ,
+                **options):
+    """The LaunchesView of a script's text, analysed with every launch word followed (options:
+    engine.analyze's loader / previous / revalidate), or the reason it was not analysed (too
+    large) as a string."""
+    from .engine import analyze
+    analysis = analyze(text, path=path, settings=settings, wide=True, **options)
+    if analysis.note:
+        return analysis.note
+    return launch_view(analysis, scope=scope, file=path or "-")
