@@ -96,3 +96,9 @@ def test_the_workspace_code_decides_what_is_read(tmp_path):
     env = view.launches[0].paths[0].env_dict()
     assert view.read_names > 0 and "TE_EXTRA_STATE_MISSING_CHECK" in env
     assert env["ENABLE_SWANLAB"].value == "true" and env["ENABLE_SWANLAB"].source == From.EXPORT
+
+
+def test_export_after_export_n_exports_again():
+    env = _env(_view("export A=1\nexport -n A\nexport B=2\nexport -n B\nexport B\ntorchrun train.py\n"))
+    assert (env["A"].value, env["A"].source) == (None, From.UNSET)
+    assert (env["B"].value, env["B"].source) == ("2", From.EXPORT)

@@ -194,7 +194,7 @@ def _value(ctx, path: LaunchPath, name: str) -> EnvValue:
             return EnvValue(None, From.CLEARED, None)
         return EnvValue(None, From.CALLER, None)
     line = _line(ctx, var)
-    if var.negated:
+    if var.negated and not var.exported:  # `export -n X`; a later `export X` exports it again
         return EnvValue(None, From.UNSET, line)
     val = var.val
     if val.kind == ValKind.UNSET:
