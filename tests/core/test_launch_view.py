@@ -102,3 +102,10 @@ def test_export_after_export_n_exports_again():
     env = _env(_view("export A=1\nexport -n A\nexport B=2\nexport -n B\nexport B\ntorchrun train.py\n"))
     assert (env["A"].value, env["A"].source) == (None, From.UNSET)
     assert (env["B"].value, env["B"].source) == ("2", From.EXPORT)
+
+
+def test_prefix_and_env_assignments_reach_the_view():
+    text = "NCCL_DEBUG=INFO torchrun train.py\nenv NCCL_X=1 torchrun train.py\n"
+    first, second = (_env(_view(text), launch=i) for i in (0, 1))
+    assert (first["NCCL_DEBUG"].value, first["NCCL_DEBUG"].source, first["NCCL_DEBUG"].line) == ("INFO", From.PREFIX, 1)
+    assert (second["NCCL_X"].value, second["NCCL_X"].source) == ("1", From.ENV)

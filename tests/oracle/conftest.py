@@ -1,5 +1,5 @@
 """The bash runs of every oracle case, made once per session and shared by the comparisons
-that read them (test_oracle.py: the gates and findings; test_launch_view.py: `packgate launches`)."""
+that read them (test_oracle.py: the gates and findings; test_oracle_launches.py: `packgate launches`)."""
 
 from __future__ import annotations
 

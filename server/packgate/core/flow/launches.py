@@ -61,9 +61,9 @@ class Launches:
             if a.mode == AssignMode.ENV_UNSET:
                 child.drop(a.name)
                 continue
-            if relevant is not None and a.name not in relevant and a.name not in G.OTHER_VARS \
+            if relevant is not None and not self.wide and a.name not in relevant and a.name not in G.OTHER_VARS \
                     and not (a.value is not None and a.value.effects):
-                continue  # PYTHONPATH=... torchrun: nothing a check reads
+                continue  # PYTHONPATH=... torchrun: nothing a check reads (a dry run shows it)
             self.assign(child, a)
             prefix_sites.append(a)
         self.add_path(LaunchEntry(key, launch, self.see(child, args, prefix_sites, cleared=c.clears)))
