@@ -109,3 +109,12 @@ def test_prefix_and_env_assignments_reach_the_view():
     first, second = (_env(_view(text), launch=i) for i in (0, 1))
     assert (first["NCCL_DEBUG"].value, first["NCCL_DEBUG"].source, first["NCCL_DEBUG"].line) == ("INFO", From.PREFIX, 1)
     assert (second["NCCL_X"].value, second["NCCL_X"].source) == ("1", From.ENV)
+
+
+def test_unset_export_n_and_env_u_say_where_the_name_went():
+    view = _view("export NCCL_DEBUG=INFO\nexport NCCL_ALGO=ring\nexport HF_HOME=/h\n"
+                 "unset NCCL_DEBUG\nexport -n NCCL_ALGO\nenv -u HF_HOME torchrun train.py\n")
+    env = _env(view)
+    got = {n: (env[n].value, env[n].source, env[n].line) for n in ("NCCL_DEBUG", "NCCL_ALGO", "HF_HOME")}
+    assert got == {"NCCL_DEBUG": (None, From.UNSET, 4), "NCCL_ALGO": (None, From.UNSET, 5),
+                   "HF_HOME": (None, From.UNSET, 6)}

@@ -178,16 +178,17 @@ def _env(ctx, path: LaunchPath, listed: frozenset, scope: EnvScope) -> tuple:
     names = set(listed)
     if scope == EnvScope.ALL:
         names.update(n for n, v in path.vars.items() if v is not None and (v.exported or v.negated))
+        names.update(path.removed)
     return tuple((n, _value(ctx, path, n)) for n in sorted(names))
 
 
 def _value(ctx, path: LaunchPath, name: str) -> EnvValue:
     """What the launch on this path sees of one name, and from where."""
     var: Optional[Var] = path.var(name)
-    seen = path.gates.get(name)
     if var is None:
-        if seen is not None and seen.removed is not None:
-            return EnvValue(None, From.UNSET, ctx.line(seen.removed[0]))
+        removed = path.removed.get(name)
+        if removed is not None:
+            return EnvValue(None, From.UNSET, _offset_line(ctx, removed[0]))
         if path.env_file:
             return EnvValue(None, From.UNKNOWN, None)
         if path.cleared or path.docker_at >= 0:
@@ -195,7 +196,8 @@ def _value(ctx, path: LaunchPath, name: str) -> EnvValue:
         return EnvValue(None, From.CALLER, None)
     line = _line(ctx, var)
     if var.negated and not var.exported:  # `export -n X`; a later `export X` exports it again
-        return EnvValue(None, From.UNSET, line)
+        removed = path.removed.get(name)
+        return EnvValue(None, From.UNSET, _offset_line(ctx, removed[0]) if removed else line)
     val = var.val
     if val.kind == ValKind.UNSET:
         if path.env_file:
@@ -215,6 +217,11 @@ def _value(ctx, path: LaunchPath, name: str) -> EnvValue:
     return EnvValue(None, _BY_ORIGIN.get(val.origin, From.UNKNOWN), line)
 
 
+def _offset_line(ctx, offset: int) -> Optional[int]:
+    """The 1-based line of a byte offset of this document (None past its end)."""
+    return ctx.line(offset) if 0 <= offset <= len(ctx.source.data) else None
+
+
 def _line(ctx, var: Var) -> Optional[int]:
     """The 1-based line of the assignment var came from, in this document."""
     assign = var.origin
@@ -223,9 +230,7 @@ def _line(ctx, var: Var) -> Optional[int]:
     if getattr(assign, "file", None):
         via = ctx.flow.sourced_at.get(assign)
         return ctx.line(via[0]) if via is not None else None
-    if assign.start > len(ctx.source.data):
-        return None
-    return ctx.line(assign.start)
+    return _offset_line(ctx, assign.start)
 
 
 def launches_of(text: str, *, path: str | None = None, settings=None, scope: EnvScope = EnvScope.READ,

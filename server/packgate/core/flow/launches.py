@@ -60,6 +60,7 @@ class Launches:
         for a in prefix:
             if a.mode == AssignMode.ENV_UNSET:
                 child.drop(a.name)
+                child.removed = {**child.removed, a.name: (a.start, a.end)}
                 continue
             if relevant is not None and not self.wide and a.name not in relevant and a.name not in G.OTHER_VARS \
                     and not (a.value is not None and a.value.effects):
@@ -107,4 +108,4 @@ class Launches:
             elif t == G.PACKING_PRETRAIN:
                 pretrain = True
         return LaunchPath(s.labels, seen, mbs, flag, sft, pretrain, s.docker_at, s.host_exported,
-                          tuple(args), s.vars, cleared, s.env_file)
+                          tuple(args), s.vars, cleared, s.env_file, s.removed)
