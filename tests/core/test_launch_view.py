@@ -57,10 +57,13 @@ def test_the_argv_is_what_the_program_receives_after_its_name():
     assert (argv[6].kind, argv[6].name) == (WordKind.DEFAULT, "M")
 
 
-def test_read_scope_lists_the_gates_and_the_names_the_code_reads():
+def test_read_scope_lists_the_profiles_gates_and_the_names_the_code_reads():
     env = _env(_view(SCRIPT, scope=EnvScope.READ, read={"A", "NCCL_DEBUG"}))
-    assert set(env) == {"A", "NCCL_DEBUG", "OFFLINE_PACKED_DATA", "OFFLINE_PACKING_BMR", "OFFLINE_PACKING_VQA"}
+    assert set(env) == {"A", "NCCL_DEBUG", "OFFLINE_PACKED_DATA", "OFFLINE_PACKING_BMR"}  # ov2: VQA is dead
     assert env["NCCL_DEBUG"].source == From.CALLER
+    ov15 = analyze(SCRIPT, settings=Settings(lang="en", profile="ov15"), loader=None, wide=True)
+    assert set(launch_view(ov15, read_names=frozenset()).launches[0].paths[0].env_dict()) == \
+        {"OFFLINE_PACKED_DATA", "OFFLINE_PACKING_VQA"}
 
 
 def test_paths_that_give_the_same_argv_and_env_are_one():

@@ -21,10 +21,11 @@ def arguments() -> tuple:
              help="the name of standard input (where its configuration and training code are looked for)"),
         _arg("--format", choices=FORMATS, default="text", help="output format (default: text)"),
         _arg("--env", choices=("read", "all"), default="read",
-             help="read: the gates and the variables the workspace's code reads (default); "
+             help="read: the profile's gates and the variables the workspace's code reads (default); "
                   "all: also every variable the script exports"),
         _arg("--profile", choices=PROFILES,
-             help="training code the script launches (default: from config, else auto)"),
+             help="training code the script launches, which decides the gates listed (default: from "
+                  "config, else auto)"),
         _arg("--lang", choices=LANGS, help="language of the path labels (default: from config, else en)"),
     )
 

@@ -36,8 +36,8 @@ def as_text(view: LaunchesView) -> str:
     if not view.launches:
         lines.append(f"{view.file}: no launch")
     if not view.read_names:
-        lines.append("(no training code found for this script: the environment lists the packing "
-                     "gates and, with --env all, what the script exports)")
+        lines.append("(no training code found for this script: the environment lists the profile's "
+                     "packing gates and, with --env all, what the script exports)")
     for launch in view.launches:
         entry = f" -> {launch.entry}" if launch.entry else ""
         lines.append(f"{view.file}:{launch.line}:{launch.column}: {launch.command}{entry}")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import gates as G
 from .code.entry import entry_of
 from .flow.facts import LaunchPath, Origin, Val, ValKind, Var
 from .parse.model import AssignMode
@@ -17,7 +16,7 @@ from .records import TextEnum, record
 class EnvScope(TextEnum):
     """Which variables a view lists."""
 
-    READ = "read"  # the gates and every name the workspace's code reads
+    READ = "read"  # the profile's gates and every name the workspace's code reads
     ALL = "all"  # those and every name the script exports (or removes) on the path
 
 
@@ -120,7 +119,7 @@ def launch_view(analysis, *, scope: EnvScope = EnvScope.READ, read_names=None,
     from .rules.base import Context
     ctx = Context(analysis.source, analysis.script, flow, analysis.profile, analysis.settings.lang,
                   analysis.path, revalidate=False)
-    listed = frozenset(G.GATES) | frozenset(read_names)
+    listed = frozenset(ctx.live) | frozenset(read_names)  # the profile's gates: a dead one is `all`'s
     out = []
     for launch in flow.launches:
         if launch.implicit:
