@@ -109,3 +109,12 @@ def test_a_script_without_a_launch(tmp_path, capsys):
     assert rc == 0 and f"{tmp_path / 'env.sh'}: no launch" in out
     rc, out, _ = run(capsys, "launches", str(tmp_path / "env.sh"), "--format", "json")
     assert json.loads(out)["launches"] == []
+
+
+def test_profile_picks_the_gates_and_lang_the_labels(tmp_path, capsys):
+    script = tmp_path / "stage2.sh"
+    script.write_text(SCRIPT, encoding="utf-8")
+    rc, out, _ = run(capsys, "launches", str(script), "--format", "json", "--profile", "ov15", "--lang", "zh")
+    paths = json.loads(out)["launches"][0]["paths"]
+    assert rc == 0 and set(paths[0]["env"]) == {"OFFLINE_PACKING_VQA", "OFFLINE_PACKED_DATA"}
+    assert "（第 5 行）" in paths[0]["label"]

@@ -31,7 +31,7 @@ class From(TextEnum):
     CALLER = "caller"  # the caller's environment: the script never sets it, or passes the caller's on
     ARGUMENT = "argument"  # a positional parameter of the script (`export X=$1`)
     UNKNOWN = "unknown"  # a command's output, `read`, a docker `--env-file`: nobody can tell
-    UNEXPORTED = "unexported"  # set in the script but never exported: the launch has the caller's, if any
+    UNEXPORTED = "unexported"  # set but never exported: absent, unless the caller exported the name
     UNSET = "unset"  # surely absent: `unset`, `export -n`, `env -u`
     CLEARED = "cleared"  # absent: `env -i` or a container started the launch's environment empty
     ARRAY = "array"  # an array: bash never puts arrays in the environment
