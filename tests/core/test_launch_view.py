@@ -121,3 +121,11 @@ def test_unset_export_n_and_env_u_say_where_the_name_went():
     got = {n: (env[n].value, env[n].source, env[n].line) for n in ("NCCL_DEBUG", "NCCL_ALGO", "HF_HOME")}
     assert got == {"NCCL_DEBUG": (None, From.UNSET, 4), "NCCL_ALGO": (None, From.UNSET, 5),
                    "HF_HOME": (None, From.UNSET, 6)}
+
+
+def test_a_word_says_whether_bash_may_split_or_drop_it():
+    view = _view('E=""\ntorchrun train.py $EXTRA "$QUOTED" $E "$E" --x=$Y "${M:-2}" ${N:-3}\n')
+    got = [(w.text, w.kind, w.splits) for w in view.launches[0].paths[0].argv]
+    assert got == [("train.py", WordKind.KNOWN, False), (None, WordKind.UNKNOWN, True),
+                   (None, WordKind.UNKNOWN, False), ("", WordKind.KNOWN, True), ("", WordKind.KNOWN, False),
+                   (None, WordKind.UNKNOWN, True), ("2", WordKind.DEFAULT, False), ("3", WordKind.DEFAULT, True)]

@@ -12,7 +12,8 @@ K, D, U = WordKind.KNOWN, WordKind.DEFAULT, WordKind.UNKNOWN
 
 
 def _words(*spec):
-    return tuple(Word(t, k) for k, t in spec)
+    """Words from (kind, text) or (kind, text, splits)."""
+    return tuple(Word(w[1], w[0], splits=w[2] if len(w) > 2 else False) for w in spec)
 
 
 def test_known_words_must_be_bashs_words():
@@ -23,20 +24,27 @@ def test_known_words_must_be_bashs_words():
     assert not argv_admits(words, ("train.py", "--lr", "1", "x"), False)
 
 
-def test_an_unknown_word_stands_for_any_run_of_words():
-    words = _words((K, "train.py"), (U, None), (K, "--end"))
+def test_an_unquoted_unknown_stands_for_any_run_of_words_a_quoted_one_for_one():
+    words = _words((K, "train.py"), (U, None, True), (K, "--end"))
     for seen in (("train.py", "--end"), ("train.py", "a", "--end"), ("train.py", "a", "b c", "--end")):
         assert argv_admits(words, seen, False), seen
     assert not argv_admits(words, ("train.py", "a"), False)
+    quoted = _words((K, "train.py"), (U, None), (K, "--end"))
+    assert argv_admits(quoted, ("train.py", "a b", "--end"), False)
+    assert not argv_admits(quoted, ("train.py", "--end"), False)
+    assert not argv_admits(quoted, ("train.py", "a", "b", "--end"), False)
 
 
-def test_an_empty_word_may_be_dropped_and_a_default_overridden():
-    assert argv_admits(_words((K, "t.py"), (K, "")), ("t.py",), False)
-    assert argv_admits(_words((K, "t.py"), (K, "")), ("t.py", ""), False)
+def test_an_unquoted_empty_word_may_be_dropped_and_a_default_overridden():
+    assert argv_admits(_words((K, "t.py"), (K, "", True)), ("t.py",), False)
+    assert argv_admits(_words((K, "t.py"), (K, "", True)), ("t.py", ""), False)
+    assert not argv_admits(_words((K, "t.py"), (K, "")), ("t.py",), False)  # "$E": one empty word
     default = _words((K, "--mbs"), (D, "1"))
     assert argv_admits(default, ("--mbs", "1"), False)
     assert not argv_admits(default, ("--mbs", "4"), False)
     assert argv_admits(default, ("--mbs", "4"), True)  # the input set a variable: the caller may override
+    assert not argv_admits(default, ("--mbs", "4", "5"), True)
+    assert argv_admits(_words((K, "--mbs"), (D, "1", True)), ("--mbs", "4", "5"), True)
 
 
 def test_the_environment_is_checked_value_by_value():

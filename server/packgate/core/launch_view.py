@@ -10,6 +10,7 @@ from typing import Optional
 from .code.entry import entry_of
 from .flow.facts import LaunchPath, Origin, Val, ValKind, Var
 from .parse.model import AssignMode
+from .parse.model import Lit as _Lit, Ref as _Ref
 from .records import TextEnum, record
 
 
@@ -55,11 +56,14 @@ class WordKind(TextEnum):
 
 @record(frozen=True)
 class Word:
-    """One word of the argv (text None: packgate cannot know it; unquoted, it may also split)."""
+    """One word of the argv (text None: packgate cannot know it)."""
 
     text: Optional[str]
     kind: WordKind
     name: str = ""  # DEFAULT / UNKNOWN: the variable or positional parameter it comes from, when one
+    # an unquoted expansion (or a word packgate could not find again): bash may split it into
+    # several words or drop it when it is empty; False: it is exactly one word
+    splits: bool = False
 
 
 @record(frozen=True)
@@ -147,8 +151,9 @@ def _launch(ctx, launch, listed: frozenset, scope: EnvScope) -> LaunchView:
     command = launch.command or launch.label.split(" ", 1)[0]
     groups: dict = {}  # (argv, env) -> labels of the paths that give them, in walk order
     entry = None
+    words = _script_words(ctx)
     for path in launch.paths:
-        argv = tuple(_word(v) for v in path.args)
+        argv = tuple(_word(v, words) for v in path.args)
         env = _env(ctx, path, listed, scope)
         groups.setdefault((argv, env), []).append(path.labels)
         if entry is None:
@@ -161,15 +166,44 @@ def _launch(ctx, launch, listed: frozenset, scope: EnvScope) -> LaunchView:
     return LaunchView(line, column, launch.start, launch.end, command, entry, tuple(paths))
 
 
-def _word(val: Val) -> Word:
+def _script_words(ctx) -> dict:
+    """(start, end) -> the Word of every command word and array element of the document (once
+    per view): where an argv value came from, to tell a quoted word from one that splits."""
+    words = ctx.cache.get("launch_view_words")
+    if words is None:
+        from .parse.model import Assign, Command
+        from .parse.visit import walk
+        words = ctx.cache["launch_view_words"] = {}
+        for st in walk(ctx.script.body):
+            if type(st) is Command:
+                for w in st.words:
+                    words[(w.start, w.end)] = w
+            elif type(st) is Assign and st.array:
+                for w in st.array:
+                    words[(w.start, w.end)] = w
+    return words
+
+
+def _splits(val: Val, words: dict) -> bool:
+    """Whether bash may split the word val came from (or drop it): an unquoted expansion; a word
+    of a sourced file or child shell, not found in this document, is taken to split."""
+    word = words.get(val.span) if val.span is not None and not val.foreign else None
+    if word is None:
+        return True
+    if word.quote in ("'", '"'):
+        return False
+    return any(not isinstance(p, _Lit) and not (isinstance(p, _Ref) and p.quoted) for p in word.parts)
+
+
+def _word(val: Val, words: dict) -> Word:
     """One argv word from the value the walk gave it."""
     if val.kind == ValKind.KNOWN:
-        return Word(val.text, WordKind.KNOWN)
+        return Word(val.text, WordKind.KNOWN, splits=val.text == "" and _splits(val, words))
     if val.kind == ValKind.DEFAULT:
-        return Word(val.text, WordKind.DEFAULT, val.name)
+        return Word(val.text, WordKind.DEFAULT, val.name, _splits(val, words))
     if val.kind == ValKind.UNSET:  # `"$X"` of a variable the script unset: an empty word
-        return Word("", WordKind.KNOWN)
-    return Word(None, WordKind.UNKNOWN, val.name)
+        return Word("", WordKind.KNOWN, splits=_splits(val, words))
+    return Word(None, WordKind.UNKNOWN, val.name, _splits(val, words))
 
 
 def _env(ctx, path: LaunchPath, listed: frozenset, scope: EnvScope) -> tuple:

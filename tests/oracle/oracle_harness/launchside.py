@@ -6,13 +6,17 @@ all` view: the gates, the names the code reads and every name the script exports
 the records `packgate launches` prints; they are read rather than the json because the json
 does not say which argv word is a default the caller may override. What is accepted, exactly:
 
-- **argv** (the words after the launcher's name): a known word must be bash's word; a default
-  (`${MBS:-1}`) must be its text, or any one word when the input sets a variable or passes
-  arguments (the caller may override it); a word packgate cannot know (`null` in the json)
-  stands for any run of words, none included, since an unquoted unknown expansion splits into
-  any number of words and the view does not say which unknowns are quoted; an empty known word
-  stands for one empty word or none (an unquoted empty expansion is dropped by bash, a quoted
-  one is not, and the view does not say which).
+- **argv** (the words after the launcher's name), word by word, where `splits` says the word
+  was written as an unquoted expansion (`$EXTRA`, `--x=$Y`; also any word packgate could not
+  find in the document, a sourced file's or a child shell's):
+  - a known word is exactly bash's word; an empty one that splits stands for one empty word or
+    none (bash drops an unquoted empty expansion, keeps `""$E`);
+  - a default (`${MBS:-1}`) is its text, as one word (quoted) or the words it splits into; when
+    the input sets a variable or passes arguments the caller may override it: any one word
+    (quoted) or any run of words (unquoted);
+  - a word packgate cannot know (`null` in the json) is any one word when quoted (`"$X"`) and
+    any run of words, none included, when it splits: there the comparison cannot check the
+    count, the one place it is blind.
 - **env**: every variable the path prints with a value from the script (`export`, `prefix`,
   `env`, `docker`) must have exactly that value in the recorded environment; a `default` must
   be set, with that value unless the input sets a variable or passes arguments; `unset`,
@@ -73,13 +77,14 @@ def argv_admits(words: tuple, seen: tuple, overridable: bool) -> bool:
             ok = j == len(seen)
         else:
             w = words[i]
-            if w.kind == WordKind.UNKNOWN:
-                ok = any(match(i + 1, k) for k in range(j, len(seen) + 1))
+            one = j < len(seen) and match(i + 1, j + 1)  # this word is bash's next word
+            if w.kind == WordKind.UNKNOWN or (w.kind == WordKind.DEFAULT and overridable):
+                ok = any(match(i + 1, k) for k in range(j, len(seen) + 1)) if w.splits else one
             elif w.kind == WordKind.DEFAULT:
-                ok = j < len(seen) and (overridable or seen[j] == w.text) and match(i + 1, j + 1)
+                parts = w.text.split() if w.splits else [w.text]
+                ok = list(seen[j:j + len(parts)]) == parts and match(i + 1, j + len(parts))
             else:
-                ok = (j < len(seen) and seen[j] == w.text and match(i + 1, j + 1)) or \
-                     (w.text == "" and match(i + 1, j))
+                ok = (one and seen[j] == w.text) or (w.splits and w.text == "" and match(i + 1, j))
         memo[key] = ok
         return ok
 
