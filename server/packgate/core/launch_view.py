@@ -116,31 +116,17 @@ def launch_view(analysis, *, scope: EnvScope = EnvScope.READ, read_names=None,
     followed), each path's argv and environment. read_names: the names the workspace's code
     reads (None: asked of the analysis's contract index)."""
     flow = analysis.flow
-    if read_names is None:
-        read_names = _names_read(analysis)
     if flow is None:
-        return LaunchesView(file or analysis.path or "", (), len(read_names))
+        return LaunchesView(file or analysis.path or "", (), len(read_names or ()))
     from .rules.base import Context
     ctx = Context(analysis.source, analysis.script, flow, analysis.profile, analysis.settings.lang,
                   analysis.path, revalidate=False)
+    if read_names is None:  # the contract index of the script's project (none: no training code found)
+        index = ctx.contract()
+        read_names = index.names_read() if index is not None else frozenset()
     listed = frozenset(ctx.live) | frozenset(read_names)  # the profile's gates: a dead one is `all`'s
-    out = []
-    for launch in flow.launches:
-        if launch.implicit:
-            continue
-        out.append(_launch(ctx, launch, listed, scope))
+    out = [_launch(ctx, launch, listed, scope) for launch in flow.launches if not launch.implicit]
     return LaunchesView(file or analysis.path or "", tuple(out), len(read_names))
-
-
-def _names_read(analysis) -> frozenset:
-    """The names the code of the analysed script's project reads (none without a project)."""
-    if analysis.flow is None or not analysis.path:
-        return frozenset()
-    from .rules.base import Context
-    ctx = Context(analysis.source, analysis.script, analysis.flow, analysis.profile,
-                  analysis.settings.lang, analysis.path, revalidate=False)
-    index = ctx.contract()
-    return index.names_read() if index is not None else frozenset()
 
 
 def _launch(ctx, launch, listed: frozenset, scope: EnvScope) -> LaunchView:
