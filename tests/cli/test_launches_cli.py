@@ -118,3 +118,10 @@ def test_profile_picks_the_gates_and_lang_the_labels(tmp_path, capsys):
     paths = json.loads(out)["launches"][0]["paths"]
     assert rc == 0 and set(paths[0]["env"]) == {"OFFLINE_PACKING_VQA", "OFFLINE_PACKED_DATA"}
     assert "（第 5 行）" in paths[0]["label"]
+
+
+def test_a_value_with_a_newline_stays_on_one_line(tmp_path, capsys):
+    (tmp_path / "nl.sh").write_text('export A="x\ny"\ntorchrun t.py "a\tb"\n', encoding="utf-8")
+    rc, out, _ = run(capsys, "launches", str(tmp_path / "nl.sh"), "--env", "all")
+    assert rc == 0 and "    argv: t.py $'a\\tb'" in out
+    assert any(row.split()[:3] == ["A", "$'x\\ny'", "export"] for row in out.splitlines())

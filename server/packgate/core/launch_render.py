@@ -61,15 +61,23 @@ def _argv_text(argv) -> str:
         elif w.kind == WordKind.DEFAULT and w.name:
             out.append(f"<${w.name}:-{w.text}>")
         else:
-            out.append(shlex.quote(w.text))
+            out.append(_quoted(w.text))
     return " ".join(out)
+
+
+def _quoted(text: str) -> str:
+    """A word as bash would read it back, always on one line (a newline or a control character
+    as bash's $'...' escape)."""
+    if text.isprintable():
+        return shlex.quote(text)
+    return "$'" + text.encode("unicode_escape").decode("ascii").replace("'", "\\'") + "'"
 
 
 def _env_rows(env) -> list:
     """name, value, from and line in aligned columns."""
     if not env:
         return ["      (none)"]
-    rows = [(name, "-" if e.value is None else shlex.quote(e.value), str(e.source),
+    rows = [(name, "-" if e.value is None else _quoted(e.value), str(e.source),
              f"line {e.line}" if e.line else "") for name, e in env]
     widths = [max(len(r[k]) for r in rows) for k in range(3)]
     return [f"      {n:<{widths[0]}}  {v:<{widths[1]}}  {f:<{widths[2]}}  {l}".rstrip() for n, v, f, l in rows]
