@@ -129,3 +129,18 @@ def test_a_word_says_whether_bash_may_split_or_drop_it():
     assert got == [("train.py", WordKind.KNOWN, False), (None, WordKind.UNKNOWN, True),
                    (None, WordKind.UNKNOWN, False), ("", WordKind.KNOWN, True), ("", WordKind.KNOWN, False),
                    (None, WordKind.UNKNOWN, True), ("2", WordKind.DEFAULT, False), ("3", WordKind.DEFAULT, True)]
+
+
+def test_a_value_from_a_sourced_file_points_at_the_source_command(tmp_path):
+    (tmp_path / "env.sh").write_text("export NCCL_DEBUG=INFO\nunset HF_HOME\nexport OFFLINE_PACKED_DATA=1\n",
+                                     encoding="utf-8")
+    script = tmp_path / "stage.sh"
+    script.write_text('export HF_HOME=/h\n\nsource "$(dirname "$0")/env.sh"\ntorchrun train.py\n', encoding="utf-8")
+    analysis = analyze(script.read_text(), path=str(script), settings=Settings(lang="en"), wide=True)
+    env = launch_view(analysis, scope=EnvScope.ALL, read_names=frozenset()).launches[0].paths[0].env_dict()
+    nccl = env["NCCL_DEBUG"]
+    assert (nccl.value, nccl.source, nccl.file, nccl.file_line) == ("INFO", From.EXPORT, str(tmp_path / "env.sh"), 1)
+    assert nccl.line in (None, 3)  # the `source` command, where the walk notes it (it does for the gates)
+    gate = env["OFFLINE_PACKED_DATA"]
+    assert (gate.value, gate.line, gate.file_line) == ("1", 3, 3)
+    assert (env["HF_HOME"].source, env["HF_HOME"].line) == (From.UNSET, None)  # removed in env.sh: no line here

@@ -5,6 +5,7 @@ CONTRACT.md. The CLI prints it, the server's `packgate.showLaunches` returns it.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 
 from .. import __version__
@@ -77,7 +78,16 @@ def _env_rows(env) -> list:
     """name, value, from and line in aligned columns."""
     if not env:
         return ["      (none)"]
-    rows = [(name, "-" if e.value is None else _quoted(e.value), str(e.source),
-             f"line {e.line}" if e.line else "") for name, e in env]
+    rows = [(name, "-" if e.value is None else _quoted(e.value), str(e.source), _where(e)) for name, e in env]
     widths = [max(len(r[k]) for r in rows) for k in range(3)]
     return [f"      {n:<{widths[0]}}  {v:<{widths[1]}}  {f:<{widths[2]}}  {l}".rstrip() for n, v, f, l in rows]
+
+
+def _where(e) -> str:
+    """`line 3`, and for an assignment in a sourced file `line 3 (env.sh:1)`: the `source` command
+    here and the line there."""
+    here = f"line {e.line}" if e.line else ""
+    if e.file is None:
+        return here
+    there = f"{os.path.basename(e.file)}:{e.file_line}" if e.file_line else os.path.basename(e.file)
+    return f"{here} ({there})" if here else there

@@ -73,6 +73,8 @@ class EnvValue:
     value: Optional[str]  # None: absent or not known
     source: From
     line: Optional[int]  # 1-based line of the assignment (a sourced file's: its `source` command)
+    file: Optional[str] = None  # the sourced file the assignment is in (None: this document)
+    file_line: Optional[int] = None  # and its 1-based line there
 
 
 @record(frozen=True)
@@ -207,7 +209,7 @@ def _value(ctx, path: LaunchPath, name: str) -> EnvValue:
     if var is None:
         removed = path.removed.get(name)
         if removed is not None:
-            return EnvValue(None, From.UNSET, _offset_line(ctx, removed[0]))
+            return EnvValue(None, From.UNSET, _removal_line(ctx, removed[0]))
         if path.env_file:
             return EnvValue(None, From.UNKNOWN, None)
         if path.cleared or path.docker_at >= 0:
@@ -216,7 +218,7 @@ def _value(ctx, path: LaunchPath, name: str) -> EnvValue:
     line = _line(ctx, var)
     if var.negated and not var.exported:  # `export -n X`; a later `export X` exports it again
         removed = path.removed.get(name)
-        return EnvValue(None, From.UNSET, _offset_line(ctx, removed[0]) if removed else line)
+        return EnvValue(None, From.UNSET, _removal_line(ctx, removed[0]) if removed else line)
     val = var.val
     if val.kind == ValKind.UNSET:
         if path.env_file:
@@ -228,12 +230,13 @@ def _value(ctx, path: LaunchPath, name: str) -> EnvValue:
         return EnvValue(None, From.UNEXPORTED, line)
     if var.array is not None:
         return EnvValue(None, From.ARRAY, line)
+    file, file_line = _in_sourced(ctx, var)
     if val.kind == ValKind.KNOWN:
         mode = var.origin.mode if var.origin is not None else AssignMode.EXPORT
-        return EnvValue(val.text, _BY_MODE.get(mode, From.EXPORT), line)
+        return EnvValue(val.text, _BY_MODE.get(mode, From.EXPORT), line, file, file_line)
     if val.kind == ValKind.DEFAULT:
-        return EnvValue(val.text, From.DEFAULT, line)
-    return EnvValue(None, _BY_ORIGIN.get(val.origin, From.UNKNOWN), line)
+        return EnvValue(val.text, From.DEFAULT, line, file, file_line)
+    return EnvValue(None, _BY_ORIGIN.get(val.origin, From.UNKNOWN), line, file, file_line)
 
 
 def _offset_line(ctx, offset: int) -> Optional[int]:
@@ -242,7 +245,8 @@ def _offset_line(ctx, offset: int) -> Optional[int]:
 
 
 def _line(ctx, var: Var) -> Optional[int]:
-    """The 1-based line of the assignment var came from, in this document."""
+    """The 1-based line of the assignment var came from, in this document (for one in a sourced
+    file: its `source` command, when the walk noted it)."""
     assign = var.origin
     if assign is None:
         return None
@@ -250,6 +254,33 @@ def _line(ctx, var: Var) -> Optional[int]:
         via = ctx.flow.sourced_at.get(assign)
         return ctx.line(via[0]) if via is not None else None
     return _offset_line(ctx, assign.start)
+
+
+def _in_sourced(ctx, var: Var) -> tuple:
+    """(the sourced file, the 1-based line there) of the assignment var came from, or (None, None)."""
+    assign = var.origin
+    file = getattr(assign, "file", None) if assign is not None else None
+    if not file or file not in ctx.flow.foreign:
+        return None, None
+    from .text import Source
+    source = ctx.cache.get(("launch_view_source", file))
+    if source is None:
+        source = ctx.cache[("launch_view_source", file)] = Source(ctx.flow.foreign[file])
+    return file, source.line_of(assign.start) + 1 if assign.start <= len(source.data) else None
+
+
+def _removal_line(ctx, offset: int) -> Optional[int]:
+    """The line of the `unset` / `export -n` / `env -u` at offset, when it is one of this
+    document's (the walk does not say which file a removal was in: one in a sourced file has no
+    line here)."""
+    starts = ctx.cache.get("launch_view_removals")
+    if starts is None:
+        from .parse.model import ExportNames, Unset
+        from .parse.visit import walk
+        starts = ctx.cache["launch_view_removals"] = {st.start for st in walk(ctx.script.body)
+                                                       if type(st) in (Unset, ExportNames)}
+        starts.update(start for start, _ in _script_words(ctx))
+    return _offset_line(ctx, offset) if offset in starts else None
 
 
 def launches_of(text: str, *, path: str | None = None, settings=None, scope: EnvScope = EnvScope.READ,
