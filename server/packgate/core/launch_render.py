@@ -36,7 +36,7 @@ def as_text(view: LaunchesView) -> str:
     lines = []
     if not view.launches:
         lines.append(f"{view.file}: no launch")
-    if not view.read_names:
+    elif not view.read_names:
         lines.append("(no training code found for this script: the environment lists the profile's "
                      "packing gates and, with --env all, what the script exports)")
     for launch in view.launches:
