@@ -1,7 +1,7 @@
 """What each launch sees, per distinct path: the words the launched program receives and the
-environment (the gates, the names the workspace's code reads, or every exported one), each
-value with where it came from. Pure: an analysis in, typed records out (`packgate launches`,
-the server's `packgate.showLaunches`)."""
+environment (the profile's gates, the names the workspace's code reads, or every exported
+one), each value with where it came from. Pure: an analysis in, typed records out (`packgate
+launches`, the server's `packgate.showLaunches`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from typing import Optional
 
 from .code.entry import entry_of
 from .flow.facts import LaunchPath, Origin, Val, ValKind, Var
-from .parse.model import AssignMode
-from .parse.model import Lit as _Lit, Ref as _Ref
+from .parse.model import AssignMode, Lit, Ref
 from .records import TextEnum, record
 
 
@@ -180,7 +179,7 @@ def _splits(val: Val, words: dict) -> bool:
         return True
     if word.quote in ("'", '"'):
         return False
-    return any(not isinstance(p, _Lit) and not (isinstance(p, _Ref) and p.quoted) for p in word.parts)
+    return any(not isinstance(p, Lit) and not (isinstance(p, Ref) and p.quoted) for p in word.parts)
 
 
 def _word(val: Val, words: dict) -> Word:
