@@ -144,3 +144,22 @@ def test_a_value_from_a_sourced_file_points_at_the_source_command(tmp_path):
     gate = env["OFFLINE_PACKED_DATA"]
     assert (gate.value, gate.line, gate.file_line) == ("1", 3, 3)
     assert (env["HF_HOME"].source, env["HF_HOME"].line) == (From.UNSET, None)  # removed in env.sh: no line here
+
+
+def test_the_ov2_facts_as_a_dry_run_shows_them(tmp_path):
+    """The 2b instruct launcher of the fixture tree: the option no parser defines reaches the
+    trainer, the first PYTORCH_CUDA_ALLOC_CONF is lost, the code's own variables are listed."""
+    root = tmp_path / "repo"
+    shutil.copytree(FIXTURE, root)
+    script = root / "examples" / "quick_start" / "stage_2_instruct_2b.sh"
+    analysis = analyze(script.read_text(), path=str(script), settings=Settings(lang="en"), wide=True)
+    (launch,) = launch_view(analysis, scope=EnvScope.ALL).launches
+    (path,) = launch.paths
+    argv = [w.text for w in path.argv]
+    assert argv[argv.index("--image-resolution") + 1] == "1000"
+    assert argv[argv.index("--micro-batch-size") + 1] == "1" and argv[argv.index("--data-path") + 1] == "/data/instruct_2b"
+    env = path.env_dict()
+    assert (env["PYTORCH_CUDA_ALLOC_CONF"].value, env["PYTORCH_CUDA_ALLOC_CONF"].line) == \
+        ("garbage_collection_threshold:0.72", 7)
+    assert (env["CUDA_DEVICE_MAX_CONNECTIONS"].value, env["CUDA_DEVICE_MAX_CONNECTIONS"].source) == ("1", From.EXPORT)
+    assert env["SCATTER_BEFORE_PATCH_EMBED"].source == From.CALLER  # read by the code, never set here
