@@ -53,12 +53,14 @@ def as_text(view: LaunchesView) -> str:
 
 
 def _argv_text(argv) -> str:
-    """The words shell-quoted on one line; a word packgate cannot know as <$NAME> or <?>, a
-    default the caller may override as <$NAME:-value>."""
+    """The words shell-quoted on one line; a word packgate cannot know as <$NAME> or <?> (with
+    `...` when bash may split it into several words, or none), a default the caller may override
+    as <$NAME:-value>."""
     out = []
     for w in argv:
         if w.kind == WordKind.UNKNOWN:
-            out.append(f"<${w.name}>" if w.name else "<?>")
+            more = "..." if w.splits else ""
+            out.append(f"<${w.name}{more}>" if w.name else f"<?{more}>")
         elif w.kind == WordKind.DEFAULT and w.name:
             out.append(f"<${w.name}:-{w.text}>")
         else:
