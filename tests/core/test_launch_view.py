@@ -127,7 +127,7 @@ def test_a_word_says_whether_bash_may_split_or_drop_it():
     view = _view('E=""\ntorchrun train.py $EXTRA "$QUOTED" $E "$E" --x=$Y "${M:-2}" ${N:-3}\n')
     got = [(w.text, w.kind, w.splits) for w in view.launches[0].paths[0].argv]
     assert got == [("train.py", WordKind.KNOWN, False), (None, WordKind.UNKNOWN, True),
-                   (None, WordKind.UNKNOWN, False), ("", WordKind.KNOWN, True), ("", WordKind.KNOWN, False),
+                   (None, WordKind.UNKNOWN, False), ("", WordKind.KNOWN, False),  # $E is dropped, "$E" kept
                    (None, WordKind.UNKNOWN, True), ("2", WordKind.DEFAULT, False), ("3", WordKind.DEFAULT, True)]
 
 

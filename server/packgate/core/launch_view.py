@@ -140,7 +140,7 @@ def _launch(ctx, launch, listed: frozenset, scope: EnvScope) -> LaunchView:
     entry = None
     words = _script_words(ctx)
     for path in launch.paths:
-        argv = tuple(_word(v, words) for v in path.args)
+        argv = tuple(w for w in (_word(v, words) for v in path.args) if w is not None)
         env = _env(ctx, path, listed, scope)
         groups.setdefault((argv, env), []).append(path.labels)
         if entry is None:
@@ -182,8 +182,17 @@ def _splits(val: Val, words: dict) -> bool:
     return any(not isinstance(p, Lit) and not (isinstance(p, Ref) and p.quoted) for p in word.parts)
 
 
-def _word(val: Val, words: dict) -> Word:
-    """One argv word from the value the walk gave it."""
+def _vanishes(val: Val, words: dict) -> bool:
+    """An empty value of a word made only of unquoted expansions (`$EMPTY`): bash drops the word."""
+    word = words.get(val.span) if val.span is not None and not val.foreign else None
+    return word is not None and word.quote == "" and bool(word.parts) and \
+        all(isinstance(p, Ref) and not p.quoted for p in word.parts)
+
+
+def _word(val: Val, words: dict) -> Optional[Word]:
+    """One argv word from the value the walk gave it (None: bash drops it)."""
+    if val.kind in (ValKind.KNOWN, ValKind.UNSET) and val.text == "" and _vanishes(val, words):
+        return None
     if val.kind == ValKind.KNOWN:
         return Word(val.text, WordKind.KNOWN, splits=val.text == "" and _splits(val, words))
     if val.kind == ValKind.DEFAULT:
