@@ -3,7 +3,8 @@
 --
 -- Neovim's defaults then do the rest: diagnostics in the sign column (pushed: Neovim 0.11 takes
 -- no workspace/diagnostic/refresh, and a script's findings also change when a file it sources
--- changes), `K` for the bilingual hover, `gra` for the quick fixes.
+-- changes), `K` for the bilingual hover, `gra` for the quick fixes. `:PackgateLaunches` shows
+-- what each launch of the script sees (lua/packgate/launches.lua).
 
 ---@type vim.lsp.Config
 return {
@@ -12,6 +13,11 @@ return {
   -- The nearest of these marks the project: packgate reads [tool.packgate] from pyproject.toml
   -- or .packgate.toml upward from each file, and a config file there wins over these settings.
   root_markers = { '.git', 'pyproject.toml', '.packgate.toml' },
+  -- :PackgateLaunches in every buffer the server attaches to (a vim.lsp.config that sets its
+  -- own on_attach replaces this one: call require('packgate.launches').attach(bufnr) there).
+  on_attach = function(_, bufnr)
+    require('packgate.launches').attach(bufnr)
+  end,
   -- The `packgate` section with the server's defaults (server/packgate/core/settings.py SCHEMA
   -- and EDITOR_ONLY_KEYS);
   -- a test compares the two. Sent on start and answered to workspace/configuration.

@@ -53,3 +53,8 @@ def test_env_i_clears_every_exported_variable():
 def test_set_a_exports_every_later_assignment():
     path = _flow("set -a\nFOO_BAR=2\ntorchrun train.py\n").launches[0].paths[0]
     assert path.exported()["FOO_BAR"].val.text == "2"
+
+
+def test_export_after_export_n_is_exported_again():
+    path = _flow("export NCCL_DEBUG=INFO\nexport -n NCCL_DEBUG\nexport NCCL_DEBUG\ntorchrun train.py\n").launches[0].paths[0]
+    assert path.exported()["NCCL_DEBUG"].val.text == "INFO"

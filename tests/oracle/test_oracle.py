@@ -10,19 +10,11 @@ import pytest
 
 from oracle_harness.known import KNOWN
 from oracle_harness.cases import all_cases
-from oracle_harness.runner import Prefetch
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None,
                                 reason="bash is not installed: the oracle has nothing to run")
 
 CASES = all_cases()
-
-
-@pytest.fixture(scope="module")
-def prefetch(tmp_path_factory):
-    p = Prefetch(CASES, tmp_path_factory.mktemp("oracle"))
-    yield p
-    p.close()
 
 
 def _params():

@@ -21,6 +21,7 @@ import {
   parseProbe,
   readBundle,
 } from './bundle';
+import { OPEN_LAUNCHES, openLaunches } from './launches';
 import { hasPackgateModule, selectedInterpreter } from './python';
 import {
   SearchResult,
@@ -81,6 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     output,
     vscode.commands.registerCommand('packgate.restartServer', () => restart()),
     vscode.commands.registerCommand('packgate.showOutput', () => output?.show(true)),
+    vscode.commands.registerCommand(OPEN_LAUNCHES, () => openLaunches(client, log)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (
         event.affectsConfiguration('packgate.path') ||

@@ -122,7 +122,38 @@ describe('activation', () => {
     const { record } = await activate({ folders: [folder] });
     const contributed = MANIFEST.contributes.commands.map((c) => c.command).sort();
     assert.deepEqual([...record.commands.keys()].sort(), contributed);
-    assert.deepEqual(contributed, ['packgate.restartServer', 'packgate.showOutput']);
+    assert.deepEqual(contributed, ['packgate.openLaunches', 'packgate.restartServer', 'packgate.showOutput']);
+  });
+
+  test('show what each launch sees asks the server and opens the answer beside the script', async () => {
+    const folder = dir('ws');
+    executable(join(folder, '.venv', 'bin', 'packgate'));
+    const answer = (method, params) =>
+      method === 'workspace/executeCommand' && params.command === 'packgate.showLaunches' ? `seen: ${params.arguments[0]}\n` : null;
+    const { vscode, record, clients } = await activate({ folders: [folder] }, answer);
+    const script = vscode.Uri.file(join(folder, 'train.sh'));
+    vscode.window.activeTextEditor = { document: { uri: script } };
+    await record.commands.get('packgate.openLaunches')();
+    const [client] = clients.created;
+    assert.deepEqual(client.requests.at(-1), {
+      method: 'workspace/executeCommand',
+      params: { command: 'packgate.showLaunches', arguments: [script.toString()] },
+    });
+    assert.equal(record.opened.length, 1);
+    const [{ document, shown }] = record.opened;
+    assert.deepEqual(document.options, { content: `seen: ${script.toString()}\n`, language: 'plaintext' });
+    assert.equal(shown.viewColumn, vscode.ViewColumn.Beside);
+  });
+
+  test('show what each launch sees without a script or an answer says so and opens nothing', async () => {
+    const folder = dir('ws');
+    executable(join(folder, '.venv', 'bin', 'packgate'));
+    const { vscode, record } = await activate({ folders: [folder] }, () => null);
+    await record.commands.get('packgate.openLaunches')();
+    vscode.window.activeTextEditor = { document: { uri: vscode.Uri.file(join(folder, 'train.sh')) } };
+    await record.commands.get('packgate.openLaunches')();
+    assert.equal(record.opened.length, 0);
+    assert.equal(record.messages.length, 2);
   });
 
   test('the extension activates for shell scripts', () => {

@@ -1,4 +1,4 @@
-"""The `packgate` command: check, lsp, rules, explain, settings-schema.
+"""The `packgate` command: check, lsp, rules, explain, launches, settings-schema.
 
 `check` never imports pygls or lsprotocol, so it starts fast in CI.
 """
@@ -147,11 +147,13 @@ def command_table() -> dict:
     explain = (_arg("rule", metavar="RULE", help="code (PG001) or name (missing-companion)"),
                _arg("--lang", choices=LANGS, default="both", help="language of the page (default: both)"))
     completion = (_arg("shell", choices=SHELLS, help="the shell to complete in"),)
+    from . import launches
     return {
         "check": ("lint files and folders (- reads standard input)", check),
         "lsp": ("run the language server (stdio by default)", lsp),
         "rules": ("list every rule: code, name, default severity, summary", rules),
         "explain": ("print a rule's documentation page", explain),
+        "launches": (launches.HELP, launches.arguments()),
         "settings-schema": ("print the settings schema (JSON) shared with the editor clients", ()),
         "completion": ("print a shell completion script (bash, zsh or fish), generated from this parser",
                        completion),
@@ -207,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_rules(args)
         if args.command == "explain":
             return cmd_explain(args)
+        if args.command == "launches":
+            from .launches import cmd_launches
+            return cmd_launches(args)
         if args.command == "completion":
             from .completion import script_for
             sys.stdout.write(script_for(args.shell, command_table()))

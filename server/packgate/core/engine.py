@@ -246,13 +246,16 @@ class Previous:
 
 
 def analyze(text: str, *, path: str | None = None, settings: Settings | None = None,
-            previous: Optional[Previous] = None, loader=_DEFAULT, revalidate: bool = True) -> Analysis:
+            previous: Optional[Previous] = None, loader=_DEFAULT, revalidate: bool = True,
+            wide: bool = False) -> Analysis:
     """Analyse one document and return its findings and facts.
 
     previous: an editor's document (see Previous): what its edits did not touch is not built or
     walked again. loader reads sourced files (`(path) -> (text, None) | (None, reason)`); by
     default a SourceLoader rooted at the script's project; None turns source-following off.
     revalidate: check the project's Python code again for `profile = auto`.
+    wide: the walk follows every word a launch is given, not only those the checks read (what
+    `packgate launches` shows; a little slower on long launchers).
     """
     settings = settings or Settings()
     source = previous.source if previous is not None else None
@@ -273,22 +276,22 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
             state = None if previous.tree is None else \
                 ParseState(previous.tree, len(source.data), previous.script, previous.edits)
             script = reparse(source.data, state)
-        return _analyze(source, path, settings, script, loader, revalidate, previous)
+        return _analyze(source, path, settings, script, loader, revalidate, previous, wide)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
 def _analyze(source: Source, path, settings: Settings, script: Script, loader,
-             revalidate: bool, previous: Optional[Previous]) -> Analysis:
+             revalidate: bool, previous: Optional[Previous], wide: bool = False) -> Analysis:
     if loader is _DEFAULT:
         from .sourced import SourceLoader, default_root
         loader = SourceLoader(default_root(path, refresh=revalidate)).load if path else None
     if previous is None:
-        flow = analyze_flow(script, source.data, path, loader)
+        flow = analyze_flow(script, source.data, path, loader, wide=wide)
     else:
         flow = analyze_flow(script, source.data, path, loader, resume=previous.resume, record=True,
-                            edits=previous.edits)
+                            edits=previous.edits, wide=wide)
     profile = resolve_profile(settings, script, path, revalidate)
     ctx = Context(source, script, flow, profile, settings.lang, path, revalidate=revalidate,
                   declared=settings.contract)

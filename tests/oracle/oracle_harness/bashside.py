@@ -73,6 +73,7 @@ class Observed:
     pretrain: bool
     line: Optional[int]  # the line of the script's own shell that started it
     input: Input = field(compare=False, default=Input())
+    env: tuple = field(compare=False, default=())  # its whole environment: sorted (name, value) pairs
 
     def describe(self) -> str:
         """BMR=1 PACKED_DATA=unset VQA=unset mbs=1 style text."""
@@ -194,7 +195,7 @@ def _read_calls(calls: Path, inp: Input, scratch: Path) -> list:
         gates = tuple(env.get(g) for g in GATES)
         words = argv[1:] if launcher != "<end>" else ()
         out.append(Observed(launcher, argv, gates, _mbs(words), "--packing-sft-data" in words,
-                            "--packing-pretrain-data" in words, line, inp))
+                            "--packing-pretrain-data" in words, line, inp, tuple(sorted(env.items()))))
     return out
 
 

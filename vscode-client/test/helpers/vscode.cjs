@@ -384,6 +384,19 @@ function createVscode(opts = {}) {
   vscode.workspace.textDocuments = [];
   vscode.workspace.notebookDocuments = [];
   vscode.window.visibleTextEditors = [];
+  // Documents opened from content (workspace.openTextDocument({content})) and where they were shown.
+  record.opened = [];
+  vscode.ViewColumn = { Active: -1, Beside: -2, One: 1, Two: 2 };
+  vscode.workspace.openTextDocument = async (options) => {
+    const document = { options, languageId: options?.language, getText: () => options?.content ?? '' };
+    record.opened.push({ document, shown: undefined });
+    return document;
+  };
+  vscode.window.showTextDocument = async (document, options) => {
+    const entry = record.opened.find((o) => o.document === document);
+    if (entry) entry.shown = options;
+    return { document };
+  };
   const tabs = [];
   vscode.window.tabGroups = {
     all: [{ tabs }],

@@ -247,7 +247,8 @@ class Applier:
                         s.set(name, var._replace(exported=False, negated=True))
                         s.removed[name] = (st.start, st.end)
                 else:
-                    s.set(name, var._replace(exported=True) if var is not None else
+                    # `export X` after `export -n X` exports it again: the mark is gone
+                    s.set(name, var._replace(exported=True, negated=False) if var is not None else
                           Var(UNSET, True, None))
         return states
 

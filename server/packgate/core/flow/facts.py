@@ -197,6 +197,8 @@ class LaunchPath:
     vars: dict = factory(dict, compare=False)
     cleared: bool = False  # `env -i`: a name the script does not give is not the caller's either
     env_file: bool = False  # `docker run --env-file`: any name may come from a file
+    # name -> (start, end) of the `unset` / `export -n` / `env -u` that removed it on this path
+    removed: dict = factory(dict, compare=False)
 
     def var(self, name: str) -> Optional[Var]:
         """The variable as the path left it (None: the script never gave it on this path)."""

@@ -203,7 +203,8 @@ class Mapper:
         return LaunchPath(self.labels(p.labels), {g: self.seen(x) for g, x in p.gates.items()},
                           self.val(p.mbs) if p.mbs is not None else None, self.span(p.mbs_flag), p.sft,
                           p.pretrain, self.end(p.docker_at) if p.docker_at >= 0 else -1, p.host_exported,
-                          tuple(self.val(v) for v in p.args), self.vars(p.vars), p.cleared, p.env_file)
+                          tuple(self.val(v) for v in p.args), self.vars(p.vars), p.cleared, p.env_file,
+                          {n: self.span(sp) for n, sp in p.removed.items()})
 
     def launch(self, launch: Launch) -> Launch:
         """The launch's header (where it is), without its paths."""

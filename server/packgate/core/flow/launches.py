@@ -60,10 +60,11 @@ class Launches:
         for a in prefix:
             if a.mode == AssignMode.ENV_UNSET:
                 child.drop(a.name)
+                child.removed = {**child.removed, a.name: (a.start, a.end)}
                 continue
-            if relevant is not None and a.name not in relevant and a.name not in G.OTHER_VARS \
+            if relevant is not None and not self.wide and a.name not in relevant and a.name not in G.OTHER_VARS \
                     and not (a.value is not None and a.value.effects):
-                continue  # PYTHONPATH=... torchrun: nothing a check reads
+                continue  # PYTHONPATH=... torchrun: nothing a check reads (a dry run shows it)
             self.assign(child, a)
             prefix_sites.append(a)
         self.add_path(LaunchEntry(key, launch, self.see(child, args, prefix_sites, cleared=c.clears)))
@@ -111,4 +112,4 @@ class Launches:
             elif t == G.PACKING_PRETRAIN:
                 pretrain = True
         return LaunchPath(s.labels, seen, mbs, flag, sft, pretrain, s.docker_at, s.host_exported,
-                          tuple(args), s.vars, cleared, s.env_file)
+                          tuple(args), s.vars, cleared, s.env_file, s.removed)

@@ -276,6 +276,8 @@ def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
         roots.update(_word_refs(sm.subjects))
         # what a launch is given is the launch contract's: every exported name reaches it
         roots.update(sm.exported)
+        if wide:  # a dry run shows every prefix assignment (`NCCL_DEBUG=INFO torchrun`) too
+            roots.update(a.name for cmd in sm.commands for a in cmd.prefix)
     if any(sm.allexport for sm in summaries):
         roots.update(values)
     flaggy = frozenset(n for n, words in values.items() if _any_lead(words, _is_flag))

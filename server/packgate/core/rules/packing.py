@@ -46,12 +46,12 @@ def launch_verdicts(ctx: Context, launch) -> list:
     return found
 
 
-def label_text(ctx: Context, labels: tuple) -> str:
-    """A path described by its branch decisions."""
+def label_text(ctx: Context, labels: tuple, keep: int = 2) -> str:
+    """A path described by its branch decisions (the last `keep` of them; 0: every one)."""
     if not labels:
         return ctx.lang == "zh" and "直接执行" or "straight through"
     parts = []
-    for label in labels[-2:]:
+    for label in labels[-keep:] if keep else labels:
         en, zh = _label_words(label)
         line = ctx.line(label.at)
         parts.append(pick(ctx.lang, f"{en} (line {line})", f"{zh}（第 {line} 行）"))

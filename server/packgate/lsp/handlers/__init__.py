@@ -3,8 +3,8 @@
 One module per family: ``lifecycle`` (initialize, initialized, shutdown, exit), ``configuration`` (settings,
 watched files, workspace folders), ``documents`` (open, change, save, close), ``diagnostics``
 (pulled, per document and for the workspace), ``hover``, ``code_actions``, ``navigation``
-(definition, references), ``launches`` (inlay hints, the status bar's launch summaries) and
-``completion``. Each handler gets the document from the server, calls the core and converts
+(definition, references), ``launches`` (inlay hints, the status bar's launch summaries),
+``completion`` and ``commands`` (workspace/executeCommand: ``COMMANDS``). Each handler gets the document from the server, calls the core and converts
 the answer with ``packgate.lsp.convert``; ``guard.guarded`` turns an exception into a log entry
 and an empty answer. To answer one more request: a handler in its family's module, one line here.
 """
@@ -16,8 +16,8 @@ from typing import Any, Callable
 from lsprotocol import types
 
 import packgate.lsp.convert as convert
-from packgate.lsp.handlers import (code_actions, completion, configuration, diagnostics, documents, hover,
-                                   launches, lifecycle, navigation)
+from packgate.lsp.handlers import (code_actions, commands, completion, configuration, diagnostics, documents,
+                                   hover, launches, lifecycle, navigation)
 
 HANDLERS: tuple[tuple[str, Any, Callable[..., Any]], ...] = (
     (types.INITIALIZE, None, lifecycle.initialize),
@@ -49,8 +49,15 @@ HANDLERS: tuple[tuple[str, Any, Callable[..., Any]], ...] = (
     (launches.LAUNCH_SUMMARIES, None, launches.launch_summaries),
 )
 
+# workspace/executeCommand: command name -> handler (pygls lists them in executeCommandProvider)
+COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
+    (commands.SHOW_LAUNCHES, commands.show_launches),
+)
+
 
 def register(server: Any) -> None:
-    """Register every handler of HANDLERS on a pygls server."""
+    """Register every handler of HANDLERS and every command of COMMANDS on a pygls server."""
     for method, options, handler in HANDLERS:
         server.feature(method, options)(handler)
+    for name, handler in COMMANDS:
+        server.command(name)(handler)
