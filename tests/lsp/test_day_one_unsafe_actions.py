@@ -72,3 +72,17 @@ async def test_the_label_follows_the_language_of_the_titles(locale, label, other
     async with session(capabilities("visual_studio_code"), locale=locale) as client:
         fixes = await rule_fixes(client, open_doc(client, OV15), "PG002")
     assert fixes and all(a.title.endswith(label) and other not in a.title for a in fixes), [a.title for a in fixes]
+
+
+def test_an_unsafe_fix_without_a_caveat_is_never_preferred():
+    """A guessed fix (PG012's rename, PG008's join) is offered but never preferred: an editor
+    applies a preferred fix on one keystroke."""
+    from packgate.core.findings import Applicability, Edit, Fix
+    from packgate.core.text import Source
+    from packgate.lsp.convert import _fix_data
+
+    source = Source("export VISION_TRAK=1\n")
+    guessed = Fix("Rename to VISION_TRACK", (Edit(7, 18, "VISION_TRACK"),), Applicability.UNSAFE, True, "fix")
+    safe = Fix("Set it to 1", (Edit(19, 20, "1"),), Applicability.SAFE, True, "fix")
+    assert _fix_data(guessed, source, "utf-16")["preferred"] is False
+    assert _fix_data(safe, source, "utf-16")["preferred"] is True

@@ -25,6 +25,7 @@ from pygls.capabilities import get_capability
 from pygls.protocol import default_converter
 from pygls.uris import from_fs_path
 
+from packgate.core.findings import Applicability
 from packgate.core.text import Source
 
 SOURCE = "packgate"
@@ -221,12 +222,14 @@ def _related(item: Any, source: Source, uri: str, enc: str,
 
 def _fix_data(fix: Any, source: Source, enc: str) -> dict[str, Any]:
     # Plain JSON, so the client can hand it back in codeAction's context unchanged. A fix with a
-    # caveat (it rests on the profile `auto` assumed) is still offered, labelled, never preferred.
+    # caveat (it rests on the profile `auto` assumed), or an unsafe one (a guessed rename, a
+    # joined value), is still offered, labelled where it has a caveat, never preferred: an
+    # editor applies a preferred fix on one keystroke.
     caveat = fix.caveat
     return {
         "title": caveat.title if caveat is not None and caveat.title else fix.description,
         "kind": fix.kind,
-        "preferred": bool(fix.preferred) and caveat is None,
+        "preferred": bool(fix.preferred) and caveat is None and fix.applicability is not Applicability.UNSAFE,
         "safe": bool(fix.safe),
         "applicability": fix.applicability.value,
         "edits": [{"range": _range_json(source, e.start, e.end, enc), "newText": e.text} for e in fix.edits],
