@@ -236,6 +236,12 @@ PRODUCING = [
      set()),
     ("export OFFLINE_PACKING_BMR=1\nbash -c 'export OFFLINE_PACKED_DATA=1'\n" + LAUNCH, "PG006", "child",
      set()),
+    (BOTH + "sudo " + LAUNCH, "PG006", "sudo", {"preserve"}),
+    (BOTH + "srun --export=PATH,OFFLINE_PACKING_BMR " + LAUNCH, "PG006", "srun", {"export-list"}),
+    (BOTH + "srun --export=NONE " + LAUNCH, "PG006", "srun-none", {"export-list"}),
+    (BOTH + "mpirun -H node1,node2 -np 16 " + LAUNCH, "PG006", "mpirun", {"send"}),
+    (BOTH + "mpirun --hostfile hosts -np 16 " + LAUNCH, "PG006", "mpirun-maybe", set()),
+    (BOTH + "deepspeed --hostfile hosts train.py --micro-batch-size 1\n", "PG006", "deepspeed-maybe", set()),
     ('if [ "$S" = 2 ]; then\n' + BOTH + "fi\nexport OFFLINE_PACKING_BMR=1\n" + LAUNCH, "PG007", "paths",
      set()),
     ("export OFFLINE_PACKING_BMR=0\n" + BOTH + LAUNCH, "PG008", "overwritten", {"remove"}),
@@ -294,6 +300,7 @@ def test_every_declared_text_is_produced():
     made = {(code, "message", key) for _, code, key, _ in PRODUCING}
     made |= {(code, "fix", k) for _, code, _, fixes in PRODUCING for k in fixes}
     made |= {("PG009", "message", k) for k in ("cycle", "depth", "refused", "relative")}
+    made |= {("PG006", "message", "deepspeed")}  # needs the script's folder: test_wrappers_v3.py
     declared = {(r.code, "message", k) for r in RULES for k in r.messages}
     declared |= {(r.code, "fix", k) for r in RULES for k in r.fixes}
     assert declared == made

@@ -32,18 +32,39 @@ class Call:
     handler reads. apply.py moves i past a wrapper and keeps the environment the wrappers give
     the command (prefix, clears, replaces); a handler changes none of it, nor the state s."""
 
-    __slots__ = ("cmd", "words", "vals", "names", "i", "base", "prefix", "s", "replaces", "clears")
+    __slots__ = ("cmd", "words", "vals", "names", "i", "base", "prefix", "s", "replaces", "clears", "reach")
 
     def __init__(self, cmd: Command, vals: LazyValues, s: State):
         self.cmd, self.words, self.vals, self.names = cmd, cmd.words, vals, vals.names
         self.i, self.base, self.prefix, self.s = 0, "", list(cmd.prefix), s
         self.replaces = False  # under `exec`: nothing after the command runs
-        self.clears = False  # under `env -i`: the command gets only the prefix
+        self.clears = False  # under `env -i`: the command gets only the prefix (and reach.kept)
+        self.reach = None  # a Reach once a wrapper keeps some names, drops gates or hides its words
 
     @property
     def rest(self) -> list:
         """The indexes of the words after the command's name."""
         return list(range(self.i + 1, len(self.words)))
+
+
+class Reach:
+    """What the wrappers of one command did beyond a plain clear (commands.Call.reach, filled by
+    apply.Applier.effect_environ): the names of this shell's exports that still pass, what a
+    clear by a wrapper's own rules dropped, and what cannot be read."""
+
+    __slots__ = ("kept", "outer", "outer_prefix", "drops", "maybe", "unknown", "input_args", "unseen_file",
+                 "env_lines")
+
+    def __init__(self):
+        self.kept = frozenset()  # under a clear: the names of this shell's exports that pass
+        self.outer = None  # before the last clear: the names that passed (None: every export)
+        self.outer_prefix: list = []  # the prefix the last clear set aside (a Pass takes its names back)
+        self.drops: dict = {}  # gate -> (the Clear that dropped it, the assignment it had)
+        self.maybe: list = []  # Clears that only may apply (a hostfile's hosts)
+        self.unknown = ""  # the wrapper's words that decide the environment cannot be read: who
+        self.input_args = None  # xargs: where its input joins the words (environ.InputArgs.replace)
+        self.unseen_file = False  # .deepspeed_env may be somewhere packgate cannot locate
+        self.env_lines: dict = {}  # name -> value: the .deepspeed_env lines every node gets
 
 
 _BASES: dict = {}
