@@ -266,10 +266,10 @@ class Applier:
     def effect_run_child(self, e: RunChild, c: Call, states: list) -> list:
         """A string walked in a child shell (children.py)."""
         for s in states:
-            if e.env is ChildEnv.EXPORTED:
-                self.shell_c(c, e.word, s)
-            else:
+            if e.env is ChildEnv.COMMAND:
                 self.split_string(c, e.word, s)
+            else:
+                self.shell_c(c, e.word, s, e.env)
         return states
 
     def effect_run_container(self, e: RunContainer, c: Call, states: list) -> list:

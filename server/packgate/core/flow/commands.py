@@ -329,14 +329,21 @@ def shell(c: Call):
     if c.base == "zsh" and c.prefix:
         return None
     words, names, rest = c.words, c.names, c.rest
+    from_stdin = True  # no script operand (or -s): the shell reads its script from its input
     for idx, j in enumerate(rest):
         t = names[j]
         if t.startswith("-") and "c" in t[1:] and not t.startswith("--"):
             if idx + 1 < len(rest):
                 return (RunChild(words[rest[idx + 1]], ChildEnv.EXPORTED),)
             break
+        if t.startswith("-") and "s" in t[1:] and not t.startswith("--"):
+            break  # `bash -s ARGS`: the arguments are the positional parameters
         if not t.startswith("-"):
+            from_stdin = False
             break
+    stdin = c.cmd.stdin
+    if from_stdin and stdin is not None:  # `bash <<'EOF'`: the here-document is the script
+        return (RunChild(stdin, ChildEnv.STDIN if stdin.quote == "'" else ChildEnv.EXPANDED),)
     return ()
 
 

@@ -149,6 +149,8 @@ class ChildEnv(TextEnum):
 
     EXPORTED = "exported"  # `bash -c`: what this shell exported, and the command's prefix
     COMMAND = "command"  # `env -S`: the environment env builds (`-i` clears, `-u` removes)
+    STDIN = "stdin"  # `bash <<'EOF'`: as EXPORTED, the here-document's text as it is written
+    EXPANDED = "expanded"  # `bash <<EOF`: as STDIN, but this shell expands the text first
 
 
 @record(frozen=True)

@@ -185,6 +185,9 @@ def read_env(syntax: tuple, names, words: list, i: int) -> tuple:
         elif t in takes and i + 1 < n:
             out.append(UnsetVar(names[i + 1], words[i].start, words[i + 1].end))
             i += 2
+        elif t.startswith("--unset=") or (t.startswith("-u") and len(t) > 2 and not t.startswith("--")):
+            out.append(UnsetVar(t.split("=", 1)[1] if t.startswith("--") else t[2:], words[i].start, words[i].end))
+            i += 1
         elif t.startswith("-"):
             i += 1
         else:
