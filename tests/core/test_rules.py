@@ -247,6 +247,8 @@ PRODUCING = [
     ("export OFFLINE_PACKING_BMR=0\n" + BOTH + LAUNCH, "PG008", "overwritten", {"remove"}),
     ("export OFFLINE_PACKING_BMR=0\nunset OFFLINE_PACKING_BMR\n" + LAUNCH, "PG008", "unset", {"remove"}),
     ('source "$ENV"\n' + LAUNCH, "PG009", "dynamic", set()),
+    ("source <(curl -s http://example.com/env.sh)\n" + LAUNCH, "PG009", "process", set()),
+    ("command export $(grep -v '^#' .env | xargs)\n" + LAUNCH, "PG009", "computed", set()),
 ]
 
 
@@ -300,7 +302,7 @@ def test_every_declared_text_is_produced():
     made = {(code, "message", key) for _, code, key, _ in PRODUCING}
     made |= {(code, "fix", k) for _, code, _, fixes in PRODUCING for k in fixes}
     made |= {("PG009", "message", k) for k in ("cycle", "depth", "refused", "relative")}
-    made |= {("PG006", "message", "deepspeed")}  # needs the script's folder: test_wrappers_v3.py
+    made |= {("PG006", "message", "deepspeed"), ("PG009", "message", "written")}  # test_wrappers_v3.py
     declared = {(r.code, "message", k) for r in RULES for k in r.messages}
     declared |= {(r.code, "fix", k) for r in RULES for k in r.fixes}
     assert declared == made

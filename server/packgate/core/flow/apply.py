@@ -13,10 +13,10 @@ from .. import gates as G
 from ..parse.model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, SetOpt, Unset, Word
 from .commands import COMMANDS, Call, Reach, attributes, base_name, quiet_status, test
 from .effects import (AsCommand, AssignWord, ChildEnv, Environ, Export, NewPositional, Next, RunChild, RunContainer,
-                      RunHere, SetOption, SetValue, Source, Status, StopPath, UnsetNames)
+                      RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames, UnsetNames)
 from .environ import (Clear, DeepSpeedEnv, InputArgs, Keep, Pass, PassPrefix, SetText, SetVar, Unreadable,
                       UnsetVar)
-from .facts import UNSET, GateSite, Overwrite, Stop, Val, ValKind, Var
+from .facts import UNSET, GateSite, Overwrite, Stop, UnfollowedKind, Val, ValKind, Var
 from .incremental import Define
 from .state import FAILED, OK, State
 from .values import LazyValues, concat
@@ -225,6 +225,14 @@ class Applier:
         """`unset NAME...` as a command."""
         option = "f" if e.functions else "n" if e.namerefs else ""
         return self.unset_names(Unset(e.start, e.end, names=list(e.names), option=option), states)
+
+    def effect_unread_names(self, e: UnreadNames, c: Call, states: list) -> list:
+        """Exports of names packgate cannot read: the gates unknown after it (sourcing.unread)."""
+        where = (e.start, e.end) if self.via is None else self.via
+        out = []
+        for k, s in enumerate(states):
+            out.extend(self.unread(s, where, UnfollowedKind.COMPUTED if k == 0 else None, e.detail))
+        return out
 
     def effect_set_shell_option(self, e: SetOption, c: Call, states: list) -> list:
         """`set -e`, `set +u`, `set -o allexport`...: the path's option."""
@@ -463,6 +471,7 @@ EFFECTS = {
     AssignWord: "effect_assign_word",
     Export: "effect_export",
     UnsetNames: "effect_unset",
+    UnreadNames: "effect_unread_names",
     SetOption: "effect_set_shell_option",
     NewPositional: "effect_new_positional",
     Status: "effect_status",

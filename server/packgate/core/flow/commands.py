@@ -19,9 +19,11 @@ from .. import gates as G
 from ..parse.model import Assign, AssignMode, Command, Lit, Opaque, Ref, Word
 from ..parse.words import SUBSTITUTION, is_name
 from ..records import record
-from .environ import SPLIT_STRING, WRAPPERS, read as read_environ
+from .environ import CLEAR, SPLIT_STRING, WRAPPERS, Unreadable, UnsetVar, element_assignment
+from .environ import read as read_environ
 from .effects import (AsCommand, AssignWord, ChildEnv, Environ, Export, NewPositional, Next, Option, RunChild,
-                      RunContainer, RunHere, SetOption, SetValue, Source, Status, StopPath, UnsetNames)
+                      RunContainer, RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames,
+                      UnsetNames)
 from .facts import Origin, Stop, Val, ValKind
 from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues
@@ -145,10 +147,49 @@ def wrapper(c: Call):
 def env(c: Call):
     """`env X=1 -u Y CMD`: the assignments and removals are the command's prefix; `-i` clears
     what came before; `-S STRING` runs the string, split into words, as the command."""
+    if any(_splits(c.words[j]) for j in c.rest):
+        return env_elements(c)
     transforms, at = read_environ(c.base, c.names, c.words, c.i + 1)
     if at < len(c.words) and c.names[at] in SPLIT_STRING:
         return (Environ(transforms), RunChild(c.words[at + 1], ChildEnv.COMMAND))
     return (Environ(transforms), Next(at))
+
+
+def _splits(word: Word) -> bool:
+    """Whether a word is `"${ARR[@]}"` (or `$ARR[@]` unquoted): one word giving several."""
+    parts = word.parts
+    return len(parts) == 1 and type(parts[0]) is Ref and parts[0].array_all
+
+
+def env_elements(c: Call):
+    """`env "${ENVS[@]}" CMD`: an array's elements are env's words, each NAME=value one more
+    assignment; an element the path does not know leaves the gates unknown; the command must
+    start at a word of its own (else nothing here follows it)."""
+    items = []
+    for j in c.rest:
+        w = c.words[j]
+        if _splits(w):
+            items.extend((v, j, False) for v in c.vals.flow.values(w, c.s))
+        else:
+            items.append((c.vals[j], j, True))
+    transforms: list = []
+    k = 0
+    while k < len(items):
+        v, j, whole = items[k]
+        t = v.text if v.kind == ValKind.KNOWN or v.kind == ValKind.DEFAULT else None
+        if t is None:
+            transforms.append(Unreadable("env " + (c.words[j].raw or "?")))
+        elif _assigns(t):
+            transforms.append(element_assignment(t, v, c.words[j]))
+        elif t in ("-i", "-", "--ignore-environment"):
+            transforms.append(CLEAR)
+        elif t in ("-u", "--unset") and k + 1 < len(items):
+            k += 1
+            transforms.append(UnsetVar(items[k][0].text, c.words[j].start, c.words[items[k][1]].end))
+        elif not t.startswith("-"):
+            return (Environ(tuple(transforms)), Next(j)) if whole else (Environ(tuple(transforms)), AsCommand())
+        k += 1
+    return (Environ(tuple(transforms)),)
 
 
 _STOPS = {name: (StopPath(Stop(name)),) for name in ("exit", "return", "break", "continue")}
@@ -241,6 +282,8 @@ def export(c: Call):
             out.append(AssignWord(w, not negate))
         elif is_name(t):
             out.append(Export(t, w.start, w.end, negate))
+        elif not t and not negate:  # a name made from what cannot be read here
+            out.append(UnreadNames(w.start, w.end, w.raw or "?"))
     out.append(_STATUS_OK)
     return out
 

@@ -87,6 +87,17 @@ class UnsetNames:
     namerefs: bool = False
 
 
+@record(frozen=True)
+class UnreadNames:
+    """`export "$k=$v"` with k read at run time, `export $(grep ... .env | xargs)`: names made
+    from what packgate cannot read (detail: the word as written) are exported; after it the
+    gates are unknown, and PG009 says what could not be seen."""
+
+    start: int
+    end: int
+    detail: str
+
+
 # ---------------------------------------------------------------- options, status, stopping
 
 

@@ -249,6 +249,17 @@ def _set_text(item: str, word: Word, text: str, offset: int) -> SetText:
     return SetText(name, value, start, start + len(value.encode("utf-8")))
 
 
+def element_assignment(text: str, val, word: Word) -> SetText:
+    """An array element `NAME=value` used as a wrapper's word (`env "${ENVS[@]}" CMD`): its
+    value's bytes where the element's literal is in this document, else the word's end."""
+    name, _, value = text.partition("=")
+    lit = val.lit
+    if lit is not None and not val.foreign and lit[1] - lit[0] == len(text.encode("utf-8")):
+        start = lit[0] + len(name) + 1
+        return SetText(name, value, start, lit[1])
+    return SetText(name, value, word.end, word.end)
+
+
 def read_sudo(syntax: tuple, names, words: list, i: int) -> tuple:
     """`sudo [options] [NAME=value...] CMD`: sudoers' default env_reset gives CMD a fresh
     environment (Clear, then the few names it keeps); `-E`/`--preserve-env` keeps everything,
@@ -381,10 +392,12 @@ def read_mpirun(syntax: tuple, names, words: list, i: int) -> tuple:
     remote = maybe = False
     for opt, value, k, _glued in _options(syntax, names, words, i, _MPIRUN_WANTED):
         if opt == G.MPIRUN_EXPORT:
-            if value and "=" in value and is_name(value.split("=", 1)[0]):
-                sent.append(_set_text(value, words[k], names[k], 0))
+            if _assigns(words[k]):  # `-x NAME=value`, the value evaluated as env's words are
+                sent.append(SetVar(words[k]))
             elif value and is_name(value):
                 sent.append(Pass(value))
+            else:
+                sent.append(Unreadable("mpirun -x"))
         elif opt in G.MPIRUN_HOSTS:
             hosts = [h.split(":", 1)[0] for h in (value or "").split(",")]
             if not value or any(not h for h in hosts):
@@ -393,7 +406,7 @@ def read_mpirun(syntax: tuple, names, words: list, i: int) -> tuple:
                 remote = True
         else:
             maybe = True
-    sets = [t for t in sent if type(t) is SetText]
+    sets = [t for t in sent if type(t) is not Pass]
     if remote:
         return (Clear(Cause.MPIRUN, at.start, at.end), PassPrefix(("OMPI_",)), *sent), None
     if maybe:

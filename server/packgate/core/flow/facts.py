@@ -152,6 +152,9 @@ class UnfollowedKind(TextEnum):
     RELATIVE = "relative"
     CYCLE = "cycle"
     DEPTH = "depth"
+    PROCESS = "process"  # `source <(curl ...)`: a command's output
+    WRITTEN = "written"  # the script writes the file itself before it sources it
+    COMPUTED = "computed"  # `export "$k=$v"`, `export $(...)`: names made from what the script reads
 
 
 class Reason(NamedTuple):

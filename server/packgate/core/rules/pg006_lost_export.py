@@ -18,13 +18,29 @@ RULE = Rule(
         "An export inside `( ... )`, `$( ... )`, a pipeline stage or a background job (`cmd &`) "
         "changes a child process and vanishes with it. The setup line "
         "`export OFFLINE_PACKED_DATA='1' & export OFFLINE_PACKING_BMR='1'` runs the first export "
-        "in the background, so the launch never sees `OFFLINE_PACKED_DATA`."),
+        "in the background, so the launch never sees `OFFLINE_PACKED_DATA`. An export is lost the same way where a "
+        "wrapper's own rules keep it from the trainer: `sudo` (sudoers' default `env_reset` gives "
+        "the command a fresh environment), `srun --export=NONE` or a list without the gate, "
+        "`mpirun` ranks on other hosts (only `-x NAME` travels), and `deepspeed` on several nodes "
+        "(only the names of its forwarded prefixes, NCCL, PYTHON, UCX..., and the lines of "
+        "`.deepspeed_env` reach the other nodes' ranks). Where what decides it cannot be read (a "
+        "hostfile's hosts, a `.deepspeed_env` in a folder packgate cannot locate) the finding is "
+        "information; a site's sudoers `env_keep` could keep a gate, which packgate cannot see."),
     problem_zh=(
         "在 `( ... )`、`$( ... )`、管道的某一段或后台任务（`cmd &`）中的 export 只改变子进程，随子进程一起消失。"
         "`export OFFLINE_PACKED_DATA='1' & export OFFLINE_PACKING_BMR='1'` 这一行会在后台执行第一个 export，"
-        "所以启动命令永远看不到 `OFFLINE_PACKED_DATA`。"),
-    rationale_en="Run the export as a plain statement of the launching shell (`;` or a new line, not `&`).",
-    rationale_zh="请把 export 作为启动 shell 的普通语句执行（用 `;` 或换行，而不是 `&`）。",
+        "所以启动命令永远看不到 `OFFLINE_PACKED_DATA`。包装命令按自身规则挡住导出时也一样："
+        "`sudo`（sudoers 默认的 `env_reset` 给命令一个全新的环境）、`srun --export=NONE` 或不含该开关的列表、"
+        "`mpirun` 在其他主机上的进程（只有 `-x NAME` 会传过去）、多节点的 `deepspeed`（其他节点的进程只拿到"
+        "转发前缀 NCCL、PYTHON、UCX 等开头的变量和 `.deepspeed_env` 中的行）。决定这一点的内容无法读取时"
+        "（主机文件中的主机、packgate 无法定位的 `.deepspeed_env`），结论为 information；站点 sudoers 的 "
+        "`env_keep` 可能保留某个开关，packgate 无法看到。"),
+    rationale_en="Run the export as a plain statement of the launching shell (`;` or a new line, not "
+                 "`&`); through a wrapper, pass the gates on its own terms (`sudo --preserve-env=...`, "
+                 "`srun --export=ALL` or the names, `mpirun -x NAME`, `.deepspeed_env`).",
+    rationale_zh="请把 export 作为启动 shell 的普通语句执行（用 `;` 或换行，而不是 `&`）；经过包装命令时，"
+                 "按它的方式传递开关（`sudo --preserve-env=...`、`srun --export=ALL` 或列出变量名、"
+                 "`mpirun -x NAME`、`.deepspeed_env`）。",
     exceptions_en="An export followed by the launch inside the same subshell is fine.",
     exceptions_zh="在同一个子 shell 中先 export 再启动是正确的。",
     bad=(
