@@ -243,3 +243,25 @@ def test_a_missing_file_the_script_does_not_write_still_sets_nothing(tmp_path):
     a = analyze("export OFFLINE_PACKING_BMR=1\nsource ./cluster_env.sh\ntorchrun " + TRAIN, settings=EN,
                 path=str(tmp_path / "run.sh"))
     assert {f.code for f in a.findings} == {"PG001", "PG009"}
+
+
+def test_an_export_list_packgate_cannot_read_leaves_the_gates_unknown():
+    gates, a = _gates(BOTH + 'srun --export="$EXPORTS" python ' + TRAIN)
+    assert gates == [[{G.BMR: ("unknown", ""), G.PACKED: ("unknown", "")}]]
+    assert not [f for f in a.findings if f.severity == "error"]
+
+
+def test_a_wrapper_behind_a_clear_passes_only_what_reached_it():
+    # env -i first: sudo --preserve-env cannot bring back what env already removed
+    gates, _ = _gates(BOTH + "env -i PATH=/bin sudo --preserve-env=OFFLINE_PACKING_BMR torchrun " + TRAIN)
+    assert gates == [[{G.BMR: UNSET, G.PACKED: UNSET}]]
+    # a prefix reaches sudo's environment, and a listed name carries it through
+    gates, _ = _gates("OFFLINE_PACKING_BMR=1 sudo --preserve-env=OFFLINE_PACKING_BMR torchrun " + TRAIN)
+    assert gates == [[{G.BMR: ON, G.PACKED: UNSET}]]
+
+
+def test_a_child_shell_behind_sudo_starts_from_the_reset_environment():
+    gates, _ = _gates(BOTH + "sudo bash -c 'torchrun aiak_training_llm/train.py --micro-batch-size 1'\n")
+    assert gates == [[{G.BMR: UNSET, G.PACKED: UNSET}]]
+    gates, _ = _gates(BOTH + "sudo -E bash -c 'torchrun aiak_training_llm/train.py --micro-batch-size 1'\n")
+    assert gates == [[{G.BMR: ON, G.PACKED: ON}]]

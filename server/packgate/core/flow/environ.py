@@ -333,6 +333,15 @@ def _options(syntax: tuple, names, words: list, i: int, wanted: frozenset):
     n = len(words)
     while i < n:
         t = names[i]
+        if not t:  # `--export="$LIST"`: an option whose value cannot be read ("" stands for it)
+            lead = words[i].parts[0] if words[i].parts else None
+            if type(lead) is not Lit or not lead.text.startswith("-") or "=" not in lead.text:
+                return
+            opt = lead.text.split("=", 1)[0]
+            if opt in wanted:
+                yield opt, "", i, len(opt) + 1
+            i += 1
+            continue
         if not t.startswith("-") or t in ("-", "--"):
             return
         if t.startswith("--") and "=" in t:
