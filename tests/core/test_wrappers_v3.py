@@ -265,3 +265,11 @@ def test_a_child_shell_behind_sudo_starts_from_the_reset_environment():
     assert gates == [[{G.BMR: UNSET, G.PACKED: UNSET}]]
     gates, _ = _gates(BOTH + "sudo -E bash -c 'torchrun aiak_training_llm/train.py --micro-batch-size 1'\n")
     assert gates == [[{G.BMR: ON, G.PACKED: ON}]]
+
+
+def test_srun_all_with_a_value_for_a_name_this_shell_exports_is_not_certain():
+    # srun's manual: with ALL, the user's environment takes precedence over the values given
+    gates, a = _gates("export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=0\n"
+                      "srun --export=ALL,OFFLINE_PACKED_DATA=1 python " + TRAIN)
+    assert gates == [[{G.BMR: ON, G.PACKED: ("unknown", "")}]]
+    assert not [f for f in a.findings if f.severity == "error"]

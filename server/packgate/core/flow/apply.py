@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .. import gates as G
-from ..parse.model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, SetOpt, Unset, Word
+from ..parse.model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, Opaque, SetOpt, Unset, Word
 from .commands import COMMANDS, Call, Reach, attributes, base_name, quiet_status, test
 from .effects import (AsCommand, AssignWord, ChildEnv, Environ, Export, NewPositional, Next, RunChild, RunContainer,
                       RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames, UnsetNames)
@@ -164,7 +164,10 @@ class Applier:
             for name in sorted(names):
                 self.reach_pass(name, c, reach)
         elif kind is SetText:
-            c.prefix.append(self.text_assign(t.name, t.text, t.start, t.end))
+            a = self.text_assign(t.name, t.text, t.start, t.end)
+            if t.yields and self.visible_gate(t.name, c, reach.kept if c.clears else None) is not None:
+                a.value = Word([Opaque("srun --export=ALL", t.start, t.end)], t.start, t.end)
+            c.prefix.append(a)
             reach.drops.pop(t.name, None)
         elif kind is Unreadable:
             reach.unknown = t.via

@@ -96,6 +96,7 @@ class SetText:
     text: str
     start: int
     end: int
+    yields: bool = False  # `srun --export=ALL,NAME=value`: the manual lets an exported NAME win
 
 
 @record(frozen=True)
@@ -381,7 +382,10 @@ def read_srun(syntax: tuple, names, words: list, i: int) -> tuple:
     offset = glued
     for item in items:
         if "=" in item and is_name(item.split("=", 1)[0]):
-            kept.append(_set_text(item, word, names[at], offset))
+            # with ALL, srun's manual says the user's environment takes precedence over the
+            # values given: where this shell exports the name too, which wins is not certain
+            t = _set_text(item, word, names[at], offset)
+            kept.append(SetText(t.name, t.text, t.start, t.end, True) if kept[0] is KEEP else t)
         elif is_name(item) and item not in ("ALL", "NONE") and kept[0] is not KEEP:
             kept.append(Pass(item))
         offset += len(item) + 1

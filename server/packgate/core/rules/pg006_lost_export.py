@@ -186,7 +186,7 @@ def _report_dropped(ctx: Context, launch, path, drops: list, offered: set) -> No
             if option.endswith("NONE"):
                 key = "srun-none"
         elif d.cause == "deepspeed":
-            fields.update(file=_env_file(ctx), why=_why(ctx, d), pairs=_pairs(ctx, path, drops))
+            fields.update(file=_env_file(ctx), why=_why(ctx, launch, d), pairs=_pairs(ctx, path, drops))
         fixes = []
         if d.certain and (launch.start, d.cause) not in offered:
             offered.add((launch.start, d.cause))
@@ -218,16 +218,19 @@ def _env_file(ctx: Context) -> tuple:
     return (".deepspeed_env beside the script", "脚本旁边的 .deepspeed_env")
 
 
-def _why(ctx: Context, d) -> tuple:
-    text = ctx.source.data[d.start:d.end].decode("utf-8", "replace")
-    return (f"{text}: the hostfile's hosts or the working folder are not known here",
-            f"{text}：主机文件中的主机或工作目录在此无法得知")
+def _why(ctx: Context, launch, d) -> tuple:
+    """Why the nodes deepspeed starts are not known here: its hostfile, or its working folder."""
+    words = ctx.source.data[launch.name_end:launch.end].split()
+    if any(w in (b"--hostfile", b"-H") or w.startswith(b"--hostfile=") for w in words):
+        return ("its hostfile's hosts are not read here", "其主机文件中的主机在此不读取")
+    return ("the script changes folder, so where .deepspeed_env would be is not known here",
+            "脚本切换了目录，无法得知 .deepspeed_env 会在哪里")
 
 
 def _pairs(ctx: Context, path, drops: list) -> str:
     out = []
     for name, d in drops:
-        site = ctx.flow.gate_sites and next((g for g in ctx.flow.gate_sites if g.assign is d.assign), None)
+        site = next((g for g in ctx.flow.gate_sites if g.assign is d.assign), None)
         known = site is not None and site.val.kind == ValKind.KNOWN
         out.append(f"{name}={site.val.text if known else '1'}")
     return " ".join(out)
