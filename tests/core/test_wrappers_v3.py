@@ -273,3 +273,41 @@ def test_srun_all_with_a_value_for_a_name_this_shell_exports_is_not_certain():
                       "srun --export=ALL,OFFLINE_PACKED_DATA=1 python " + TRAIN)
     assert gates == [[{G.BMR: ON, G.PACKED: ("unknown", "")}]]
     assert not [f for f in a.findings if f.severity == "error"]
+
+
+WRAPPED = BOTH + """echo one
+sudo torchrun aiak_training_llm/train.py --micro-batch-size 1
+echo two
+mpirun -H a,b -x OFFLINE_PACKING_BMR python aiak_training_llm/train.py --micro-batch-size 1
+bash <<'XX'
+torchrun aiak_training_llm/train.py --micro-batch-size 2
+XX
+echo three
+srun --export=ALL,OFFLINE_PACKED_DATA=0 python aiak_training_llm/train.py --micro-batch-size 1
+source <(curl x)
+echo four
+deepspeed --num_nodes 2 aiak_training_llm/train.py --micro-batch-size 1
+"""
+
+
+def test_every_checkpoint_gives_the_walk_from_the_top(monkeypatch):
+    """An editor's walk taken over from a checkpoint says what a walk from the top says."""
+    from packgate.core.records import replace
+
+    from packgate.core import engine
+    from packgate.core.flow import incremental
+    monkeypatch.setattr(incremental, "CHECKPOINTS", 64)
+
+    def facts(a):  # the made assignments (`--export=ALL,X=0`) are new objects on each walk
+        return ([(f.code, f.start, f.end, f.severity, f.message, tuple(x.edits for x in f.fixes))
+                 for f in a.findings], a.launch_summaries,
+                [[{g: (x.val, x.dropped and x.dropped[1:]) for g, x in p.gates.items()} for p in launch.paths]
+                 for launch in a.flow.launches])
+
+    first = analyze(WRAPPED, settings=EN, previous=engine.Previous())
+    resume, script = first.flow.resume, first.script
+    assert resume.points
+    for point in resume.points:
+        partial = replace(resume, body=resume.body[:point.index])
+        again = analyze(WRAPPED, settings=EN, previous=engine.Previous(script.tree, script, partial, []))
+        assert again.flow.resumed_at == point.index and facts(again) == facts(first), point.index
