@@ -54,7 +54,7 @@ def _commands(text: bytes) -> list:
 
 
 SCRIPT = b"""set -eu -o nounset -- a; env -i X=1 -u Y -S 'torchrun a.py'; exec nohup torchrun a.py
-command export -n A B=1; command unset -f f; read A; eval 'export X=1'; eval "$X"; shift; return 3; exit
+command export -n A B=1; command export "$K=1"; command unset -f f; read A; eval 'export X=1'; eval "$X"; shift; return 3; exit
 source ./x.sh; bash -c 'echo'; docker run -e A=1 --env=B -v a:b img bash -c 'x'; docker run img cmd
 true; :; false
 """

@@ -14,7 +14,7 @@ def _read(text: bytes, at: int = 1):
 
 
 def test_every_wrapper_has_a_row_and_a_handler():
-    assert set(G.WRAPPER_SYNTAX) | {"env", "docker"} == set(E.WRAPPERS)
+    assert set(G.WRAPPER_SYNTAX) | {"env", "docker", "sudo"} == set(E.WRAPPERS)
     assert all(name in C.COMMANDS for name in E.WRAPPERS)
 
 

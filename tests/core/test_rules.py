@@ -266,6 +266,12 @@ PRODUCING = [
      set()),
     ("export OFFLINE_PACKING_BMR=1\nbash -c 'export OFFLINE_PACKED_DATA=1'\n" + LAUNCH, "PG006", "child",
      set()),
+    (BOTH + "sudo " + LAUNCH, "PG006", "sudo", {"preserve"}),
+    (BOTH + "srun --export=PATH,OFFLINE_PACKING_BMR " + LAUNCH, "PG006", "srun", {"export-list"}),
+    (BOTH + "srun --export=NONE " + LAUNCH, "PG006", "srun-none", {"export-list"}),
+    (BOTH + "mpirun -H node1,node2 -np 16 " + LAUNCH, "PG006", "mpirun", {"send"}),
+    (BOTH + "mpirun --hostfile hosts -np 16 " + LAUNCH, "PG006", "mpirun-maybe", set()),
+    (BOTH + "deepspeed --hostfile hosts train.py --micro-batch-size 1\n", "PG006", "deepspeed-maybe", set()),
     ('if [ "$S" = 2 ]; then\n' + BOTH + "fi\nexport OFFLINE_PACKING_BMR=1\n" + LAUNCH, "PG007", "paths",
      set()),
     ("export OFFLINE_PACKING_BMR=0\n" + BOTH + LAUNCH, "PG008", "overwritten", {"remove"}),
@@ -277,6 +283,8 @@ PRODUCING = [
     ("export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128\n"
      "export PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.72\n" + LAUNCH, "PG008", "list", {"join"}),
     ("export HF_HOME=/a\nexport HF_HOME=/b\n" + LAUNCH, "PG008", "overwritten", {"remove"}),
+    ("source <(curl -s http://example.com/env.sh)\n" + LAUNCH, "PG009", "process", set()),
+    ("command export $(grep -v '^#' .env | xargs)\n" + LAUNCH, "PG009", "computed", set()),
 ]
 
 # the training code the rows below are checked against (rules that read the workspace's code)
@@ -363,6 +371,7 @@ def test_every_declared_text_is_produced():
     made |= {("PG009", "message", k) for k in ("cycle", "depth", "refused", "relative")}
     # a rule of one message produces it where its bad example fires (test_bad_example_fires)
     made |= {(r.code, "message", k) for r in RULES if len(r.messages) == 1 for k in r.messages}
+    made |= {("PG006", "message", "deepspeed"), ("PG009", "message", "written")}  # test_wrappers_v3.py
     declared = {(r.code, "message", k) for r in RULES for k in r.messages}
     declared |= {(r.code, "fix", k) for r in RULES for k in r.fixes}
     assert declared == made

@@ -371,6 +371,10 @@ WRAPPER_SYNTAX = {
     "nice": (frozenset({"-n", "--adjustment"}), 0),
     "setsid": (frozenset(), 0),
     "chrt": (frozenset({"-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"}), 1),
+    # GNU xargs: the options with a separate value (`-I{}`, `-n1`, `--max-args=1` are one word;
+    # `-i`/`-e`/`-l` take theirs only glued); its input becomes more words (environ.read_xargs)
+    "xargs": (frozenset({"-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args",
+                         "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"}), 0),
 }
 WRAPPERS = frozenset(WRAPPER_SYNTAX)
 # The same syntax for the wrappers that change the environment (core/flow/environ.py reads
@@ -384,3 +388,62 @@ DOCKER_RUN_SYNTAX = (frozenset({
     "--add-host", "--cap-add", "--security-opt", "--pid", "--platform", "--pull", "--restart",
     "--log-driver", "--log-opt", "--tmpfs", "--group-add", "--dns",
 }), 0)
+# sudo(8): the options that take the next word (`-u USER`...; `--user=USER` is one word), and
+# sudoers(5)'s default `env_reset`: the command gets a fresh environment. Of this shell's
+# variables only TERM and PATH pass through it (PATH unless `secure_path` replaces it); sudo
+# sets HOME, MAIL, SHELL, LOGNAME, USER and SUDO_* itself to the target user's, and a site's
+# `env_keep` may keep more: that list is the machine's configuration, which packgate cannot see.
+SUDO_SYNTAX = (frozenset({"-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h",
+                          "--host", "-p", "--prompt", "-r", "--role", "-t", "--type", "-U", "--other-user",
+                          "-T", "--command-timeout", "-R", "--chroot"}), 0)
+SUDO_PRESERVE = frozenset({"-E", "--preserve-env"})  # keep the whole environment
+SUDO_RESET_KEEPS = ("TERM", "PATH")
+# srun(1): the options that take the next word when not written `--opt=value`; `--export`
+# decides what the tasks see: ALL (Slurm's default when it is absent), NONE, or a list of NAME
+# and NAME=value (only those plus SLURM_*), with ALL in the list: everything and the values.
+SRUN_SYNTAX = (frozenset({
+    "-A", "--account", "-b", "--begin", "-c", "--cpus-per-task", "-d", "--dependency", "-D", "--chdir",
+    "-e", "--error", "-i", "--input", "-J", "--job-name", "-L", "--licenses", "-m", "--distribution",
+    "-n", "--ntasks", "-N", "--nodes", "-o", "--output", "-p", "--partition", "-q", "--qos", "-t", "--time",
+    "-w", "--nodelist", "-x", "--exclude", "-C", "--constraint", "-G", "--gpus", "-T", "--threads", "-W",
+    "--wait", "--mem", "--mem-per-cpu", "--mem-per-gpu", "--gres", "--gpus-per-node", "--gpus-per-task",
+    "--ntasks-per-node", "--cpu-bind", "--mpi", "--export", "--reservation", "--comment", "--nodefile",
+    "-r", "--relative", "-K", "--kill-on-bad-exit", "--signal", "--container", "--network",
+}), 0)
+SRUN_EXPORT = "--export"
+# Open MPI's mpirun(1): `-x NAME` / `-x NAME=value` sends a variable to the ranks on other hosts,
+# which get nothing else of this shell's; ranks on this host inherit mpirun's whole environment.
+# The options naming hosts (a list, or a file whose hosts packgate does not read), and those
+# whose next word is a value.
+MPIRUN_SYNTAX = (frozenset({
+    "-x", "-np", "-n", "-c", "--np", "-H", "--host", "-host", "--hostfile", "-hostfile", "--machinefile",
+    "-machinefile", "--default-hostfile", "-npernode", "--npernode", "-N", "--map-by", "--rank-by",
+    "--bind-to", "--mca", "-mca", "--prefix", "-wdir", "--wdir", "--output-filename", "--report-bindings",
+}), 0)
+MPIRUN_EXPORT = "-x"
+MPIRUN_HOSTS = frozenset({"-H", "--host", "-host"})
+MPIRUN_HOSTFILES = frozenset({"--hostfile", "-hostfile", "--machinefile", "-machinefile", "--default-hostfile"})
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1"})
+# DeepSpeed's runner (deepspeed/launcher/runner.py, `EXPORT_ENVS` plus `NEBULA_EXPORT_ENVS` of
+# deepspeed/nebula/constants.py): started on several nodes (over pdsh/ssh or MPI) the ranks get
+# only the exported variables whose names start with one of these, and the NAME=value lines of a
+# `.deepspeed_env` file (the working folder's, else the home folder's).
+DEEPSPEED_EXPORT_PREFIXES = (
+    "MLFLOW", "NCCL", "PYTHON", "MV2", "UCX",
+    "DLTS_JOB_ID", "DLTS_NUM_WORKER", "NEBULA_PERSISTENT_STORAGE_PATH", "NEBULA_PERSISTENT_TIME_INTERVAL",
+    "AML_RUN_ID", "AZUREML_RUN_TOKEN", "AZUREML_WORKSPACE_SCOPE", "AZUREML_EXPERIMENT_SCOPE",
+    "AZUREML_RUN_HISTORY_SERVICE_ENDPOINT", "AZUREML_RUN_ID", "NEBULA_MEMORY_BUFFER_SIZE",
+    "AZUREML_PARAMETER_ITPJOB_NAME", "FC_TASKROLE_NAME", "FC_TASK_INDEX", "MASTER_HOST", "LOCAL_HOST",
+    "AZUREML_BLOB_ACCOUNT_NAME", "AZUREML_BLOB_ACCOUNT_KEY",
+)
+DEEPSPEED_ENV_FILE = ".deepspeed_env"
+# deepspeed's options that decide the nodes: a hostfile (its hosts unread here), how many of its
+# nodes, which hosts (`host1@host2:0,1`), and a switch that forces the multi-node runner
+DEEPSPEED_HOSTFILE = frozenset({"-H", "--hostfile"})
+DEEPSPEED_NUM_NODES = "--num_nodes"
+DEEPSPEED_HOSTS = frozenset({"-i", "--include"})
+DEEPSPEED_EXCLUDE = frozenset({"-e", "--exclude"})
+DEEPSPEED_FORCE_MULTI = "--force_multi"
+PACKING_SFT = "--packing-sft-data"
+PACKING_PRETRAIN = "--packing-pretrain-data"
+MBS_FLAG = "--micro-batch-size"

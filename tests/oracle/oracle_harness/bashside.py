@@ -14,6 +14,7 @@ from typing import Optional
 
 from packgate.core import gates as G
 
+from .models import ranks_env
 from .stubs import make_scratch
 
 GATES = ("OFFLINE_PACKING_BMR", "OFFLINE_PACKED_DATA", "OFFLINE_PACKING_VQA")
@@ -192,6 +193,8 @@ def _read_calls(calls: Path, inp: Input, scratch: Path) -> list:
             launcher = argv[0]  # the launch inside the container
         elif launcher != "<end>" and not _is_training_launch(argv):
             continue
+        else:
+            env = ranks_env(launcher, argv, env, scratch)  # srun --export, mpirun -x, deepspeed's nodes
         gates = tuple(env.get(g) for g in GATES)
         words = argv[1:] if launcher != "<end>" else ()
         out.append(Observed(launcher, argv, gates, _mbs(words), "--packing-sft-data" in words,

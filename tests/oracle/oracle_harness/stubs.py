@@ -11,6 +11,8 @@ from pathlib import Path
 
 from packgate.core import gates as G
 
+from .models import sudo_stub
+
 # Wrappers whose CPU or NUMA lists name hardware this machine may lack (taskset refuses a CPU a
 # 2-core machine does not have): always stubs, even where the real one is installed.
 HARDWARE_BOUND = frozenset({"numactl", "taskset"})
@@ -109,6 +111,7 @@ def make_scratch(root: Path, script_name: str) -> dict:
         # the operands before the command: taskset's CPU mask or list, timeout's duration
         operand = "\n".join(['[ $# -gt 0 ] && shift'] * operands)
         _executable(bin_dir / name, _WRAPPER.format(takes=" ".join(sorted(takes)), operand=operand))
+    _executable(bin_dir / "sudo", sudo_stub())  # sudoers(5)'s default env_reset, never the real sudo
     end = bin_dir.parent / ".oracle-end"
     _executable(end, _RECORD.format(calls=calls, lines=lines, name="<end>", tail="exit 0"))
     bash_env = root / ".oracle-bash-env"

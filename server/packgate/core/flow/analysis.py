@@ -66,6 +66,8 @@ class Flow(Walker, Applier, Values, Launches, Sourcing, Children, Inertness, Inc
         self.args_cache: dict = {}  # FuncDef -> the positional parameters its body reads
         self.inert_cache: dict = {}  # (Block, fn_version) -> (inert, the functions the answer read)
         self.child_cache: dict = {}  # span of a `bash -c` string -> its model
+        self.folder_changes: Optional[bool] = None  # the script runs cd/pushd/popd (Launches.changes_folder)
+        self.written_files: dict = {}  # a sourced path -> whether the script writes it (Sourcing.writes_file)
         # counters (incremental.Scalars)
         self.fn_version = 0  # function definitions walked so far (inert() depends on them)
         self.made = 0  # assignments and subshells the walk made up (env X=1, ${X:=d}, bash -c)

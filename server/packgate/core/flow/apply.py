@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Optional
 
 from .. import gates as G
-from ..parse.model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, SetOpt, Unset, Word
-from .commands import COMMANDS, Call, attributes, base_name, quiet_status, test
+from ..parse.model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, Opaque, SetOpt, Unset, Word
+from .commands import COMMANDS, Call, Reach, attributes, base_name, quiet_status, test
 from .effects import (AsCommand, AssignWord, ChildEnv, Environ, Export, NewPositional, Next, RunChild, RunContainer,
-                      RunHere, SetOption, SetValue, Source, Status, StopPath, UnsetNames)
-from .environ import Clear, SetVar, UnsetVar
-from .facts import UNSET, GateSite, Overwrite, Stop, Val, ValKind, Var
+                      RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames, UnsetNames)
+from .environ import (Clear, DeepSpeedEnv, InputArgs, Keep, Pass, PassPrefix, SetText, SetVar, Unreadable,
+                      UnsetVar)
+from .facts import UNSET, GateSite, Overwrite, Stop, UnfollowedKind, Val, ValKind, Var
 from .incremental import Define
 from .state import FAILED, OK, State
 from .values import LazyValues, concat
@@ -101,14 +102,105 @@ class Applier:
         for t in e.transforms:
             kind = type(t)
             if kind is SetVar:
-                c.prefix.append(self.word_assign(t.word, AssignMode.ENV))
+                a = self.word_assign(t.word, AssignMode.ENV)
+                c.prefix.append(a)
+                if c.reach is not None:
+                    c.reach.drops.pop(a.name, None)
             elif kind is UnsetVar:
                 self.made += 1
                 c.prefix.append(Assign(t.start, t.end, name=t.name, mode=AssignMode.ENV_UNSET))
             elif kind is Clear:
-                c.clears = True
-                c.prefix = []
+                if t.cause or c.reach is not None:
+                    self.reach_clear(t, c)
+                else:
+                    c.clears = True
+                    c.prefix = []
+            elif kind is not Keep:
+                self.reach_transform(t, c)
         return states
+
+    def reach_clear(self, t: Clear, c: Call) -> None:
+        """A clear that a later Pass may take names back from, or that a wrapper's own rules make
+        (sudo's env_reset, srun --export, other nodes): the gates it drops are remembered."""
+        reach = c.reach if c.reach is not None else Reach()
+        c.reach = reach
+        if not t.certain:
+            reach.maybe.append(t)
+            return
+        before = reach.kept if c.clears else None
+        if t.cause:
+            for gate in G.GATES:
+                origin = self.visible_gate(gate, c, before)
+                if origin is not None and gate not in reach.drops:
+                    reach.drops[gate] = (t, origin)
+        reach.outer, reach.outer_prefix, reach.kept = before, c.prefix, frozenset()
+        c.clears, c.prefix = True, []
+
+    @staticmethod
+    def visible_gate(gate: str, c: Call, kept) -> Optional[Assign]:
+        """The assignment the command would see a gate from (its prefix's, else this shell's
+        export when kept lets it pass: None every export), None when it sees none."""
+        for a in reversed(c.prefix):
+            if a.name == gate:
+                return a if a.mode != AssignMode.ENV_UNSET else None
+        var = c.s.vars.get(gate)
+        if var is None or not var.exported or var.negated or var.val.kind == ValKind.UNSET:
+            return None
+        if kept is not None and gate not in kept:
+            return None
+        return var.origin
+
+    def reach_transform(self, t, c: Call) -> None:
+        """Pass, PassPrefix, SetText, Unreadable, InputArgs, DeepSpeedEnv: names taken back
+        after a clear, values set, and what cannot be read."""
+        reach = c.reach if c.reach is not None else Reach()
+        c.reach = reach
+        kind = type(t)
+        if kind is Pass:
+            self.reach_pass(t.name, c, reach)
+        elif kind is PassPrefix:
+            names = {n for n, v in c.s.vars.items() if v is not None and v.exported and n.startswith(t.prefixes)}
+            names.update(a.name for a in reach.outer_prefix if a.name.startswith(t.prefixes))
+            for name in sorted(names):
+                self.reach_pass(name, c, reach)
+        elif kind is SetText:
+            a = self.text_assign(t.name, t.text, t.start, t.end)
+            if t.yields and self.visible_gate(t.name, c, reach.kept if c.clears else None) is not None:
+                a.value = Word([Opaque("srun --export=ALL", t.start, t.end)], t.start, t.end)
+            c.prefix.append(a)
+            reach.drops.pop(t.name, None)
+        elif kind is Unreadable:
+            reach.unknown = t.via
+        elif kind is InputArgs:
+            reach.input_args = t.replace
+        elif kind is DeepSpeedEnv:
+            lines = self.deepspeed_env()
+            if lines is None:
+                reach.unseen_file = True
+                return
+            reach.env_lines = lines
+            for name in lines:
+                reach.drops.pop(name, None)
+
+    @staticmethod
+    def reach_pass(name: str, c: Call, reach) -> None:
+        """One name of the wrapper's environment passes the last clear."""
+        if not c.clears:
+            return
+        if reach.outer is None or name in reach.outer:
+            reach.kept = reach.kept | {name}
+        c.prefix.extend(a for a in reach.outer_prefix if a.name == name)
+        reach.drops.pop(name, None)
+
+    def text_assign(self, name: str, text: str, start: int, end: int) -> Assign:
+        """The Assign of a literal NAME=value inside a word."""
+        self.made += 1
+        value = Word([Lit(text, start, end)], start, end, "", text, text)
+        name_start = max(start - len(name) - 1, 0)
+        a = Assign(start, end, name=name, name_start=name_start, name_end=name_start + len(name),
+                   value=value, mode=AssignMode.ENV, exported=True, eq_end=start,
+                   decl_start=name_start, decl_end=end)
+        return a
 
     def effect_set_value(self, e: SetValue, c: Call, states: list) -> list:
         """A name gets a value no assignment gives."""
@@ -136,6 +228,14 @@ class Applier:
         """`unset NAME...` as a command."""
         option = "f" if e.functions else "n" if e.namerefs else ""
         return self.unset_names(Unset(e.start, e.end, names=list(e.names), option=option), states)
+
+    def effect_unread_names(self, e: UnreadNames, c: Call, states: list) -> list:
+        """Exports of names packgate cannot read: the gates unknown after it (sourcing.unread)."""
+        where = (e.start, e.end) if self.via is None else self.via
+        out = []
+        for k, s in enumerate(states):
+            out.extend(self.unread(s, where, UnfollowedKind.COMPUTED if k == 0 else None, e.detail))
+        return out
 
     def effect_set_shell_option(self, e: SetOption, c: Call, states: list) -> list:
         """`set -e`, `set +u`, `set -o allexport`...: the path's option."""
@@ -177,10 +277,10 @@ class Applier:
     def effect_run_child(self, e: RunChild, c: Call, states: list) -> list:
         """A string walked in a child shell (children.py)."""
         for s in states:
-            if e.env is ChildEnv.EXPORTED:
-                self.shell_c(c, e.word, s)
-            else:
+            if e.env is ChildEnv.COMMAND:
                 self.split_string(c, e.word, s)
+            else:
+                self.shell_c(c, e.word, s, e.env)
         return states
 
     def effect_run_container(self, e: RunContainer, c: Call, states: list) -> list:
@@ -376,6 +476,7 @@ EFFECTS = {
     AssignWord: "effect_assign_word",
     Export: "effect_export",
     UnsetNames: "effect_unset",
+    UnreadNames: "effect_unread_names",
     SetOption: "effect_set_shell_option",
     NewPositional: "effect_new_positional",
     Status: "effect_status",

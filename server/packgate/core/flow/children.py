@@ -12,7 +12,8 @@ from .. import gates as G
 from ..parse import parse_bytes
 from ..parse.model import AssignMode, Command, Lit, Occurrence, OccurrenceKind, Sub, SubKind, Word
 from .environ import Clear, EnvFile, PassHost, SetVar
-from .facts import Lost, Var
+from .effects import ChildEnv
+from .facts import Lost, Origin, Val, ValKind, Var
 from .state import State
 
 MAX_CHILD_DEPTH = 3
@@ -21,14 +22,15 @@ MAX_CHILD_DEPTH = 3
 class Children:
     """The walk's child shells and containers (a part of flow.analysis.Flow)."""
 
-    def inner_script(self, word: Word):
-        """The model of a `bash -c` string (parsed once per place), noted for its directives."""
+    def inner_script(self, word: Word, whole: bool = False):
+        """The model of a `bash -c` string (parsed once per place), noted for its directives;
+        whole: the word's bytes are the script as they are (a here-document has no quotes)."""
         key = (word.start, word.end)
         if key in self.child_cache:
             return self.child_cache[key]
         raw = self.data[word.start:word.end]
         base = word.start
-        if word.quote and len(raw) >= 2:
+        if word.quote and len(raw) >= 2 and not whole:
             raw, base = raw[1:-1], word.start + 1
         script = parse_bytes(raw, base=base)
         self.child_cache[key] = script
@@ -36,17 +38,29 @@ class Children:
         self.child_log.append(key)
         return script
 
-    def shell_c(self, c, script_word: Word, s: State) -> None:
-        """`bash -c SCRIPT` on path s: SCRIPT runs in a child shell that sees what this one
-        exported (c: the commands.Call)."""
-        if self.child_depth >= MAX_CHILD_DEPTH:
+    def shell_c(self, c, script_word: Word, s: State, how: ChildEnv = ChildEnv.EXPORTED) -> None:
+        """`bash -c SCRIPT` (or `bash <<'EOF'`: how) on path s: SCRIPT runs in a child shell that
+        sees what this one exported, as far as its wrappers pass it (c: the commands.Call: `env
+        -i`, sudo's reset). For `bash <<EOF` this shell expands the text first: the child reads
+        this shell's unexported variables' values too, and still does not hand them on."""
+        if self.child_depth >= MAX_CHILD_DEPTH or (self.sourced and how is not ChildEnv.EXPORTED):
             return
-        child = State({k: v for k, v in s.vars.items() if v.exported}, labels=s.labels,
-                      relevant=self.relevant)
+        reach = c.reach
+        kept = (reach.kept if reach is not None else frozenset()) if c.clears else None
+        passes = {k: v for k, v in s.vars.items() if v.exported and (kept is None or k in kept)}
+        if how is ChildEnv.EXPANDED:
+            passes = {**{k: v._replace(exported=False) for k, v in s.vars.items()
+                         if v is not None and not v.exported}, **passes}
+        child = State(passes, labels=s.labels, relevant=self.relevant)
         for a in c.prefix:
             if a.mode != AssignMode.ENV_UNSET:
                 self.assign(child, a)
-        self.run_child(script_word, child, parent=s)
+            else:
+                child.drop(a.name)
+        if reach is not None and reach.unknown:
+            for gate in G.GATES:
+                child.set(gate, Var(Val(ValKind.UNKNOWN, via=reach.unknown, origin=Origin.UNKNOWN), True, None))
+        self.run_child(script_word, child, parent=s, whole=how is not ChildEnv.EXPORTED)
 
     def split_string(self, c, word: Word, s: State) -> None:
         """`env -S 'NAME=1 CMD ...'` on path s: the string, split into words, is the command env
@@ -60,9 +74,9 @@ class Children:
                 child.drop(a.name)
         self.run_child(word, child, parent=s)
 
-    def run_child(self, word: Word, child: State, parent: Optional[State] = None) -> None:
+    def run_child(self, word: Word, child: State, parent: Optional[State] = None, whole: bool = False) -> None:
         """Walk a child shell's script; its exports are lost when it launches nothing."""
-        script = self.inner_script(word)
+        script = self.inner_script(word, whole)
         self.child_depth += 1
         try:
             before = self.sub_launches

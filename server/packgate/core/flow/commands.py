@@ -19,9 +19,11 @@ from .. import gates as G
 from ..parse.model import Assign, AssignMode, Command, Lit, Opaque, Ref, Word
 from ..parse.words import SUBSTITUTION, is_name
 from ..records import record
-from .environ import SPLIT_STRING, WRAPPERS, read as read_environ
+from .environ import CLEAR, SPLIT_STRING, WRAPPERS, Unreadable, UnsetVar, element_assignment
+from .environ import read as read_environ
 from .effects import (AsCommand, AssignWord, ChildEnv, Environ, Export, NewPositional, Next, Option, RunChild,
-                      RunContainer, RunHere, SetOption, SetValue, Source, Status, StopPath, UnsetNames)
+                      RunContainer, RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames,
+                      UnsetNames)
 from .facts import Origin, Stop, Val, ValKind
 from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues
@@ -32,18 +34,39 @@ class Call:
     handler reads. apply.py moves i past a wrapper and keeps the environment the wrappers give
     the command (prefix, clears, replaces); a handler changes none of it, nor the state s."""
 
-    __slots__ = ("cmd", "words", "vals", "names", "i", "base", "prefix", "s", "replaces", "clears")
+    __slots__ = ("cmd", "words", "vals", "names", "i", "base", "prefix", "s", "replaces", "clears", "reach")
 
     def __init__(self, cmd: Command, vals: LazyValues, s: State):
         self.cmd, self.words, self.vals, self.names = cmd, cmd.words, vals, vals.names
         self.i, self.base, self.prefix, self.s = 0, "", list(cmd.prefix), s
         self.replaces = False  # under `exec`: nothing after the command runs
-        self.clears = False  # under `env -i`: the command gets only the prefix
+        self.clears = False  # under `env -i`: the command gets only the prefix (and reach.kept)
+        self.reach = None  # a Reach once a wrapper keeps some names, drops gates or hides its words
 
     @property
     def rest(self) -> list:
         """The indexes of the words after the command's name."""
         return list(range(self.i + 1, len(self.words)))
+
+
+class Reach:
+    """What the wrappers of one command did beyond a plain clear (commands.Call.reach, filled by
+    apply.Applier.effect_environ): the names of this shell's exports that still pass, what a
+    clear by a wrapper's own rules dropped, and what cannot be read."""
+
+    __slots__ = ("kept", "outer", "outer_prefix", "drops", "maybe", "unknown", "input_args", "unseen_file",
+                 "env_lines")
+
+    def __init__(self):
+        self.kept = frozenset()  # under a clear: the names of this shell's exports that pass
+        self.outer = None  # before the last clear: the names that passed (None: every export)
+        self.outer_prefix: list = []  # the prefix the last clear set aside (a Pass takes its names back)
+        self.drops: dict = {}  # gate -> (the Clear that dropped it, the assignment it had)
+        self.maybe: list = []  # Clears that only may apply (a hostfile's hosts)
+        self.unknown = ""  # the wrapper's words that decide the environment cannot be read: who
+        self.input_args = None  # xargs: where its input joins the words (environ.InputArgs.replace)
+        self.unseen_file = False  # .deepspeed_env may be somewhere packgate cannot locate
+        self.env_lines: dict = {}  # name -> value: the .deepspeed_env lines every node gets
 
 
 _BASES: dict = {}
@@ -124,10 +147,49 @@ def wrapper(c: Call):
 def env(c: Call):
     """`env X=1 -u Y CMD`: the assignments and removals are the command's prefix; `-i` clears
     what came before; `-S STRING` runs the string, split into words, as the command."""
+    if any(_splits(c.words[j]) for j in c.rest):
+        return env_elements(c)
     transforms, at = read_environ(c.base, c.names, c.words, c.i + 1)
     if at < len(c.words) and c.names[at] in SPLIT_STRING:
         return (Environ(transforms), RunChild(c.words[at + 1], ChildEnv.COMMAND))
     return (Environ(transforms), Next(at))
+
+
+def _splits(word: Word) -> bool:
+    """Whether a word is `"${ARR[@]}"` (or `$ARR[@]` unquoted): one word giving several."""
+    parts = word.parts
+    return len(parts) == 1 and type(parts[0]) is Ref and parts[0].array_all
+
+
+def env_elements(c: Call):
+    """`env "${ENVS[@]}" CMD`: an array's elements are env's words, each NAME=value one more
+    assignment; an element the path does not know leaves the gates unknown; the command must
+    start at a word of its own (else nothing here follows it)."""
+    items = []
+    for j in c.rest:
+        w = c.words[j]
+        if _splits(w):
+            items.extend((v, j, False) for v in c.vals.flow.values(w, c.s))
+        else:
+            items.append((c.vals[j], j, True))
+    transforms: list = []
+    k = 0
+    while k < len(items):
+        v, j, whole = items[k]
+        t = v.text if v.kind == ValKind.KNOWN or v.kind == ValKind.DEFAULT else None
+        if t is None:
+            transforms.append(Unreadable("env " + (c.words[j].raw or "?")))
+        elif _assigns(t):
+            transforms.append(element_assignment(t, v, c.words[j]))
+        elif t in ("-i", "-", "--ignore-environment"):
+            transforms.append(CLEAR)
+        elif t in ("-u", "--unset") and k + 1 < len(items):
+            k += 1
+            transforms.append(UnsetVar(items[k][0].text, c.words[j].start, c.words[items[k][1]].end))
+        elif not t.startswith("-"):
+            return (Environ(tuple(transforms)), Next(j)) if whole else (Environ(tuple(transforms)), AsCommand())
+        k += 1
+    return (Environ(tuple(transforms)),)
 
 
 _STOPS = {name: (StopPath(Stop(name)),) for name in ("exit", "return", "break", "continue")}
@@ -220,6 +282,8 @@ def export(c: Call):
             out.append(AssignWord(w, not negate))
         elif is_name(t):
             out.append(Export(t, w.start, w.end, negate))
+        elif not t and not negate:  # a name made from what cannot be read here
+            out.append(UnreadNames(w.start, w.end, w.raw or "?"))
     out.append(_STATUS_OK)
     return out
 
@@ -308,14 +372,21 @@ def shell(c: Call):
     if c.base == "zsh" and c.prefix:
         return None
     words, names, rest = c.words, c.names, c.rest
+    from_stdin = True  # no script operand (or -s): the shell reads its script from its input
     for idx, j in enumerate(rest):
         t = names[j]
         if t.startswith("-") and "c" in t[1:] and not t.startswith("--"):
             if idx + 1 < len(rest):
                 return (RunChild(words[rest[idx + 1]], ChildEnv.EXPORTED),)
             break
+        if t.startswith("-") and "s" in t[1:] and not t.startswith("--"):
+            break  # `bash -s ARGS`: the arguments are the positional parameters
         if not t.startswith("-"):
+            from_stdin = False
             break
+    stdin = c.cmd.stdin
+    if from_stdin and stdin is not None:  # `bash <<'EOF'`: the here-document is the script
+        return (RunChild(stdin, ChildEnv.STDIN if stdin.quote == "'" else ChildEnv.EXPANDED),)
     return ()
 
 

@@ -87,6 +87,17 @@ class UnsetNames:
     namerefs: bool = False
 
 
+@record(frozen=True)
+class UnreadNames:
+    """`export "$k=$v"` with k read at run time, `export $(grep ... .env | xargs)`: names made
+    from what packgate cannot read (detail: the word as written) are exported; after it the
+    gates are unknown, and PG009 says what could not be seen."""
+
+    start: int
+    end: int
+    detail: str
+
+
 # ---------------------------------------------------------------- options, status, stopping
 
 
@@ -149,6 +160,8 @@ class ChildEnv(TextEnum):
 
     EXPORTED = "exported"  # `bash -c`: what this shell exported, and the command's prefix
     COMMAND = "command"  # `env -S`: the environment env builds (`-i` clears, `-u` removes)
+    STDIN = "stdin"  # `bash <<'EOF'`: as EXPORTED, the here-document's text as it is written
+    EXPANDED = "expanded"  # `bash <<EOF`: as STDIN, but this shell expands the text first
 
 
 @record(frozen=True)

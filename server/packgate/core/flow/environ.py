@@ -12,12 +12,12 @@ words give them and the index of the command the wrapper runs (None: it runs non
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 from .. import gates as G
 from ..parse.model import Lit, Word
 from ..parse.words import is_name
-from ..records import record
+from ..records import TextEnum, record
 
 # ---------------------------------------------------------------- the transforms
 
@@ -46,9 +46,73 @@ class UnsetVar:
     end: int
 
 
+class Cause(TextEnum):
+    """Which wrapper's rules, not the script's words, dropped this shell's exports (a Clear's
+    cause: the rules report what it drops); "" for a clear the script asks for (`env -i`)."""
+
+    NONE = ""
+    SUDO = "sudo"  # sudoers(5)'s default env_reset
+    SRUN = "srun"  # srun --export=NONE or a list without ALL
+    MPIRUN = "mpirun"  # Open MPI: ranks on other hosts get only the -x names
+    DEEPSPEED = "deepspeed"  # ranks on other nodes get the forwarded prefixes and .deepspeed_env
+
+
 @record(frozen=True)
 class Clear:
-    """`env -i`, `docker run`: the child starts from nothing but the transforms after this."""
+    """`env -i`, `docker run`: the child starts from nothing but the transforms after this;
+    cause: the wrapper whose own rules clear it (start, end: its word), certain: False when
+    they do only if something packgate cannot read says so (a hostfile's hosts): then nothing
+    is cleared, and the rules say so at information level."""
+
+    cause: Cause = Cause.NONE
+    start: int = 0
+    end: int = 0
+    certain: bool = True
+
+
+@record(frozen=True)
+class Pass:
+    """After a Clear: one name of the wrapper's own environment (this shell's exports and the
+    prefix) passes to the child (`sudo --preserve-env=NAME`, `srun --export=NAME`, `-x NAME`)."""
+
+    name: str
+
+
+@record(frozen=True)
+class PassPrefix:
+    """After a Clear: every name of the wrapper's environment that starts with one of these
+    passes (DeepSpeed's forwarded prefixes)."""
+
+    prefixes: tuple
+
+
+@record(frozen=True)
+class SetText:
+    """A `NAME=value` inside a wrapper's word (`--export=ALL,NAME=value`, `-x NAME=value`, an
+    element of an array of assignments), literal: the value's bytes at start..end (end - start
+    may differ from the value's length when the value came from elsewhere: foreign)."""
+
+    name: str
+    text: str
+    start: int
+    end: int
+    yields: bool = False  # `srun --export=ALL,NAME=value`: the manual lets an exported NAME win
+
+
+@record(frozen=True)
+class Unreadable:
+    """The wrapper's words that decide the child's environment cannot be read (`--export=$LIST`):
+    the gates the child sees are unknown."""
+
+    via: str
+
+
+@record(frozen=True)
+class InputArgs:
+    """xargs: the words it reads from its input join the command's (replace: the words holding
+    this string get the input instead; "" appends it)."""
+
+    replace: str
 
 
 @record(frozen=True)
@@ -122,6 +186,9 @@ def read_env(syntax: tuple, names, words: list, i: int) -> tuple:
         elif t in takes and i + 1 < n:
             out.append(UnsetVar(names[i + 1], words[i].start, words[i + 1].end))
             i += 2
+        elif t.startswith("--unset=") or (t.startswith("-u") and len(t) > 2 and not t.startswith("--")):
+            out.append(UnsetVar(t.split("=", 1)[1] if t.startswith("--") else t[2:], words[i].start, words[i].end))
+            i += 1
         elif t.startswith("-"):
             i += 1
         else:
@@ -164,6 +231,243 @@ def read_docker_run(syntax: tuple, names, words: list, i: int) -> tuple:
     return tuple(out), None
 
 
+def _lit_start(word: Word, text: str) -> Optional[int]:
+    """The byte offset of a literal word's text (None when the word is not one plain literal)."""
+    parts = word.parts
+    if len(parts) == 1 and type(parts[0]) is Lit and parts[0].text == text \
+            and parts[0].end - parts[0].start == len(text.encode("utf-8")):
+        return parts[0].start
+    return None
+
+
+def _set_text(item: str, word: Word, text: str, offset: int) -> SetText:
+    """`NAME=value` at character offset of a word's text: its value's bytes where the word has them."""
+    name, _, value = item.partition("=")
+    at = _lit_start(word, text)
+    if at is None:
+        return SetText(name, value, word.end, word.end)
+    start = at + len(text[:offset + len(name) + 1].encode("utf-8"))
+    return SetText(name, value, start, start + len(value.encode("utf-8")))
+
+
+def element_assignment(text: str, val, word: Word) -> SetText:
+    """An array element `NAME=value` used as a wrapper's word (`env "${ENVS[@]}" CMD`): its
+    value's bytes where the element's literal is in this document, else the word's end."""
+    name, _, value = text.partition("=")
+    lit = val.lit
+    if lit is not None and not val.foreign and lit[1] - lit[0] == len(text.encode("utf-8")):
+        start = lit[0] + len(name) + 1
+        return SetText(name, value, start, lit[1])
+    return SetText(name, value, word.end, word.end)
+
+
+def read_sudo(syntax: tuple, names, words: list, i: int) -> tuple:
+    """`sudo [options] [NAME=value...] CMD`: sudoers' default env_reset gives CMD a fresh
+    environment (Clear, then the few names it keeps); `-E`/`--preserve-env` keeps everything,
+    `--preserve-env=A,B` those names too; the NAME=value words are set after it."""
+    takes = syntax[0]
+    n = len(words)
+    at = words[i - 1]
+    keep_all, kept = False, []
+    while i < n:
+        t = names[i]
+        if t == "--":
+            i += 1
+            break
+        if t in G.SUDO_PRESERVE:
+            keep_all = True
+            i += 1
+        elif t.startswith("--preserve-env="):
+            kept.extend(x for x in t[len("--preserve-env="):].split(",") if is_name(x))
+            i += 1
+        elif t in takes:
+            i += 2
+        elif t.startswith("--"):
+            i += 1  # `--user=bob`, `--login`...
+        elif t.startswith("-") and len(t) > 1:
+            for k, letter in enumerate(t[1:], start=1):
+                if letter == "E":
+                    keep_all = True
+                elif "-" + letter in takes:
+                    i += 1 if k == len(t) - 1 else 0  # `-ubob` glues its value, `-Eu bob` takes the next
+                    break
+            i += 1
+        else:
+            break
+    out: list = [KEEP] if keep_all else \
+        [Clear(Cause.SUDO, at.start, at.end), *(Pass(name) for name in (*G.SUDO_RESET_KEEPS, *kept))]
+    while i < n and _assigns(words[i]):
+        out.append(SetVar(words[i]))
+        i += 1
+    return tuple(out), i
+
+
+def read_xargs(syntax: tuple, names, words: list, i: int) -> tuple:
+    """`xargs [options] CMD ARGS`: the environment is kept; the words xargs reads are CMD's
+    too: in place of `-I STRING`'s string, else after ARGS."""
+    takes = syntax[0]
+    n = len(words)
+    replace = ""
+    while i < n:
+        t = names[i]
+        if t == "--":
+            i += 1
+            break
+        if not t.startswith("-") or t == "-":
+            break
+        if t == "-I" and i + 1 < n:
+            replace = names[i + 1] or "\0"
+        elif t.startswith("-I") and len(t) > 2:
+            replace = t[2:]
+        elif t == "-i" or t == "--replace":
+            replace = "{}"
+        elif t.startswith(("-i", "--replace=")):
+            replace = t.split("=", 1)[1] if t.startswith("--") else t[2:]
+        i += 2 if t in takes else 1
+    return (KEEP, InputArgs(replace)), i
+
+
+def _options(syntax: tuple, names, words: list, i: int, wanted: frozenset):
+    """The launcher's options before its program, as (option, value, the value's word index):
+    `--opt=value` and `--opt value` alike (a value-less switch has value None)."""
+    takes = syntax[0]
+    n = len(words)
+    while i < n:
+        t = names[i]
+        if not t:  # `--export="$LIST"`: an option whose value cannot be read ("" stands for it)
+            lead = words[i].parts[0] if words[i].parts else None
+            if type(lead) is not Lit or not lead.text.startswith("-") or "=" not in lead.text:
+                return
+            opt = lead.text.split("=", 1)[0]
+            if opt in wanted:
+                yield opt, "", i, len(opt) + 1
+            i += 1
+            continue
+        if not t.startswith("-") or t in ("-", "--"):
+            return
+        if t.startswith("--") and "=" in t:
+            opt, _, value = t.partition("=")
+            if opt in wanted:
+                yield opt, value, i, len(opt) + 1
+            i += 1
+        elif t in takes:
+            if t in wanted and i + 1 < n:
+                yield t, names[i + 1], i + 1, 0
+            i += 2
+        else:
+            if t in wanted:
+                yield t, None, i, 0
+            i += 1
+
+
+_SRUN_WANTED = frozenset({G.SRUN_EXPORT})
+_SLURM = PassPrefix(("SLURM_",))
+
+
+def read_srun(syntax: tuple, names, words: list, i: int) -> tuple:
+    """`srun [--export=...] PROGRAM`: its tasks see this shell's environment (ALL, the default),
+    none of it (NONE), or the listed names and NAME=value only (plus SLURM_*); with ALL in the
+    list, everything and the values."""
+    spec = None
+    for _opt, value, at, glued in _options(syntax, names, words, i, _SRUN_WANTED):
+        spec = (value, at, glued)
+    if spec is None:
+        return _KEEPS, None
+    value, at, glued = spec
+    word = words[at]
+    if not value:
+        return (Unreadable("srun " + G.SRUN_EXPORT),), None
+    items = value.split(",")
+    kept = [KEEP] if "ALL" in items else [Clear(Cause.SRUN, word.start, word.end), _SLURM]
+    offset = glued
+    for item in items:
+        if "=" in item and is_name(item.split("=", 1)[0]):
+            # with ALL, srun's manual says the user's environment takes precedence over the
+            # values given: where this shell exports the name too, which wins is not certain
+            t = _set_text(item, word, names[at], offset)
+            kept.append(SetText(t.name, t.text, t.start, t.end, True) if kept[0] is KEEP else t)
+        elif is_name(item) and item not in ("ALL", "NONE") and kept[0] is not KEEP:
+            kept.append(Pass(item))
+        offset += len(item) + 1
+    return tuple(kept), None
+
+
+_MPIRUN_WANTED = frozenset({G.MPIRUN_EXPORT}) | G.MPIRUN_HOSTS | G.MPIRUN_HOSTFILES
+
+
+def read_mpirun(syntax: tuple, names, words: list, i: int) -> tuple:
+    """`mpirun [-x NAME[=value]] [-H hosts | --hostfile FILE] PROGRAM` (Open MPI): ranks on this
+    host inherit mpirun's environment; those on other hosts get only the -x names. Hosts named
+    other than this one: the ranks there see Clear plus the -x names; a hostfile (not read
+    here): that may be so."""
+    at = words[i - 1]
+    sent: list = []
+    remote = maybe = False
+    for opt, value, k, _glued in _options(syntax, names, words, i, _MPIRUN_WANTED):
+        if opt == G.MPIRUN_EXPORT:
+            if _assigns(words[k]):  # `-x NAME=value`, the value evaluated as env's words are
+                sent.append(SetVar(words[k]))
+            elif value and is_name(value):
+                sent.append(Pass(value))
+            else:
+                sent.append(Unreadable("mpirun -x"))
+        elif opt in G.MPIRUN_HOSTS:
+            hosts = [h.split(":", 1)[0] for h in (value or "").split(",")]
+            if not value or any(not h for h in hosts):
+                maybe = True
+            elif any(h not in G.LOCAL_HOSTS for h in hosts):
+                remote = True
+        else:
+            maybe = True
+    sets = [t for t in sent if type(t) is not Pass]
+    if remote:
+        return (Clear(Cause.MPIRUN, at.start, at.end), PassPrefix(("OMPI_",)), *sent), None
+    if maybe:
+        return (Clear(Cause.MPIRUN, at.start, at.end, certain=False), *sets), None
+    return (KEEP, *sets), None
+
+
+_DEEPSPEED_WANTED = G.DEEPSPEED_HOSTFILE | G.DEEPSPEED_HOSTS | G.DEEPSPEED_EXCLUDE | \
+    frozenset({G.DEEPSPEED_NUM_NODES, G.DEEPSPEED_FORCE_MULTI})
+_DEEPSPEED_SYNTAX = (G.DEEPSPEED_HOSTFILE | G.DEEPSPEED_HOSTS | G.DEEPSPEED_EXCLUDE | frozenset({
+    G.DEEPSPEED_NUM_NODES, "--num_gpus", "--num-gpus", "--master_port", "--master_addr", "--launcher",
+    "--launcher_args", "--ssh_port", "--min_elastic_nodes", "--max_elastic_nodes", "--save_pid",
+    "--enable_each_rank_log", "--bind_core_list", "--autotuning", "--venv_script", "--node_rank"}), 0)
+
+
+def read_deepspeed(syntax: tuple, names, words: list, i: int) -> tuple:
+    """`deepspeed [--hostfile F] [--num_nodes N] [--include H1@H2] [--force_multi] SCRIPT`: on
+    several nodes its runner starts every rank over pdsh/ssh (or MPI), with only the exported
+    names of DeepSpeed's forwarded prefixes and the lines of `.deepspeed_env` (DeepSpeedEnv);
+    with a hostfile alone the node count is the file's (not read: that may be so)."""
+    at = words[i - 1]
+    hostfile = multi = False
+    for opt, value, _k, _glued in _options(_DEEPSPEED_SYNTAX, names, words, i, _DEEPSPEED_WANTED):
+        if opt in G.DEEPSPEED_HOSTFILE:
+            hostfile = True
+        elif opt == G.DEEPSPEED_NUM_NODES:
+            multi = multi or (value or "").isdigit() and int(value) > 1
+        elif opt in G.DEEPSPEED_HOSTS:
+            multi = multi or len([h for h in (value or "").split("@") if h]) > 1
+        elif opt == G.DEEPSPEED_FORCE_MULTI:
+            multi = True
+    if multi:
+        return (Clear(Cause.DEEPSPEED, at.start, at.end), PassPrefix(G.DEEPSPEED_EXPORT_PREFIXES),
+                DEEPSPEED_ENV), None
+    if hostfile:
+        return (Clear(Cause.DEEPSPEED, at.start, at.end, certain=False),), None
+    return _KEEPS, None
+
+
+@record(frozen=True)
+class DeepSpeedEnv:
+    """The NAME=value lines of `.deepspeed_env` in the working folder (the script's, when it
+    changes folder nowhere) are set on every node; a home folder's file is the user's, unseen."""
+
+
+DEEPSPEED_ENV = DeepSpeedEnv()
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -181,6 +485,15 @@ WRAPPERS: dict[str, Wrapper] = {
     **{name: Wrapper(syntax, keep) for name, syntax in G.WRAPPER_SYNTAX.items()},
     "env": Wrapper(G.ENV_SYNTAX, read_env),
     "docker": Wrapper(G.DOCKER_RUN_SYNTAX, read_docker_run),
+    "sudo": Wrapper(G.SUDO_SYNTAX, read_sudo),
+    "xargs": Wrapper(G.WRAPPER_SYNTAX["xargs"], read_xargs),
+}
+# launchers that decide what their ranks see (the launch is the launcher: its words and
+# findings stay where they are); read by launches.Launches.launch
+LAUNCHERS: dict[str, Wrapper] = {
+    "srun": Wrapper(G.SRUN_SYNTAX, read_srun),
+    "mpirun": Wrapper(G.MPIRUN_SYNTAX, read_mpirun),
+    "deepspeed": Wrapper(_DEEPSPEED_SYNTAX, read_deepspeed),
 }
 
 
@@ -189,3 +502,10 @@ def read(name: str, names, words: list, i: int) -> tuple:
     index of the command it runs (None: none)."""
     row = WRAPPERS[name]
     return row.read(row.syntax, names, words, i)
+
+
+def read_launcher(name: str, names, words: list, i: int) -> tuple:
+    """The transforms a launcher (LAUNCHERS: srun, mpirun, deepspeed) applies to what its ranks
+    see, from its words after its name at i; () for the others."""
+    row = LAUNCHERS.get(name)
+    return row.read(row.syntax, names, words, i)[0] if row is not None else ()

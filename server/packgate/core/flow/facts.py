@@ -152,6 +152,9 @@ class UnfollowedKind(TextEnum):
     RELATIVE = "relative"
     CYCLE = "cycle"
     DEPTH = "depth"
+    PROCESS = "process"  # `source <(curl ...)`: a command's output
+    WRITTEN = "written"  # the script writes the file itself before it sources it
+    COMPUTED = "computed"  # `export "$k=$v"`, `export $(...)`: names made from what the script reads
 
 
 class Reason(NamedTuple):
@@ -167,6 +170,20 @@ class Unfollowed(NamedTuple):
     reason: Reason
 
 
+class Dropped(NamedTuple):
+    """A gate this shell exported that a wrapper's own rules keep from the launch (sudo's
+    env_reset, srun --export, the ranks on other nodes of mpirun or deepspeed): the assignment
+    the launch would have seen, which wrapper (an environ.Cause's text) and its word's span;
+    certain False: only if something packgate cannot read says so (a hostfile's hosts, a
+    .deepspeed_env it cannot locate), and the launch's value is then what it would be."""
+
+    assign: Optional[Assign]
+    cause: str
+    start: int
+    end: int
+    certain: bool = True
+
+
 @record(frozen=True)
 class Seen:
     """What a launch sees of one gate on one path."""
@@ -176,6 +193,7 @@ class Seen:
     unexported: Optional[Assign] = None  # set in the script but never exported
     lost: Optional[Lost] = None  # exported where the launch cannot see it
     removed: Optional[tuple] = None  # (start, end) of the unset / export -n that removed it
+    dropped: Optional[Dropped] = None  # exported, but a wrapper's rules keep it from the launch
 
 
 @record(eq=True)

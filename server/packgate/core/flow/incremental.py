@@ -196,7 +196,11 @@ class Mapper:
 
     def seen(self, x: Seen) -> Seen:
         """What a launch sees of a gate, moved."""
-        return Seen(self.val(x.val), x.origin, x.unexported, x.lost, self.span(x.removed))
+        dropped = x.dropped
+        if dropped is not None:
+            start, end = self.span((dropped.start, dropped.end))
+            dropped = dropped._replace(start=start, end=end)
+        return Seen(self.val(x.val), x.origin, x.unexported, x.lost, self.span(x.removed), dropped)
 
     def path(self, p: LaunchPath) -> LaunchPath:
         """One path to a launch, moved."""

@@ -3,10 +3,17 @@ environment on each path, its prefix assignments and its arguments."""
 
 from __future__ import annotations
 
+import os
+from typing import Optional
+
 from .. import gates as G
-from ..parse.model import AssignMode, Ref
+from ..parse.model import AssignMode, Command, Ref
+from ..parse.visit import children
+from ..parse.words import is_name
 from .commands import Call, base_name
-from .facts import UNSET, Launch, LaunchPath, Origin, Seen, Val, ValKind
+from .effects import Environ
+from .environ import read_launcher
+from .facts import UNSET, Dropped, Launch, LaunchPath, Origin, Seen, Val, ValKind, Var
 from .incremental import LaunchEntry
 from .state import State
 
@@ -46,14 +53,26 @@ class Launches:
             launch = self.launches.get(key) or Launch(cmd.start, cmd.end, words[i].start, words[i].end, launcher,
                                                       command=c.names[i] or "")
         self.sub_launches += 1
+        ranks = read_launcher(base_name(c.names[i]), c.names, words, i + 1)
+        if ranks:  # srun --export, mpirun -x, deepspeed's nodes: what the ranks see
+            self.effect_environ(Environ(ranks), c, [s])
+            prefix = c.prefix
+        reach = c.reach
         # bash expands the arguments before it makes the prefix assignments: in
         # `MBS=4 torchrun ... --micro-batch-size $MBS` the flag gets the shell's MBS, not 4
         args = []
+        replace = reach.input_args if reach is not None else None
         for w in words[i + 1:]:
+            if replace and w.text is not None and replace in w.text:  # xargs -I{}: its input goes there
+                args.append(Val(_UNKNOWN, w.text, via="xargs", span=(w.start, w.end), origin=Origin.UNKNOWN))
+                continue
             args.extend(self.values(w, s))
+        if replace == "":  # xargs: its input joins the words at the end
+            args.append(Val(_UNKNOWN, via="xargs", origin=Origin.UNKNOWN))
         child = s.fork()
-        if c.clears:  # `env -i`: only the assignments after it reach the command
-            for name in [n for n, v in child.vars.items() if v is not None and v.exported]:
+        if c.clears:  # `env -i`: only the assignments after it (and the names kept) reach the command
+            kept = reach.kept if reach is not None else frozenset()
+            for name in [n for n, v in child.vars.items() if v is not None and v.exported and n not in kept]:
                 child.drop(name)
         prefix_sites = []
         relevant = self.relevant
@@ -67,11 +86,66 @@ class Launches:
                 continue  # PYTHONPATH=... torchrun: nothing a check reads (a dry run shows it)
             self.assign(child, a)
             prefix_sites.append(a)
-        self.add_path(LaunchEntry(key, launch, self.see(child, args, prefix_sites, cleared=c.clears)))
+        dropped = self.reached(reach, child) if reach is not None else None
+        self.add_path(LaunchEntry(key, launch, self.see(child, args, prefix_sites, cleared=c.clears,
+                                                        dropped=dropped)))
+
+    def reached(self, reach, child: State) -> dict:
+        """What a wrapper's rules did to the launch's environment beyond its prefix (on child):
+        the .deepspeed_env lines set, gates made unknown by words that cannot be read, and per
+        gate the Dropped that says which wrapper keeps it from the launch."""
+        for name, text in reach.env_lines.items():
+            child.set(name, Var(Val(_KNOWN, text, via=G.DEEPSPEED_ENV_FILE), True, None))
+        if reach.unknown:
+            for gate in G.GATES:
+                child.set(gate, Var(Val(_UNKNOWN, via=reach.unknown, origin=Origin.UNKNOWN), True, None))
+        dropped = {}
+        for gate, (t, origin) in reach.drops.items():
+            if reach.unknown:
+                continue
+            certain = not reach.unseen_file
+            if not certain:  # the nodes may get it from a .deepspeed_env packgate cannot locate
+                child.set(gate, Var(Val(_UNKNOWN, via=G.DEEPSPEED_ENV_FILE, origin=Origin.UNKNOWN), True, None))
+            dropped[gate] = Dropped(origin, t.cause.value, t.start, t.end, certain)
+        for t in reach.maybe:
+            for gate in G.GATES:
+                var = child.vars.get(gate)
+                if gate not in dropped and var is not None and var.exported and not var.negated \
+                        and var.val.kind != ValKind.UNSET:
+                    dropped[gate] = Dropped(var.origin, t.cause.value, t.start, t.end, False)
+        return dropped
+
+    def deepspeed_env(self) -> Optional[dict]:
+        """The NAME=value lines of `.deepspeed_env` where deepspeed would read it: the script's
+        folder, when the script changes folder nowhere ({} when there is no such file); None
+        when packgate cannot tell where the working folder is."""
+        if self.path is None or self.loader is None or self.changes_folder():
+            return None
+        target = os.path.join(os.path.dirname(self.path), G.DEEPSPEED_ENV_FILE)
+        self.dependencies.add(os.path.realpath(target))
+        if not os.path.isfile(target):
+            return {}
+        text, _reason = self.loader(target)
+        if text is None:
+            return None
+        lines = {}
+        for line in text.splitlines():
+            name, eq, value = line.partition("=")
+            if eq and is_name(name.strip()):
+                lines[name.strip()] = value.strip()
+        return lines
+
+    def changes_folder(self) -> bool:
+        """Whether the script runs `cd`, `pushd` or `popd` anywhere (computed once)."""
+        found = self.folder_changes
+        if found is None:
+            found = self.folder_changes = _changes_folder(self.script.body)
+        return found
 
     def see(self, s: State, args: list, prefix_sites: list, implicit: bool = False,
-            cleared: bool = False) -> LaunchPath:
-        """What a launch given args sees on path s: each gate, the micro-batch size, the packing flags."""
+            cleared: bool = False, dropped: Optional[dict] = None) -> LaunchPath:
+        """What a launch given args sees on path s: each gate, the micro-batch size, the packing
+        flags (dropped: gate -> Dropped, what a wrapper's rules keep from the launch)."""
         seen = {}
         read = self.read
         for var in s.vars.values():  # the launched program may read every variable it is given
@@ -83,13 +157,14 @@ class Launches:
             if var is not None and var.origin is not None:
                 self.read[var.origin] = None
             removed = s.removed.get(gate)
+            drop = dropped.get(gate) if dropped else None
             if var is None or var.val.kind == ValKind.UNSET:
                 if s.env_file:
                     seen[gate] = Seen(Val(_UNKNOWN, via="--env-file", origin=Origin.UNKNOWN), None, lost=lost)
                 else:
-                    seen[gate] = Seen(UNSET, None, lost=lost, removed=removed)
+                    seen[gate] = Seen(UNSET, None, lost=lost, removed=removed, dropped=drop)
             elif var.exported:
-                seen[gate] = Seen(var.val, var.origin)
+                seen[gate] = Seen(var.val, var.origin, dropped=drop)
             elif var.negated:
                 seen[gate] = Seen(UNSET, None, removed=removed)
             else:
@@ -97,12 +172,15 @@ class Launches:
         mbs, flag, sft, pretrain = None, None, False, False
         for idx, v in enumerate(args):
             t = v.text
-            if t[:2] != "--" or (v.kind != _KNOWN and v.kind != _DEFAULT):
+            if t[:2] != "--" or (v.kind != _KNOWN and v.kind != _DEFAULT and v.via != "xargs"):
                 continue  # every flag looked for starts with --
             if t == G.MBS_FLAG:
                 if idx + 1 < len(args):  # a flag without a value is argparse's error, not ours
                     flag = v.span
                     mbs = args[idx + 1]
+            elif t.startswith(G.MBS_FLAG + "=") and v.kind == _UNKNOWN:  # xargs -I{}: its input
+                flag = v.span
+                mbs = Val(_UNKNOWN, via=v.via, origin=Origin.UNKNOWN)
             elif t.startswith(G.MBS_FLAG + "="):
                 flag = v.span
                 lit = (v.lit[0] + len(G.MBS_FLAG) + 1, v.lit[1]) if v.lit else None
@@ -113,3 +191,17 @@ class Launches:
                 pretrain = True
         return LaunchPath(s.labels, seen, mbs, flag, sft, pretrain, s.docker_at, s.host_exported,
                           tuple(args), s.vars, cleared, s.env_file, s.removed)
+
+
+_FOLDER_COMMANDS = frozenset(("cd", "pushd", "popd"))
+
+
+def _changes_folder(block) -> bool:
+    """Whether a statement at or below block runs cd, pushd or popd."""
+    stack = [block]
+    while stack:
+        st = stack.pop()
+        if type(st) is Command and st.words and st.words[0].text in _FOLDER_COMMANDS:
+            return True
+        stack.extend(children(st))
+    return False

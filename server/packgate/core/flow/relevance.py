@@ -13,7 +13,7 @@ from .. import gates as G
 from ..parse.model import (Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, Lit, Loop,
                            Opaque_, Ref, SetOpt, Unset)
 from ..parse.visit import children
-from .commands import ACTIVE, OPAQUE, READS_ALL_ARGS, REACHING, base_name
+from .commands import ACTIVE, CHILD_SHELLS, OPAQUE, READS_ALL_ARGS, REACHING, base_name
 from .walk import MAX_CALL_DEPTH
 
 # statements a walk cannot step over: they change exports, options or functions, end the
@@ -313,6 +313,9 @@ def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
             elif name is None or base in REACHING:
                 roots.update(_word_refs(cmd.words))
                 roots.update(str(i) for i in range(10))
+            if cmd.stdin is not None and cmd.stdin.text is None and \
+                    any(w.text is not None and base_name(w.text) in CHILD_SHELLS for w in cmd.words):
+                roots.update(_word_refs([cmd.stdin]))  # `bash <<EOF`: this shell expands the script
     relevant, todo = set(), list(roots)
     while todo:
         n = todo.pop()

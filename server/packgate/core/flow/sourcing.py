@@ -4,15 +4,20 @@ refusing cycles, depth and unsafe paths, and walking it in this shell."""
 from __future__ import annotations
 
 import os
+import re
 from typing import Optional
 
+from .. import gates as G
 from ..parse import parse_bytes
-from ..parse.model import Command, DirectiveKind, Word
-from .facts import Reason, Stop, Unfollowed, UnfollowedKind, Val, ValKind
+from ..parse.model import Command, DirectiveKind, Opaque, Word
+from ..parse.words import SUBSTITUTION
+from .facts import Origin, Reason, Stop, Unfollowed, UnfollowedKind, Val, ValKind, Var
 from .state import State
 
 MAX_SOURCE_DEPTH = 8
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)
+# a gate after a file packgate could not read: whatever the file made of it
+_UNREAD = Val(ValKind.UNKNOWN, via="a file packgate could not read", origin=Origin.UNKNOWN)
 
 
 class Sourcing:
@@ -26,20 +31,21 @@ class Sourcing:
             target = override
         elif val.kind in _GIVEN and val.text:
             target = val.text
+        elif self.process_substitution(word):
+            return self.unread(s, where, UnfollowedKind.PROCESS, self.shown(word))
         else:
-            self.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.DYNAMIC, val.via or "?")))
-            return [s]
+            return self.unread(s, where, UnfollowedKind.DYNAMIC, val.via or "?")
         if self.loader is None:  # following is off (no file location): nothing more to say
             return [s]
         if "\0" in target:
-            self.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.REFUSED, "a path with a NUL byte")))
-            return [s]
+            return self.unread(s, where, UnfollowedKind.REFUSED, "a path with a NUL byte")
         written = target
+        if self.writes_file(written):  # made (or rewritten) at run time: what is on disk now is not it
+            return self.unread(s, where, UnfollowedKind.WRITTEN, written)
         current = self.file_stack[-1]
         if not os.path.isabs(target):
             if current is None:
-                self.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.RELATIVE, target)))
-                return [s]
+                return self.unread(s, where, UnfollowedKind.RELATIVE, target)
             target = os.path.join(os.path.dirname(current), target)
         target = os.path.normpath(target)
 
@@ -50,8 +56,7 @@ class Sourcing:
             self.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.CYCLE, cycle)))
             return [s]
         if len(self.file_stack) > MAX_SOURCE_DEPTH:
-            self.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.DEPTH, written)))
-            return [s]
+            return self.unread(s, where, UnfollowedKind.DEPTH, written)
         self.dependencies.add(real)
         script = self.source_cache.get(real)
         if script is None:
@@ -59,12 +64,14 @@ class Sourcing:
             if text is None:
                 self.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.REFUSED, f"{written}: {reason}")))
                 self.source_cache[real] = False
-                return [s]
+                if not os.path.lexists(target):
+                    return [s]  # bash says so and goes on: the file sets nothing
+                return self.unread(s, where, None, "")
             self.foreign[real] = text
             script = parse_bytes(text.encode("utf-8", "surrogatepass"), file=real)
             self.source_cache[real] = script
         elif script is False:
-            return [s]
+            return [s] if not os.path.lexists(target) else self.unread(s, where, None, "")
         outer_via = self.via
         if self.via is None:
             self.via = (cmd.start, cmd.end)
@@ -80,6 +87,38 @@ class Sourcing:
             if st.done == Stop.RETURN:
                 st.done = Stop.NONE
         return out
+
+    def unread(self, s: State, where: tuple, kind: Optional[UnfollowedKind], detail: str) -> list:
+        """A file (or a command's output) sourced unseen: PG009 says so (kind None: said
+        already), and what the gates are after it is unknown on this path."""
+        if kind is not None:
+            self.unfollowed.append(Unfollowed(*where, Reason(kind, detail)))
+        for gate in G.GATES:
+            s.set(gate, Var(_UNREAD, True, None))
+        return [s]
+
+    def writes_file(self, written: str) -> bool:
+        """Whether this script's text redirects output into the file it sources (`cat > env.sh`,
+        `echo ... >> ./env.sh`, `| tee env.sh`), by the file's name (computed once per name)."""
+        found = self.written_files.get(written)
+        if found is None:
+            name = re.escape(os.path.basename(written).encode("utf-8", "surrogatepass"))
+            pattern = rb"(?:>>?|>\||\btee(?:\s+-a)?)\s*[\"']?(?:[^\s\"';&|<>]*/)?" + name + rb"[\"']?(?=[\s;&|)]|$)"
+            found = self.written_files[written] = bool(name) and not self.sourced and \
+                re.search(pattern, self.data) is not None
+        return found
+
+    def process_substitution(self, word: Word) -> bool:
+        """Whether a sourced word is a process substitution, `<(curl ...)`."""
+        parts = word.parts
+        return len(parts) == 1 and type(parts[0]) is Opaque and parts[0].reason == SUBSTITUTION and \
+            not self.sourced and self.data[parts[0].start:parts[0].start + 2] == b"<("
+
+    def shown(self, word: Word) -> str:
+        """A word as the script spells it (in this document)."""
+        if self.sourced:
+            return "?"
+        return self.data[word.start:word.end].decode("utf-8", "replace")
 
     def source_directive(self, cmd: Command) -> Optional[str]:
         """The path of a `# packgate source=PATH` comment that covers this command."""

@@ -18,7 +18,7 @@ from .model import (AndOr, Block, Case, Command, Directive, DirectiveKind, FuncD
                     Word)
 from .reuse import move_top, reusable
 from .simple import _PLAIN, SimpleBuilder
-from .words import MAX_DEPTH
+from .words import MAX_DEPTH, _has_effects
 
 # a pattern, compiled on first use (re keeps it): most scripts hold no directive
 DIRECTIVE = r"#\s*packgate\s+(disable|profile|source)\s*=\s*(\S+)"
@@ -285,11 +285,52 @@ class Builder(SimpleBuilder):
 
     def redirected(self, node, d: int) -> list:
         body = node.child_by_field_name("body")
+        stdin = None
         for c in node.children:
             if c.type == "herestring_redirect":
                 for w in c.named_children:
-                    self.word(w, d)
-        return self.statement(body, d) if body is not None else []
+                    stdin = self.word(w, d)
+            elif c.type == "heredoc_redirect":
+                stdin = self.heredoc(c, d)
+        out = self.statement(body, d) if body is not None else []
+        if stdin is not None and body is not None and body.type == "command" and out and type(out[-1]) is Command:
+            out[-1].stdin = stdin
+        return out
+
+    def heredoc(self, node, d: int) -> Optional[Word]:
+        """A here-document's text as a word: literal (quote "'") when its delimiter is quoted
+        (`<<'EOF'`, `<<\\EOF`), else read as a double-quoted string is (quote '"'): the shell
+        that reads it expands it first."""
+        start = body = None
+        for c in node.children:
+            if c.type == "heredoc_start":
+                start = c
+            elif c.type == "heredoc_body":
+                body = c
+        if start is None or body is None:
+            return None
+        s, e = self.s(body), self.e(body)
+        raw = self.text(body)
+        if any(ch in self.text(start) for ch in "'\"\\"):
+            return Word([Lit(raw, s, e)], s, e, "'", raw, raw)
+        parts: list = []
+        at = body.start_byte
+        for c in body.children:
+            if c.start_byte > at:
+                parts.append(Lit(self.data[at:c.start_byte].decode("utf-8", "replace"), at + self.base,
+                                 c.start_byte + self.base))
+            if c.type == "heredoc_content":
+                parts.append(Lit(self.text(c), self.s(c), self.e(c)))
+            else:
+                self.parts(c, parts, d + 1, True)
+            at = c.end_byte
+        if body.end_byte > at:
+            parts.append(Lit(self.data[at:body.end_byte].decode("utf-8", "replace"), at + self.base, e))
+        w = Word(parts, s, e, '"', raw)
+        w.text = w.literal()
+        if w.text is None:
+            w.effects = _has_effects(parts)
+        return w
 
     def pipeline(self, node, d: int) -> list:
         stages = [c for c in node.named_children if c.type != "comment"]

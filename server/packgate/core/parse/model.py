@@ -191,6 +191,7 @@ class Command(Stmt):
     name_end: int = 0
     pre: list = factory(list)  # statements run before (command substitutions)
     test: Optional[TestForm] = None  # `[ ... ]` / `[[ ... ]]` of a form the walk decides
+    stdin: Optional[Word] = None  # a here-string's or here-document's text (`bash <<'EOF'`)
 
 
 @record

@@ -144,6 +144,8 @@ def _explained(off, ctx: Context) -> bool:
         return True
     if off.lost is not None and off.lost[0].name in ctx.live:
         return True
+    if off.dropped is not None and off.dropped.certain and off.dropped.assign is not None:
+        return True  # a wrapper's rules keep it from the launch: PG006 says which
     return False
 
 

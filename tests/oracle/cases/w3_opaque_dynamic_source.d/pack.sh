@@ -1,0 +1,1 @@
+export OFFLINE_PACKED_DATA=1
