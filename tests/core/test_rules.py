@@ -21,6 +21,23 @@ def codes(text, **kw):
     return [f.code for f in analyze(text, settings=Settings(lang="en", **kw)).findings]
 
 
+def example(rule, text: str, tmp_path):
+    """The analysis of one of a rule's examples: in the workspace of training code the rule
+    states (Rule.workspace, written below tmp_path with a project root) when it has one."""
+    if not rule.workspace:
+        return analyze(text, settings=EN)
+    root = tmp_path / "workspace"
+    if not root.exists():
+        for name, body in (("pyproject.toml", ""), *rule.workspace):
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(body, encoding="utf-8")
+    return analyze(text, settings=EN, path=str(root / "example.sh"))
+
+
+def example_codes(rule, text: str, tmp_path) -> list:
+    return [f.code for f in example(rule, text, tmp_path).findings]
+
+
 def bash_ok(text: str) -> bool:
     if shutil.which("bash") is None:
         pytest.skip("bash is not installed")
@@ -44,42 +61,49 @@ def test_registry_matches_table():
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_bad_example_fires(rule):
-    assert rule.code in codes(rule.bad)
+def test_bad_example_fires(rule, tmp_path):
+    assert rule.code in example_codes(rule, rule.bad, tmp_path)
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_good_example_is_clean(rule):
-    assert codes(rule.good) == []
+def test_good_example_is_clean(rule, tmp_path):
+    assert example_codes(rule, rule.good, tmp_path) == []
     assert bash_ok(rule.good)
 
 
+@pytest.mark.parametrize("rule", [r for r in RULES if r.workspace], ids=lambda r: r.code)
+def test_an_example_that_needs_training_code_is_silent_without_it(rule):
+    """Rule.workspace is what its examples rest on: without that code they prove nothing."""
+    assert rule.code not in codes(rule.bad)
+    assert "train.py" in rule.bad and all(name in rule.problem_en for name, _ in rule.workspace)
+
+
 @pytest.mark.parametrize("rule", [r for r in RULES if r.fixes], ids=lambda r: r.code)
-def test_preferred_fix_cleans_bad_example(rule):
-    analysis = analyze(rule.bad, settings=EN)
+def test_preferred_fix_cleans_bad_example(rule, tmp_path):
+    analysis = example(rule, rule.bad, tmp_path)
     targets = [f for f in analysis.findings if f.code == rule.code]
     assert targets
     fix = next(x for x in targets[0].fixes if x.kind == "fix" and x.preferred)
     fixed = apply_edits(analysis.source.data, fix.edits).decode()
-    assert rule.code not in codes(fixed), fixed
+    assert rule.code not in example_codes(rule, fixed, tmp_path), fixed
     assert bash_ok(fixed), fixed
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_every_finding_offers_both_disable_actions(rule):
-    analysis = analyze(rule.bad, settings=EN)
+def test_every_finding_offers_both_disable_actions(rule, tmp_path):
+    analysis = example(rule, rule.bad, tmp_path)
     for f in analysis.findings:
         disables = [x for x in f.fixes if x.kind == "disable"]
         assert len(disables) == 2
         for x in disables:
             fixed = apply_edits(analysis.source.data, x.edits).decode()
-            assert f.code not in codes(fixed), (x.description, fixed)
+            assert f.code not in example_codes(rule, fixed, tmp_path), (x.description, fixed)
             assert bash_ok(fixed)
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_fix_all_leaves_bad_example_valid_bash(rule):
-    analysis = analyze(rule.bad, settings=EN)
+def test_fix_all_leaves_bad_example_valid_bash(rule, tmp_path):
+    analysis = example(rule, rule.bad, tmp_path)
     assert bash_ok(analysis.fixed_text())
 
 
@@ -289,10 +313,43 @@ def test_sourcing_texts_are_produced(tmp_path):
     assert "relative" in set().union(*(_which(rule.messages, f.message) for f in found))
 
 
+# the launch-contract texts need training code: (files of the workspace, script, code, key, fixes)
+CONTRACT_CODE = {
+    "pyproject.toml": "",
+    "strict.py": "import argparse\np = argparse.ArgumentParser(allow_abbrev=False)\n"
+                 "p.add_argument('--seq-length', type=int)\np.add_argument('--micro-batch-size', type=int)\n"
+                 "p.add_argument('--attention-backend', choices=['flash', 'fused'])\np.parse_args()\n",
+    "loose.py": "import argparse\np = argparse.ArgumentParser()\np.add_argument('--seq-length', type=int)\n"
+                "p.add_argument('--seq-parallel', action='store_true')\np.parse_args()\n",
+    "bare.py": "print('its parser is built elsewhere')\n",
+}
+CONTRACT_PRODUCING = [
+    ("torchrun strict.py --image-resolution 1000\n", "PG010", "undefined", set()),
+    ("torchrun strict.py --micro-batch-sise 1\n", "PG010", "undefined", {"closest"}),
+    ("torchrun strict.py --seq-len 8192\n", "PG010", "refused", {"full"}),
+    ("torchrun loose.py --seq 8192\n", "PG010", "ambiguous", set()),
+    ("torchrun bare.py --image-resolution 1000\n", "PG010", "union", set()),
+    ("torchrun strict.py --seq-length 8k\n", "PG011", "type", set()),
+    ("torchrun strict.py --attention-backend flashy\n", "PG011", "choice", set()),
+]
+
+
+def test_contract_texts_are_produced(tmp_path):
+    for name, body in CONTRACT_CODE.items():
+        (tmp_path / name).write_text(body)
+    for text, code, key, fixes in CONTRACT_PRODUCING:
+        rule = rule_by_key(code)
+        found = _produced(text, code, path=str(tmp_path / "launch.sh"))
+        assert key in set().union(*(_which(rule.messages, f.message) for f in found)), \
+            (key, [f.message for f in found])
+        made = {k for f in found for x in f.fixes if x.kind == "fix" for k in _which(rule.fixes, x.description)}
+        assert made == fixes, (text, [x.description for f in found for x in f.fixes])
+
+
 def test_every_declared_text_is_produced():
     """No rule declares a message or fix that no script produces (the rows above show each)."""
-    made = {(code, "message", key) for _, code, key, _ in PRODUCING}
-    made |= {(code, "fix", k) for _, code, _, fixes in PRODUCING for k in fixes}
+    made = {(code, "message", key) for _, code, key, _ in PRODUCING + CONTRACT_PRODUCING}
+    made |= {(code, "fix", k) for _, code, _, fixes in PRODUCING + CONTRACT_PRODUCING for k in fixes}
     made |= {("PG009", "message", k) for k in ("cycle", "depth", "refused", "relative")}
     declared = {(r.code, "message", k) for r in RULES for k in r.messages}
     declared |= {(r.code, "fix", k) for r in RULES for k in r.fixes}

@@ -88,6 +88,9 @@ class FileOptions:
     known_args: list = factory(list)  # (Target or None, line): `.parse_known_args(...)`
     strict_args: list = factory(list)  # (Target or None, line): `.parse_args(...)`
     ignore_unknown: list = factory(list)  # lines of a call with `ignore_unknown_args=True`
+    # (Target, line, why, qualname): what adds options packgate cannot list (`add_argument(*names)`,
+    # `add_subparsers`), so the target's option set is not complete
+    opaque: list = factory(list)
     imports: dict = factory(dict)  # local name -> (module, name or None), level-resolved later
     defs: set = factory(set)  # qualnames of functions defined here
 
@@ -204,7 +207,11 @@ class _Reader:
             receiver = self.target(func.value, binds)
             if func.attr == "add_argument" and receiver is not None:
                 out.options.extend((receiver, o) for o in self.option(call, qualname))
+                if not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args):
+                    out.opaque.append((receiver, line, "option strings that are not literals", qualname))
                 return True
+            if func.attr == "add_subparsers" and receiver is not None:
+                out.opaque.append((receiver, line, "subcommands (add_subparsers)", qualname))
             if func.attr == "parse_known_args":
                 out.known_args.append((receiver, line))
             elif func.attr == "parse_args":
@@ -229,20 +236,21 @@ class _Reader:
         if not strings:
             return []
         kw = {k.arg: k.value for k in call.keywords if k.arg}
-        action = None
+        spread = any(k.arg is None for k in call.keywords)  # `**kwargs`: action and nargs unknown
+        action = UNKNOWN_TYPE if spread and "action" not in kw else None
         if "action" in kw:
             a = kw["action"]
             action = a.value if isinstance(a, ast.Constant) else _last_name(a) or UNKNOWN_TYPE
         if action == "BooleanOptionalAction":
             strings = strings + tuple("--no-" + s[2:] for s in strings if s.startswith("--"))
-        typ = None
+        typ = UNKNOWN_TYPE if spread and "type" not in kw else None
         if "type" in kw:
             typ = _last_name(kw["type"]) or ("lambda" if isinstance(kw["type"], ast.Lambda) else UNKNOWN_TYPE)
-        choices = None
+        choices = UNKNOWN_TYPE if spread and "choices" not in kw else None
         if "choices" in kw:
             value = _literal(kw["choices"])
             choices = tuple(value) if isinstance(value, (list, tuple, set, frozenset)) else UNKNOWN_TYPE
-        nargs = None
+        nargs = UNKNOWN_TYPE if spread and "nargs" not in kw else None
         if "nargs" in kw:
             value = _literal(kw["nargs"])
             nargs = value if isinstance(value, (int, str)) else UNKNOWN_TYPE

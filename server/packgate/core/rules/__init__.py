@@ -21,6 +21,8 @@ _NAMES = (
     "pg007_path_dependent",
     "pg008_overridden",
     "pg009_unfollowed_source",
+    "pg010_unknown_option",
+    "pg011_option_value",
 )
 _MODULES = tuple(import_module(f"{__name__}.{name}") for name in _NAMES)
 
