@@ -15,7 +15,9 @@ import ast
 from ..records import factory, record
 from .reading import Parsed, column
 
-UNKNOWN_TYPE = "?"  # type= is there but is not a name packgate can read
+# type=, choices=, nargs= or action= is there but is not a literal packgate can read (not "?":
+# that is nargs="?")
+UNKNOWN_TYPE = "<not a literal>"
 MODULE = "<module>"  # the qualname of a file's top-level code
 _GROUPS = frozenset({"add_argument_group", "add_mutually_exclusive_group"})
 _PARSERS = frozenset({"ArgumentParser"})
