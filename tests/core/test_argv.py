@@ -214,3 +214,31 @@ def test_no_split_where_the_launcher_or_a_word_before_the_entry_is_not_known():
     assert split("accelerate", known("launch", "t.py")) is None
     assert split("torchrun", known("--standalone") + (Val(ValKind.UNKNOWN),) + known("t.py")) is None
     assert entry_at("python", ["-c", "print(1)"]) is None
+
+
+def test_a_parser_given_a_list_of_its_own_is_not_known_to_refuse_the_launch_words(tmp_path):
+    parser = "import argparse, sys\np = argparse.ArgumentParser()\np.add_argument('--a')\n"
+    for name, call, tolerant in (("own.py", "p.parse_args(words)", None), ("none.py", "p.parse_args(None)", False),
+                                 ("argv.py", "p.parse_args(sys.argv[1:])", False), ("kw.py", "p.parse_args(args=w)", None)):
+        root = tmp_path / name[:-3]
+        root.mkdir()
+        (root / "pyproject.toml").write_text("")
+        (root / name).write_text(parser + call + "\n")
+        got = ci.contract_index(str(root)).options_for(name)
+        assert got.tolerance.tolerant is tolerant, (name, got.tolerance)
+
+
+def test_the_union_knows_its_gaps(tmp_path):
+    root = tmp_path / "ug"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("")
+    (root / "args.py").write_text("import argparse\nimport lib\np = argparse.ArgumentParser()\nlib.add(p)\n"
+                                  "print(p)\np.parse_args()\n")
+    (root / "train.py").write_text("print('no parser')\n")
+    got = ci.contract_index(str(root)).options_for("train.py")
+    assert got.how is ci.How.UNION and got.gaps == ("args.py:4: lib.add is not a function of the workspace",)
+
+
+def test_a_number_python_versions_read_differently_is_not_claimed(tmp_path):
+    words = roles(["--lr", "-1e-3", "--image-resolution", "1"], workspace(tmp_path, False))
+    assert [w.role for w in words] == [Role.OPTION, Role.UNCERTAIN, Role.UNDEFINED, Role.OPERAND]

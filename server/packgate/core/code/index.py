@@ -161,7 +161,22 @@ class ContractIndex:
                 tol = Tolerance(True, f"{f.rel}:{line} calls parse_known_args", f.rel, line)
                 break
         helps = (OptionDef(_HELP, "help", None, None, None, "help", "", 0, 0, MODULE),) if any(p.add_help for p in every) else ()
-        return EntryOptions(entry, rel, how, why + "; the union of the workspace's options", (), opts + helps, tol)
+        return EntryOptions(entry, rel, how, why + "; the union of the workspace's options", (), opts + helps, tol,
+                            self._union_gaps())
+
+    def _union_gaps(self) -> tuple:
+        """Where any parser of the workspace may get options the index cannot list."""
+        gaps = []
+        for f in self.files.values():
+            fo = f.options
+            if fo is None:
+                continue
+            gaps.extend(f"{f.rel}:{p.line}: parents= of other parsers" for p in fo.parsers if p.has_parents)
+            gaps.extend(f"{f.rel}:{line}: {why}" for _, line, why, _ in fo.opaque)
+            for h in fo.handoffs:
+                if h.callee.split(".")[0] not in _BUILTINS and self.resolve_function(f.rel, h.callee) is None:
+                    gaps.append(f"{f.rel}:{h.line}: {h.callee} is not a function of the workspace")
+        return tuple(dict.fromkeys(gaps))
 
     def _chosen(self, entry, rel, how, parsers, why) -> EntryOptions:
         options: list = []
@@ -226,7 +241,8 @@ class ContractIndex:
 
     def _parse_calls(self, parser) -> list:
         fo = self._opts(self._rel(parser.file))
-        return [line for t, line in fo.known_args + fo.strict_args if t is not None and t.parser == parser]
+        return [line for t, line in fo.known_args + fo.strict_args + fo.given_args
+                if t is not None and t.parser == parser]
 
     def _tolerance(self, parsers, rel) -> Tolerance:
         reached = [rel] + [r for layer in self._import_layers(rel) for r in layer]
@@ -246,6 +262,13 @@ class ContractIndex:
             for t, line in fo.strict_args:
                 if t is not None and t.parser == p and strict is None:
                     strict = Tolerance(False, f"{self._rel(p.file)}:{line} calls parse_args", self._rel(p.file), line)
+        if strict is None:
+            for p in parsers:
+                fo = self._opts(self._rel(p.file))
+                for t, line in fo.given_args:
+                    if t is not None and t.parser == p:
+                        return Tolerance(None, f"{self._rel(p.file)}:{line} parses a list of the code's own, "
+                                               "not necessarily the launch's words", self._rel(p.file), line)
         return strict or Tolerance(None, "no parse_args or parse_known_args call on the parser was found")
 
     # ------------------------------------------------------------ files, modules, names

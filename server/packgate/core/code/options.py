@@ -88,7 +88,10 @@ class FileOptions:
     hooks: list = factory(list)  # (Target, line): `provider(parser)` with provider a parameter
     passed: list = factory(list)  # (name as written, line): functions handed to a call as values
     known_args: list = factory(list)  # (Target or None, line): `.parse_known_args(...)`
-    strict_args: list = factory(list)  # (Target or None, line): `.parse_args(...)`
+    strict_args: list = factory(list)  # (Target or None, line): `.parse_args()` of the command line
+    # (Target or None, line): `.parse_args(words)`, a list of the code's own (not None nor
+    # sys.argv[1:]): what it parses need not be the launch's words
+    given_args: list = factory(list)
     ignore_unknown: list = factory(list)  # lines of a call with `ignore_unknown_args=True`
     # (Target, line, why, qualname): what adds options packgate cannot list (`add_argument(*names)`,
     # `add_subparsers`), so the target's option set is not complete
@@ -217,7 +220,11 @@ class _Reader:
             if func.attr == "parse_known_args":
                 out.known_args.append((receiver, line))
             elif func.attr == "parse_args":
-                out.strict_args.append((receiver, line))
+                given = [a for a in call.args[:1]] + [k.value for k in call.keywords if k.arg == "args"]
+                if any(not _command_line(a) for a in given):
+                    out.given_args.append((receiver, line))
+                else:
+                    out.strict_args.append((receiver, line))
         if isinstance(func, ast.Name) and func.id in params:
             for arg in call.args:
                 t = self.target(arg, binds)
@@ -264,6 +271,15 @@ class _Reader:
         line = call.lineno + self.piece.line0
         return [OptionDef(strings, dest, typ, choices, nargs, action, self.out.file, line,
                           column(self.parsed.lines, line, call.col_offset + self.piece.col0), qualname)]
+
+
+def _command_line(node) -> bool:
+    """`None` or `sys.argv[1:]`: what argparse parses when given nothing."""
+    if isinstance(node, ast.Constant) and node.value is None:
+        return True
+    return (isinstance(node, ast.Subscript) and _dotted(node.value) == "sys.argv"
+            and isinstance(node.slice, ast.Slice) and node.slice.upper is None and node.slice.step is None
+            and isinstance(node.slice.lower, ast.Constant) and node.slice.lower.value == 1)
 
 
 def _literal(node):

@@ -57,7 +57,8 @@ RULE = Rule(
     rationale_zh="只传训练程序定义的选项，并写全；删除它已经不再支持的选项。若有相近的已定义写法，提示会给出它。",
     exceptions_en=(
         "No finding where the parser lets unknown arguments through (`parse_known_args`, "
-        "Megatron's `ignore_unknown_args=True`), where no `parse_args` call on it was found, "
+        "Megatron's `ignore_unknown_args=True`), where no `parse_args()` call on it was found "
+        "(`parse_args(words)` with a list of the code's own parses what the code chose), "
         "where it may get options packgate cannot list (`parents=`, a helper outside the "
         "workspace such as `deepspeed.add_config_arguments`, `add_argument(*names)`, "
         "subcommands), where the entry point is not a file of the workspace or cannot be told, "
@@ -71,7 +72,8 @@ RULE = Rule(
         "the prefix names one option) and for a single close spelling (unsafe: a guess)."),
     exceptions_zh=(
         "以下情况不报告：解析器允许未知参数（`parse_known_args`、Megatron 的 "
-        "`ignore_unknown_args=True`）；没有找到对它的 `parse_args` 调用；它可能获得 packgate "
+        "`ignore_unknown_args=True`）；没有找到对它的 `parse_args()` 调用（`parse_args(words)` 解析的是代码自己"
+        "选定的列表）；它可能获得 packgate "
         "无法列出的选项（`parents=`、工作区之外的辅助函数如 `deepspeed.add_config_arguments`、"
         "`add_argument(*names)`、子命令）；入口不是工作区中的文件或无法确定；packgate 不了解其"
         "语法的启动器（`srun`、`mpirun`、`accelerate launch`）；packgate 无法知道的词（调用方的"
@@ -134,12 +136,12 @@ _CLOSE = 0.75  # difflib's ratio for "did you mean": close enough that a typo is
 
 def check(ctx: Context) -> None:
     """Options the entry's parser does not define, at every path of every launch."""
-    index = ctx.contract()
-    if index is None:
+    read = argvs(ctx)
+    if not read:
         return
-    # imported here: a script outside a project with Python code never pays for the readers
     from ..code.argv import Role
-    for la in argvs(ctx):
+    index = ctx.contract()
+    for la in read:
         severity = _severity(index, la.options)
         if severity is None:
             continue
@@ -149,11 +151,17 @@ def check(ctx: Context) -> None:
 
 
 def argvs(ctx: Context) -> tuple:
-    """launch_argvs of this analysis, once (PG011 reads them too)."""
+    """launch_argvs of this analysis, once (PG011 reads them too); empty without a launch or
+    without training code, and then the workspace is not indexed nor the readers imported."""
     got = ctx.cache.get("argvs")
     if got is None:
-        from ..code.argv import launch_argvs
-        got = ctx.cache["argvs"] = launch_argvs(ctx.contract(), ctx.flow.launches)
+        got = ()
+        if any(not launch.implicit for launch in ctx.flow.launches):
+            index = ctx.contract()
+            if index is not None:
+                from ..code.argv import launch_argvs
+                got = launch_argvs(index, ctx.flow.launches)
+        ctx.cache["argvs"] = got
     return got
 
 

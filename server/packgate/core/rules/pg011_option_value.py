@@ -80,12 +80,13 @@ _CONVERT = {None: str, "str": str, "int": int, "float": float}
 
 def check(ctx: Context) -> None:
     """Values the type= or choices= of their option rejects, at every path of every launch."""
-    index = ctx.contract()
-    if index is None:
+    read = argvs(ctx)
+    if not read:
         return
     from ..code.argv import Role  # as PG010: only where there is training code to read
     from ..code.index import How
-    for la in argvs(ctx):
+    index = ctx.contract()
+    for la in read:
         options = la.options
         if options.how not in (How.ENTRY_FILE, How.IMPORTED, How.UNION):
             continue
