@@ -204,3 +204,19 @@ def test_no_finding_without_training_code():
 def test_messages_in_chinese(repo):
     [f] = findings(repo, "examples/quick_start/stage_2_instruct_2b.sh", settings=Settings(lang="zh"))
     assert "不是训练程序解析器" in f.message and "unrecognized arguments" in f.message
+
+
+@pytest.mark.parametrize("typo, meant", [
+    ("--seq-lenght", ["--seq-length"]),  # two letters swapped
+    ("--micro-bach-sise", ["--micro-batch-size"]),  # two slips in a long name
+    ("--bf61", ["--bf16"]),
+    ("--lodd", ["--load"]),
+    ("--image-resolution", []),  # not a typo of --image-size: nothing is guessed
+    ("--saev", ["--save"]),
+])
+def test_did_you_mean_names_what_a_typo_could_have_made(repo, typo, meant):
+    [f] = findings(repo, "examples/t.sh", f"{TRAIN} {typo} 1\n")
+    if meant:
+        assert f"did you mean {' or '.join(meant)}?" in f.message
+    else:
+        assert "no option it defines is spelled close to it" in f.message

@@ -131,7 +131,6 @@ RULE = Rule(
     workspace=EXAMPLE_WORKSPACE,
 )
 
-_CLOSE = 0.75  # difflib's ratio for "did you mean": close enough that a typo is the likely story
 
 
 def check(ctx: Context) -> None:
@@ -230,9 +229,40 @@ def parser_places(index, options) -> str:
 
 
 def _closest(spelled: str, options) -> list:
-    import difflib  # only when there is something to suggest: a cold start does not pay for it
-    strings = sorted(s for s in options.strings() if s.startswith("--") == spelled.startswith("--"))
-    return difflib.get_close_matches(spelled, strings, n=3, cutoff=_CLOSE)
+    """The defined spellings a typo could have made this one (at most three, nearest first):
+    a letter wrong, missing, added or two swapped, two such slips in a name of 12 letters or
+    more. Not difflib: importing it costs a cold check more than the whole comparison."""
+    name = spelled.lstrip("-")
+    if len(name) < 3:
+        return []
+    limit = 2 if len(name) >= 12 else 1
+    near = []
+    for s in options.strings():
+        if s.startswith("--") != spelled.startswith("--"):
+            continue
+        d = _distance(spelled, s, limit)
+        if d <= limit:
+            near.append((d, s))
+    return [s for _, s in sorted(near)[:3]]
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Edits (a character replaced, inserted, deleted, or two neighbours swapped) that turn a
+    into b, or limit + 1 once more than limit are needed."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before, row = None, list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = current[j - 1] + 1, row[j] + 1, row[j - 1] + (ca != cb)
+            current[j] = min(cost)
+            if before is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        before, row = row, current
+    return row[-1]
 
 
 def _hint(close: list):
