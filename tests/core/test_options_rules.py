@@ -220,3 +220,14 @@ def test_did_you_mean_names_what_a_typo_could_have_made(repo, typo, meant):
         assert f"did you mean {' or '.join(meant)}?" in f.message
     else:
         assert "no option it defines is spelled close to it" in f.message
+
+
+@pytest.mark.parametrize("entry", ["from transformers import HfArgumentParser\n", "import sys\nprint(sys.argv)\n"])
+def test_no_union_for_an_entry_that_reads_its_command_line_another_way(tmp_path, entry):
+    root = tmp_path / "hf"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("")
+    (root / "tool.py").write_text("import argparse\np = argparse.ArgumentParser()\n"
+                                  "p.add_argument('--seq-length', type=int)\np.parse_args()\n")
+    (root / "train.py").write_text(entry)
+    assert findings(root, "run.sh", "torchrun train.py --model_name_or_path m --seq-length x\n") == []

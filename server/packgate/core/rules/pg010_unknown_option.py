@@ -68,7 +68,8 @@ RULE = Rule(
         "from the entry file, the union of the workspace's options is checked instead: that is a "
         "guess about which parser runs, so the finding is a warning, and only when the "
         "workspace parses strictly (a `parse_args` call, no `parse_known_args` and no "
-        "`ignore_unknown_args`). A fix is offered for an abbreviation the parser refuses (safe: "
+        "`ignore_unknown_args`) and the entry file reads its command line no other way "
+        "(`sys.argv`, `HfArgumentParser`, Hydra, click, fire...). A fix is offered for an abbreviation the parser refuses (safe: "
         "the prefix names one option) and for a single close spelling (unsafe: a guess)."),
     exceptions_zh=(
         "以下情况不报告：解析器允许未知参数（`parse_known_args`、Megatron 的 "
@@ -80,7 +81,8 @@ RULE = Rule(
         "变量、长度未知的数组）以及可能被这样的词当作取值的词。若从入口文件找不到解析器，则改为"
         "检查工作区全部选项的并集：这是对实际运行哪个解析器的推测，所以只报 warning，并且只在工作区"
         "严格解析（有 `parse_args` 调用，没有 `parse_known_args`，也没有 `ignore_unknown_args`）"
-        "时报告。对解析器拒绝的缩写提供修复（安全：该前缀只对应一个选项），对唯一一个相近的写法"
+        "且入口文件没有用其他方式读取命令行（`sys.argv`、`HfArgumentParser`、Hydra、click、fire 等）时报告。"
+        "对解析器拒绝的缩写提供修复（安全：该前缀只对应一个选项），对唯一一个相近的写法"
         "也提供修复（不安全：只是推测）。"),
     bad=(
         "#!/bin/bash\n"
@@ -141,7 +143,7 @@ def check(ctx: Context) -> None:
     from ..code.argv import Role
     index = ctx.contract()
     for la in read:
-        severity = _severity(index, la.options)
+        severity = _severity(ctx, index, la.options)
         if severity is None:
             continue
         for w in la.argv.trainer():
@@ -164,7 +166,7 @@ def argvs(ctx: Context) -> tuple:
     return got
 
 
-def _severity(index, options):
+def _severity(ctx: Context, index, options):
     """error where the entry's parser is known and strict, warning for a strict workspace's
     union, None where no claim can be made."""
     from ..code.index import How
@@ -172,12 +174,36 @@ def _severity(index, options):
         return None
     if options.how in (How.ENTRY_FILE, How.IMPORTED):
         return "error" if options.tolerance.tolerant is False else None
-    if options.how is not How.UNION or options.tolerance.tolerant is not None:
-        return None
-    parsed = [f.options for f in index.files.values() if f.options is not None]
-    if any(fo.ignore_unknown or fo.known_args for fo in parsed) or not any(fo.strict_args for fo in parsed):
-        return None
-    return "warning"
+    return "warning" if union_checkable(ctx, index, options) else None
+
+
+# what else may read an entry's command line (Hugging Face's HfArgumentParser, Hydra, click,
+# fire...): with one of these in the entry file, the workspace's argparse options say nothing of it
+_OTHER_READERS = (b"sys.argv", b"HfArgumentParser", b"hydra", b"click", b"fire", b"typer", b"docopt",
+                  b"jsonargparse", b"absl", b"tyro", b"OmegaConf")
+
+
+def union_checkable(ctx: Context, index, options) -> bool:
+    """Whether the union of the workspace's options may stand for an entry whose parser was not
+    found: every parser there parses strictly, none can get options packgate cannot list, and
+    the entry file reads its command line no other way."""
+    from ..code.index import How
+    if options.how is not How.UNION or options.gaps or options.tolerance.tolerant is not None:
+        return False
+    known = ctx.cache.setdefault("union_checkable", {})
+    if options.file not in known:
+        parsed = [f.options for f in index.files.values() if f.options is not None]
+        ok = not any(fo.ignore_unknown or fo.known_args or fo.given_args for fo in parsed) and \
+            any(fo.strict_args for fo in parsed)
+        if ok:
+            try:
+                with open(os.path.join(index.root, options.file), "rb") as handle:
+                    data = handle.read(1 << 22)
+            except OSError:
+                data = b"sys.argv"  # unreadable: say nothing
+            ok = not any(mark in data for mark in _OTHER_READERS)
+        known[options.file] = ok
+    return known[options.file]
 
 
 def _report(ctx: Context, index, la, w, severity: str) -> None:

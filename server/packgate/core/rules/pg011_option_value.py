@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..flow import ValKind
 from .base import Context, one_line
-from .pg010_unknown_option import EXAMPLE_WORKSPACE, argvs, parser_places, word_range
+from .pg010_unknown_option import EXAMPLE_WORKSPACE, argvs, parser_places, union_checkable, word_range
 from .rule import Rule, Text
 
 RULE = Rule(
@@ -40,16 +40,16 @@ RULE = Rule(
         "cannot know. A default the caller may override (`${MBS:-abc}`) is judged: it is what "
         "the script runs with. Where no parser is reached from the entry file and the union of "
         "the workspace's options is checked, the finding is a warning (which parser runs is a "
-        "guess), and only for an option every definition in the workspace gives the same "
-        "`type=` and `choices=`. Where the entry point is not a file of the workspace, nothing "
-        "is checked."),
+        "guess), under the conditions PG010 states for it, and only for an option every "
+        "definition in the workspace gives the same `type=` and `choices=`. Where the entry "
+        "point is not a file of the workspace, nothing is checked."),
     exceptions_zh=(
         "只判断 `type=int`、`type=float`、`type=str` 和没有 `type=` 的选项；代码自己的函数"
         "（`type=str2bool`、lambda）不判断，此时 `choices=` 也不判断，因为可选值是与转换后的值比较的。"
         "packgate 无法知道的取值（调用方的变量）不报告，可能属于 packgate 无法知道的词的取值也不报告。"
         "调用方可以覆盖的默认值（`${MBS:-abc}`）会被判断：脚本就是以它运行的。若从入口文件找不到"
         "解析器、改为检查工作区全部选项的并集，则只报 warning（实际运行哪个解析器是推测），并且只针对"
-        "工作区中所有定义都给出相同 `type=` 和 `choices=` 的选项。入口不是工作区中的文件时不检查。"),
+        "工作区中所有定义都给出相同 `type=` 和 `choices=` 的选项，条件与 PG010 对并集的要求相同。入口不是工作区中的文件时不检查。"),
     bad=(
         "#!/bin/bash\n"
         "# train.py defines --seq-length with type=int\n"
@@ -91,6 +91,8 @@ def check(ctx: Context) -> None:
         if options.how not in (How.ENTRY_FILE, How.IMPORTED, How.UNION):
             continue
         union = options.how is How.UNION
+        if union and not union_checkable(ctx, index, options):
+            continue
         for w in la.argv.trainer():
             if w.role is Role.VALUE or (w.role is Role.OPTION and w.value is not None):
                 _judge(ctx, index, la, w, union)
