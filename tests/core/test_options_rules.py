@@ -66,6 +66,7 @@ def test_no_finding_on_any_option_the_code_defines(repo):
 @pytest.mark.parametrize("allow, word, expected", [
     ("False", "--seq-len", ("PG010", "refused")),
     ("False", "--micro-batch", ("PG010", "refused")),
+    ("False", "--use", ("PG010", "refused-several")),
     ("True", "--seq-len", None),
     ("True", "--micro", None),
     ("True", "--use", ("PG010", "ambiguous")),
@@ -79,7 +80,10 @@ def test_abbreviations_as_argparse_takes_them(repo, allow, word, expected):
         return
     [f] = found
     assert f.code == expected[0] and where(f)[1:3] == (1, len(TRAIN) + 2)
-    if expected[1] == "refused":
+    if expected[1] == "refused-several":  # allow_abbrev=False: unrecognized, not ambiguous; no fix to pick
+        assert "abbreviates --use-torch-fsdp2 or --use-distributed-optimizer" in f.message
+        assert "unrecognized arguments" in f.message and [x for x in f.fixes if x.kind == "fix"] == []
+    elif expected[1] == "refused":
         assert "allow_abbrev=False" in f.message
         [fix] = [x for x in f.fixes if x.kind == "fix"]
         assert fix.applicability is Applicability.SAFE

@@ -214,13 +214,13 @@ def _report(ctx: Context, index, la, w, severity: str) -> None:
     fields = {"option": one_line(w.spelled), "entry": options.file or options.entry.target,
               "parser": parser_places(index, options)}
     fixes = []
-    if w.role is Role.REFUSED and len(w.candidates) == 1:
+    if w.role is Role.REFUSED:  # argparse says "unrecognized arguments", however many it abbreviates
         key = "refused"
-        fields["full"] = w.candidates[0]
-        if span is not None:
+        fields["full"] = (" or ".join(w.candidates), " 或 ".join(w.candidates))
+        if span is not None and len(w.candidates) == 1:
             fixes.append(ctx.fix(RULE, "full", [Edit(start, end, w.candidates[0])], preferred=True,
                                  full=w.candidates[0]))
-    elif w.role is Role.REFUSED or w.role is Role.AMBIGUOUS:
+    elif w.role is Role.AMBIGUOUS:
         key = "ambiguous"
         fields["candidates"] = ", ".join(w.candidates)
     else:
