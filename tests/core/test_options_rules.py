@@ -132,6 +132,8 @@ def test_values_the_type_or_the_choices_reject(repo):
     assert "int('abc') raises" in f.message
     [f] = findings(repo, "examples/attn.sh", f"{TRAIN} --attention-backend=flashy\n")
     assert where(f)[1:3] == (1, len(TRAIN) + 22)
+    [g] = findings(repo, "examples/attn2.sh", f"{TRAIN} --attention-backend flashy --bf16\n")
+    assert where(g) == ("PG011", 1, len(TRAIN) + 22, 1, len(TRAIN) + 28) and g.message == f.message
     assert "flashy is not one of the choices of --attention-backend (flash, fused, unfused, local, auto)" in f.message
 
 
