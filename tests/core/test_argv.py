@@ -242,3 +242,34 @@ def test_the_union_knows_its_gaps(tmp_path):
 def test_a_number_python_versions_read_differently_is_not_claimed(tmp_path):
     words = roles(["--lr", "-1e-3", "--image-resolution", "1"], workspace(tmp_path, False))
     assert [w.role for w in words] == [Role.OPTION, Role.UNCERTAIN, Role.UNDEFINED, Role.OPERAND]
+
+
+SHORT = [
+    (["--micro-batch-size"], "expected one argument"),
+    (["--micro-batch-size", "--bf16"], "expected one argument"),
+    (["--micro-batch-size", "--image-resolution", "1"], "expected one argument"),
+    (["--pair", "a", "--bf16"], "expected 2 arguments"),
+    (["--pair", "a", "b", "--bf16"], None),
+    (["--bf16=1"], "ignored explicit argument '1'"),
+    (["--no-overlap=yes"], "ignored explicit argument 'yes'"),
+    (["--maybe", "--bf16", "--data-path"], None),
+    (["--micro-batch-size", "-1"], None),
+    (["--lr", "--", "x"], None),  # Python versions read `--` here differently: no claim
+]
+
+
+@pytest.mark.parametrize("abbrev", [True, False])
+@pytest.mark.parametrize("argv, expected", SHORT, ids=lambda a: " ".join(a) if isinstance(a, list) else str(a))
+def test_shortfalls_are_where_argparse_stops(tmp_path, abbrev, argv, expected):
+    from packgate.core.code.argv import shortfalls
+    options = workspace(tmp_path, abbrev)
+    at = EntryAt(Entry(EntryKind.SCRIPT, "train.py"), 0, 1)
+    found = shortfalls(read_argv(at, known("train.py", *argv), grammar_of(options)))
+    got = argparse_reading(real_parser(abbrev), argv)
+    if expected is None:
+        assert found == []
+        if argv[1:2] != ["--"]:
+            assert not isinstance(got, str), got
+        return
+    [short] = found
+    assert short.expected == expected and isinstance(got, str) and expected in got, got

@@ -237,3 +237,19 @@ def test_no_union_for_an_entry_that_reads_its_command_line_another_way(tmp_path,
                                   "p.add_argument('--seq-length', type=int)\np.parse_args()\n")
     (root / "train.py").write_text(entry)
     assert findings(root, "run.sh", "torchrun train.py --model_name_or_path m --seq-length x\n") == []
+
+
+@pytest.mark.parametrize("words, where_, expected", [
+    ("--micro-batch-size --bf16", (1, len(TRAIN) + 2, 1, len(TRAIN) + 20), "expected one argument"),
+    ("--bf16 --lr", (1, len(TRAIN) + 9, 1, len(TRAIN) + 13), "expected one argument"),
+    ("--bf16=1", (1, len(TRAIN) + 9, 1, len(TRAIN) + 10), "ignored explicit argument '1'"),
+    ("--lr -1 --data-path", None, None),  # a negative number is a value; nargs="*" takes none
+    ('--lr "$LR" --bf16', None, None),
+])
+def test_values_an_option_does_not_get_or_cannot_take(repo, words, where_, expected):
+    found = findings(repo, "examples/m.sh", f"{TRAIN} {words}\n", codes=("PG011",))
+    if where_ is None:
+        assert found == []
+        return
+    [f] = found
+    assert where(f)[1:] == where_ and expected in f.message

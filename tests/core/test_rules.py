@@ -332,6 +332,8 @@ CONTRACT_PRODUCING = [
     ("torchrun bare.py --image-resolution 1000\n", "PG010", "union", set()),
     ("torchrun strict.py --seq-length 8k\n", "PG011", "type", set()),
     ("torchrun strict.py --attention-backend flashy\n", "PG011", "choice", set()),
+    ("torchrun strict.py --micro-batch-size --seq-length 8\n", "PG011", "missing", set()),
+    ("torchrun loose.py --seq-parallel=1\n", "PG011", "flag", set()),
 ]
 
 

@@ -291,6 +291,58 @@ def _prefixes(text: str, g: Grammar):
 
 
 @record(frozen=True)
+class Shortfall:
+    """An option argparse stops at for its values: too few follow it, or one is given to an
+    option that takes none (`--bf16=1`)."""
+
+    word: ArgWord  # the option
+    given: int  # how many value words follow it (the `=` value for an option that takes none)
+    expected: str  # argparse's words: "expected one argument", "ignored explicit argument '1'"
+
+
+def shortfalls(argv: Argv) -> list:
+    """The trainer's options whose values argparse refuses to count: every Python from 3.8 on
+    stops there. A word of unknown role after the option makes no claim."""
+    out = []
+    words = argv.words
+    for k in range(argv.at.first, len(words)):
+        w = words[k]
+        if w.role is not Role.OPTION:
+            continue
+        option = w.option
+        if w.value is not None:
+            if _most(option) == 0:
+                out.append(Shortfall(w, 1, f"ignored explicit argument {w.value!r}"))
+            continue
+        least = _least(option)
+        if not least:
+            continue
+        j = k + 1
+        while j < len(words) and words[j].role is Role.VALUE and words[j].option is option:
+            j += 1
+        given = j - k - 1
+        ends = j >= len(words) or words[j].role in (Role.OPTION, Role.UNDEFINED, Role.REFUSED, Role.AMBIGUOUS)
+        if given < least and ends:
+            out.append(Shortfall(w, given, _EXPECTED.get(option.nargs, f"expected {least} arguments")))
+    return out
+
+
+_EXPECTED = {None: "expected one argument", 1: "expected one argument", "+": "expected at least one argument"}
+
+
+def _least(option: OptionDef) -> int:
+    """How many value words an option needs at least (0 when it needs none or packgate cannot tell)."""
+    if option.action not in _VALUES:
+        return 0
+    nargs = option.nargs
+    if nargs is None or nargs == "+":
+        return 1
+    if isinstance(nargs, int) and not isinstance(nargs, bool):
+        return nargs
+    return 0
+
+
+@record(frozen=True)
 class LaunchArgv:
     """One path to a launch, its words read, and the options its entry point accepts."""
 

@@ -11,8 +11,9 @@ RULE = Rule(
     code="PG011",
     name="option-value",
     severity="error",
-    summary_en="An option's value that its parser's type= or choices= rejects, so the trainer stops at start-up",
-    summary_zh="选项的取值被其解析器的 type= 或 choices= 拒绝，训练在启动时就会退出",
+    summary_en=("An option's value that its parser's type= or choices= rejects, or values an option "
+                "does not get or cannot take, so the trainer stops at start-up"),
+    summary_zh="选项的取值被其解析器的 type= 或 choices= 拒绝，或选项缺少取值、不接受取值，训练在启动时就会退出",
     problem_en=(
         "`argparse` converts an option's value with its `type=` and checks it against its "
         "`choices=` before the trainer runs: `--seq-length 8k` with `type=int` exits with "
@@ -21,7 +22,10 @@ RULE = Rule(
         "passes with Python's own `int()` and `float()`, so it rejects exactly what the trainer "
         "rejects: `int(\"1e3\")` raises, `float(\"1e-3\")` does not. The examples below are "
         "checked against a workspace whose `train.py` defines `--seq-length` with `type=int` "
-        "and `--attention-backend` with `choices=[\"flash\", \"fused\", \"auto\"]`."),
+        "and `--attention-backend` with `choices=[\"flash\", \"fused\", \"auto\"]`. argparse stops "
+        "too where an option that needs a value is followed by another option or by the end of the "
+        "command (`--micro-batch-size --bf16`: \"expected one argument\"), and where `=` gives a "
+        "value to one that takes none (`--bf16=1`: \"ignored explicit argument\")."),
     problem_zh=(
         "`argparse` 在训练开始之前用选项的 `type=` 转换取值，并用 `choices=` 检查它："
         "`type=int` 的 `--seq-length 8k` 会以 \"invalid int value\" 退出，"
@@ -29,7 +33,9 @@ RULE = Rule(
         "而那时所有节点都已启动。packgate 用 Python 自己的 `int()` 和 `float()` 转换启动命令传入的"
         "取值，因此拒绝的正是训练程序会拒绝的：`int(\"1e3\")` 会抛出异常，`float(\"1e-3\")` 不会。"
         "下面的示例所依据的工作区中，`train.py` 以 `type=int` 定义 `--seq-length`，以 "
-        "`choices=[\"flash\", \"fused\", \"auto\"]` 定义 `--attention-backend`。"),
+        "`choices=[\"flash\", \"fused\", \"auto\"]` 定义 `--attention-backend`。需要取值的选项后面紧跟另一个"
+        "选项或命令结尾时（`--micro-batch-size --bf16`：\"expected one argument\"），以及用 `=` 给不接受"
+        "取值的选项赋值时（`--bf16=1`：\"ignored explicit argument\"），argparse 同样会退出。"),
     rationale_en="Pass a value of the option's type, or one of its choices (the finding lists them).",
     rationale_zh="传入符合选项类型的取值，或其可选值之一（提示中会列出）。",
     exceptions_en=(
@@ -65,6 +71,15 @@ RULE = Rule(
             "\"invalid {type} value\"",
             "{value} 不是 {option} 的有效取值：它的解析器（{parser}）用 type={type} 转换，而 "
             "{type}({literal}) 会抛出异常，所以 {entry} 会在启动时以 \"invalid {type} value\" 退出"),
+        "missing": Text(
+            "{option} is followed by {given} value word(s) before the next option or the end of "
+            "the command, fewer than it needs, so {entry} stops at start-up with \"{expected}\"",
+            "{option} 之后、下一个选项或命令结尾之前只有 {given} 个取值，少于它所需的数量，所以 {entry} "
+            "会在启动时以 \"{expected}\" 退出"),
+        "flag": Text(
+            "{option} takes no value, yet `=` gives it {value}, so {entry} stops at start-up with "
+            "\"{expected}\"",
+            "{option} 不接受取值，但 `=` 给了它 {value}，所以 {entry} 会在启动时以 \"{expected}\" 退出"),
         "choice": Text(
             "{value} is not one of the choices of {option} ({choices}), so {entry} stops at "
             "start-up with \"invalid choice\"",
@@ -83,7 +98,7 @@ def check(ctx: Context) -> None:
     read = argvs(ctx)
     if not read:
         return
-    from ..code.argv import Role  # as PG010: only where there is training code to read
+    from ..code.argv import Role, shortfalls  # as PG010: only where there is training code to read
     from ..code.index import How
     index = ctx.contract()
     for la in read:
@@ -96,6 +111,26 @@ def check(ctx: Context) -> None:
         for w in la.argv.trainer():
             if w.role is Role.VALUE or (w.role is Role.OPTION and w.value is not None):
                 _judge(ctx, index, la, w, union)
+        for short in shortfalls(la.argv):
+            _count(ctx, index, la, short, union)
+
+
+def _count(ctx: Context, index, la, short, union: bool) -> None:
+    """An option argparse stops at: too few values after it, or a value for one that takes none."""
+    w, launch, options = short.word, la.launch, la.options
+    if not _agreed(options, w.option):
+        return
+    if w.value is not None:
+        key = "flag"
+        start, end = _value_range(ctx, w, launch)
+    else:
+        key = "missing"
+        span = word_range(ctx, w.val, w.spelled)
+        start, end = span if span is not None else (launch.name_start, launch.name_end)
+    msg = ctx.message(RULE, key, option=w.resolved, value=_shown(w.value or ""), given=short.given,
+                      expected=short.expected, entry=options.file or options.entry.target)
+    ctx.emit(RULE, msg, start, end, severity="warning" if union else None,
+             dedupe=(launch.start, start, end, key), related=[ctx.launch_related(launch)], launch=launch)
 
 
 def _judge(ctx: Context, index, la, w, union: bool) -> None:
