@@ -182,10 +182,11 @@ def test_options_added_in_ways_packgate_cannot_read_are_gaps(tmp_path):
     (root / "train.py").write_text(
         "import argparse\nNAMES = ['--a']\n"
         "def add(parser):\n    parser.add_argument(*NAMES)\n    parser.add_argument('--b', **{'type': int})\n\n"
-        "p = argparse.ArgumentParser(parents=[])\nadd(p)\nsub = p.add_subparsers()\nprint(p)\np.parse_args()\n")
+        "p = argparse.ArgumentParser(parents=[], prefix_chars='-+')\nadd(p)\nsub = p.add_subparsers()\nprint(p)\n"
+        "p.parse_args()\n")
     options = ci.contract_index(str(root)).options_for("train.py")
     text = " | ".join(options.gaps)
-    assert "parents=" in text and "not literals" in text and "add_subparsers" in text
+    assert "parents=" in text and "not literals" in text and "add_subparsers" in text and "prefix_chars='-+'" in text
     assert "print" not in text  # a builtin adds no option
     b = next(o for o in options.options if o.dest == "b")
     assert b.type == b.action == b.nargs == UNKNOWN_TYPE

@@ -172,6 +172,7 @@ class ContractIndex:
             if fo is None:
                 continue
             gaps.extend(f"{f.rel}:{p.line}: parents= of other parsers" for p in fo.parsers if p.has_parents)
+            gaps.extend(f"{f.rel}:{p.line}: prefix_chars={p.prefix_chars!r}" for p in fo.parsers if p.prefix_chars != "-")
             gaps.extend(f"{f.rel}:{line}: {why}" for _, line, why, _ in fo.opaque)
             for h in fo.handoffs:
                 if h.callee.split(".")[0] not in _BUILTINS and self.resolve_function(f.rel, h.callee) is None:
@@ -203,6 +204,8 @@ class ContractIndex:
         out = [o for t, o in fo.options if t.parser == parser]
         if parser.has_parents:
             gaps.append(f"{rel}:{parser.line}: parents= of other parsers")
+        if parser.prefix_chars != "-":  # options start with other characters: not read that way
+            gaps.append(f"{rel}:{parser.line}: prefix_chars={parser.prefix_chars!r}")
         gaps.extend(f"{rel}:{line}: {why}" for t, line, why, _ in fo.opaque if t.parser == parser)
         for h in fo.handoffs:
             if h.target.parser == parser:

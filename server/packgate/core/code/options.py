@@ -55,6 +55,7 @@ class ParserDef:
     allow_abbrev: object  # True (argparse's default), False, or None when not a literal
     add_help: bool
     has_parents: bool  # parents=[...]: options of other parsers, not followed
+    prefix_chars: object = "-"  # what starts an option; None when not a literal
 
 
 @record(frozen=True)
@@ -186,10 +187,11 @@ class _Reader:
         kw = {k.arg: k.value for k in call.keywords if k.arg}
         abbrev = _literal(kw["allow_abbrev"]) if "allow_abbrev" in kw else True
         add_help = _literal(kw["add_help"]) if "add_help" in kw else True
+        prefix = _literal(kw["prefix_chars"]) if "prefix_chars" in kw else "-"
         line = call.lineno + self.piece.line0
         made = ParserDef(self.out.file, line, column(self.parsed.lines, line, call.col_offset + self.piece.col0),
                          self.qualname, abbrev if isinstance(abbrev, bool) else None,
-                         add_help is not False, "parents" in kw)
+                         add_help is not False, "parents" in kw, prefix if isinstance(prefix, str) else None)
         if made not in self.out.parsers:
             self.out.parsers.append(made)
         return made
