@@ -274,3 +274,26 @@ def test_shortfalls_are_where_argparse_stops(tmp_path, abbrev, argv, expected):
         return
     [short] = found
     assert short.expected == expected and isinstance(got, str) and expected in got, got
+
+
+def test_two_definitions_of_one_string_that_differ_are_not_judged(tmp_path):
+    root = tmp_path / "two"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("")
+    (root / "a.py").write_text("import argparse\np = argparse.ArgumentParser()\np.add_argument('--n', type=int)\n"
+                               "p.add_argument('--m', type=int)\np.parse_args()\n")
+    (root / "b.py").write_text("import argparse\nq = argparse.ArgumentParser()\nq.add_argument('--n', type=str)\n"
+                               "q.add_argument('--m', type=int)\nq.parse_args()\n")
+    (root / "train.py").write_text("print('no parser')\n")
+    grammar = grammar_of(ci.contract_index(str(root)).options_for("train.py"))
+    assert grammar.conflicting == {"--n"}
+    assert not grammar.agreed(grammar.by_string["--n"]) and grammar.agreed(grammar.by_string["--m"])
+
+
+def test_an_option_that_looks_like_a_negative_number_makes_negative_numbers_options(tmp_path):
+    options = workspace(tmp_path, False, 'parser.add_argument("-1", dest="one", action="store_true")\n')
+    words = roles(["--lr", "-2", "-1"], options)
+    assert [w.role for w in words] == [Role.OPTION, Role.UNDEFINED, Role.OPTION]
+    scope: dict = {}
+    exec(PARSER.format(abbrev=False) + 'parser.add_argument("-1", dest="one", action="store_true")\n', scope)
+    assert "expected one argument" in argparse_reading(scope["parser"], ["--lr", "-2", "-1"])

@@ -98,22 +98,61 @@ class Grammar:
     complete: bool  # no gap: every option the parser accepts is listed
     negative_like: bool  # an option string looks like a negative number (argparse then reads -1 as an option)
     swallows: bool  # something could take option words as values (after an unknown word nothing is sure)
+    # option strings two definitions give different type=, choices=, nargs= or action= (two
+    # parsers chosen, or a union): what a value of theirs must be is not known
+    conflicting: frozenset = frozenset()
+
+    def agreed(self, option: OptionDef) -> bool:
+        """Whether every definition of the option's strings reads its values the same way."""
+        return not any(s in self.conflicting for s in option.strings)
+
+
+# EntryOptions -> its Grammar, by identity: the index keeps one EntryOptions per entry for as long
+# as it lives, so an editor's next analysis (a keystroke) finds the grammar built (it takes
+# milliseconds for Megatron's two thousand options)
+_GRAMMARS: dict = {}
+_MAX_GRAMMARS = 64
 
 
 def grammar_of(options) -> Grammar:
-    """The Grammar of an EntryOptions (index.py)."""
+    """The Grammar of an EntryOptions (index.py), built once."""
+    got = _GRAMMARS.get(id(options))
+    if got is not None and got[0] is options:
+        return got[1]
+    if len(_GRAMMARS) >= _MAX_GRAMMARS:
+        _GRAMMARS.clear()
+    grammar = _grammar(options)
+    _GRAMMARS[id(options)] = (options, grammar)
+    return grammar
+
+
+def _grammar(options) -> Grammar:
     by_string: dict = {}
+    swallows = negative_like = False
+    conflicting: set = set()
     for o in options.options:
-        if o.positional:
+        strings = o.strings
+        if o.nargs in _SWALLOWING_NARGS or o.nargs == UNKNOWN_TYPE:
+            swallows = True
+        if not any(s[:1] == "-" for s in strings):  # a positional argument
+            swallows = True
             continue
-        for s in o.strings:
-            by_string.setdefault(s, o)
+        for s in strings:
+            first = by_string.get(s)
+            if first is None:
+                by_string[s] = o
+                if s[1:2].isdigit() or s[1:2] == ".":
+                    negative_like = negative_like or bool(_NEGATIVE.match(s))
+            elif first is not o and _reading(first) != _reading(o):
+                conflicting.add(s)
     values = {p.allow_abbrev for p in options.parsers}
     abbrev = (Abbrev.ALLOWED if values == {True} else Abbrev.REFUSED if values == {False} else Abbrev.UNSURE)
-    swallows = any(o.positional or o.nargs in _SWALLOWING_NARGS or o.nargs == UNKNOWN_TYPE
-                   for o in options.options)
-    return Grammar(by_string, tuple(by_string), abbrev, not options.gaps,
-                   any(_NEGATIVE.match(s) for s in by_string), swallows)
+    return Grammar(by_string, tuple(by_string), abbrev, not options.gaps, negative_like, swallows,
+                   frozenset(conflicting))
+
+
+def _reading(option: OptionDef) -> tuple:
+    return option.type, option.choices, option.nargs, option.action
 
 
 def supported(command: str) -> bool:
@@ -242,9 +281,10 @@ def _optional(text: str, g: Grammar):
     found = _prefixes(text, g)
     if found is not None:
         return found
-    if _NEGATIVE.match(text) and not g.negative_like:
+    negative = _NEGATIVE.match(text)
+    if negative and not g.negative_like:
         return None
-    if _NUMBERISH.match(text):
+    if not negative and _NUMBERISH.match(text):
         return Role.UNCERTAIN, None, text, "", None, ()  # `-1e-3`: an option or a value, by Python version
     if " " in text:
         return None
@@ -350,6 +390,7 @@ class LaunchArgv:
     path: object  # flow.facts.LaunchPath
     argv: Argv
     options: object  # index.EntryOptions
+    grammar: Grammar
 
 
 def launch_argvs(index, launches) -> tuple:
@@ -368,5 +409,5 @@ def launch_argvs(index, launches) -> tuple:
             grammar = grammars.get(at.entry)
             if grammar is None:
                 grammar = grammars[at.entry] = grammar_of(options)
-            out.append(LaunchArgv(launch, path, read_argv(at, path.args, grammar), options))
+            out.append(LaunchArgv(launch, path, read_argv(at, path.args, grammar), options, grammar))
     return tuple(out)

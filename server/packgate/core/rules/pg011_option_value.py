@@ -118,7 +118,7 @@ def check(ctx: Context) -> None:
 def _count(ctx: Context, index, la, short, union: bool) -> None:
     """An option argparse stops at: too few values after it, or a value for one that takes none."""
     w, launch, options = short.word, la.launch, la.options
-    if not _agreed(options, w.option):
+    if not la.grammar.agreed(w.option):
         return
     if w.value is not None:
         key = "flag"
@@ -136,7 +136,7 @@ def _count(ctx: Context, index, la, short, union: bool) -> None:
 def _judge(ctx: Context, index, la, w, union: bool) -> None:
     from ..code.options import UNKNOWN_TYPE
     option = w.option
-    if w.val.kind not in (ValKind.KNOWN, ValKind.DEFAULT) or not _agreed(la.options, option):
+    if w.val.kind not in (ValKind.KNOWN, ValKind.DEFAULT) or not la.grammar.agreed(option):
         return
     convert = _CONVERT.get(option.type, None) if option.type != UNKNOWN_TYPE else None
     if convert is None:
@@ -158,14 +158,6 @@ def _judge(ctx: Context, index, la, w, union: bool) -> None:
                       literal=repr(text), choices=", ".join(str(c) for c in option.choices or ()))
     ctx.emit(RULE, msg, start, end, severity="warning" if union else None,
              dedupe=(launch.start, start, end, text), related=[ctx.launch_related(launch)], launch=launch)
-
-
-def _agreed(options, option) -> bool:
-    """Whether every definition of the option string among the options gives the same type=,
-    choices= and nargs= (two parsers, or a union, may define one string differently)."""
-    same = [o for o in options.options if any(s in o.strings for s in option.strings)]
-    return all((o.type, o.choices, o.nargs, o.action) == (option.type, option.choices, option.nargs, option.action)
-               for o in same)
 
 
 def _chosen(value, choices) -> bool:
