@@ -253,3 +253,24 @@ def test_values_an_option_does_not_get_or_cannot_take(repo, words, where_, expec
         return
     [f] = found
     assert where(f)[1:] == where_ and expected in f.message
+
+
+def test_the_banded_distance_is_the_full_one_up_to_its_limit():
+    """pg010's _distance computes only the cells near the diagonal; a plain table says the same."""
+    import random
+    from packgate.core.rules.pg010_unknown_option import _distance
+
+    def full(a, b):
+        d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+        for i in range(1, len(a) + 1):
+            for j in range(1, len(b) + 1):
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+                if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+        return d[-1][-1]
+
+    rng = random.Random(28)
+    for _ in range(3000):
+        a, b = ("".join(rng.choice("ab-") for _ in range(rng.randint(0, 7))) for _ in range(2))
+        for limit in (1, 2):
+            assert _distance(a, b, limit) == min(full(a, b), limit + 1), (a, b, limit)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_left
 
 from ..flow.facts import Val, ValKind
 from ..gates import LAUNCHER_SWITCHES, is_python
@@ -101,6 +102,20 @@ class Grammar:
     # option strings two definitions give different type=, choices=, nargs= or action= (two
     # parsers chosen, or a union): what a value of theirs must be is not known
     conflicting: frozenset = frozenset()
+    ordered: tuple = ()  # the option strings sorted: the ones a prefix starts are neighbours
+
+    def starting(self, prefix: str) -> list:
+        """The option strings that start with prefix, in definition order."""
+        ordered = self.ordered
+        k = bisect_left(ordered, prefix)
+        found = []
+        while k < len(ordered) and ordered[k].startswith(prefix):
+            found.append(ordered[k])
+            k += 1
+        if len(found) > 1:
+            order = {s: i for i, s in enumerate(self.strings) if s.startswith(prefix)}
+            found.sort(key=order.__getitem__)
+        return found
 
     def agreed(self, option: OptionDef) -> bool:
         """Whether every definition of the option's strings reads its values the same way."""
@@ -148,7 +163,7 @@ def _grammar(options) -> Grammar:
     values = {p.allow_abbrev for p in options.parsers}
     abbrev = (Abbrev.ALLOWED if values == {True} else Abbrev.REFUSED if values == {False} else Abbrev.UNSURE)
     return Grammar(by_string, tuple(by_string), abbrev, not options.gaps, negative_like, swallows,
-                   frozenset(conflicting))
+                   frozenset(conflicting), tuple(sorted(by_string)))
 
 
 def _reading(option: OptionDef) -> tuple:
@@ -299,7 +314,7 @@ def _prefixes(text: str, g: Grammar):
     is a prefix of (`_get_option_tuples`), or None when there is none."""
     if text[1] == "-":
         name, eq, inline = text.partition("=")
-        matches = [s for s in g.strings if s.startswith(name)]
+        matches = g.starting(name)
         if not matches:
             return None
         options = list(dict.fromkeys(g.by_string[s] for s in matches))
@@ -314,8 +329,8 @@ def _prefixes(text: str, g: Grammar):
         return Role.OPTION, options[0], name, matches[0], inline if eq else None, ()
     # one dash: `-j4` is `-j` with 4 attached; `-mic` a prefix of `-micro` (whatever allow_abbrev says)
     short, attached = text[:2], text[2:]
-    matches = [(s, attached) for s in g.strings if s == short]
-    matches += [(s, None) for s in g.strings if s != short and s.startswith(text)]
+    matches = [(short, attached)] if short in g.by_string else []
+    matches += [(s, None) for s in g.starting(text) if s != short]
     if not matches:
         return None
     options = list(dict.fromkeys(g.by_string[s] for s, _ in matches))

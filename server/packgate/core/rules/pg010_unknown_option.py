@@ -225,7 +225,7 @@ def _report(ctx: Context, index, la, w, severity: str) -> None:
         fields["candidates"] = ", ".join(w.candidates)
     else:
         key = "undefined" if severity == "error" else "union"
-        close = _closest(w.spelled, options)
+        close = _closest(w.spelled, la.grammar.strings)
         fields["hint"] = _hint(close)
         if len(close) == 1 and span is not None:
             fixes.append(ctx.fix(RULE, "closest", [Edit(start, end, close[0])], option=w.spelled, closest=close[0]))
@@ -254,7 +254,7 @@ def parser_places(index, options) -> str:
     return ", ".join(f"{os.path.relpath(p.file, index.root).replace(os.sep, '/')}:{p.line}" for p in options.parsers)
 
 
-def _closest(spelled: str, options) -> list:
+def _closest(spelled: str, strings) -> list:
     """The defined spellings a typo could have made this one (at most three, nearest first):
     a letter wrong, missing, added or two swapped, two such slips in a name of 12 letters or
     more. Not difflib: importing it costs a cold check more than the whole comparison."""
@@ -262,9 +262,10 @@ def _closest(spelled: str, options) -> list:
     if len(name) < 3:
         return []
     limit = 2 if len(name) >= 12 else 1
+    size, double = len(spelled), spelled.startswith("--")
     near = []
-    for s in options.strings():
-        if s.startswith("--") != spelled.startswith("--"):
+    for s in strings:
+        if abs(len(s) - size) > limit or s.startswith("--") != double:
             continue
         d = _distance(spelled, s, limit)
         if d <= limit:
@@ -274,19 +275,25 @@ def _closest(spelled: str, options) -> list:
 
 def _distance(a: str, b: str, limit: int) -> int:
     """Edits (a character replaced, inserted, deleted, or two neighbours swapped) that turn a
-    into b, or limit + 1 once more than limit are needed."""
+    into b, or limit + 1 once more than limit are needed; only the cells within limit of the
+    diagonal are computed."""
     if abs(len(a) - len(b)) > limit:
         return limit + 1
-    before, row = None, list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cost = current[j - 1] + 1, row[j] + 1, row[j - 1] + (ca != cb)
-            current[j] = min(cost)
-            if before is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                current[j] = min(current[j], before[j - 2] + 1)
+    far = limit + 1
+    before, row = None, [j if j <= limit else far for j in range(len(b) + 1)]
+    for i in range(1, len(a) + 1):
+        current = [far] * (len(b) + 1)
+        if i <= limit:
+            current[0] = i
+        ca = a[i - 1]
+        for j in range(max(1, i - limit), min(len(b), i + limit) + 1):
+            cb = b[j - 1]
+            best = min(current[j - 1] + 1, row[j] + 1, row[j - 1] + (ca != cb))
+            if before is not None and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                best = min(best, before[j - 2] + 1)
+            current[j] = min(best, far)
         if min(current) > limit:
-            return limit + 1
+            return far
         before, row = row, current
     return row[-1]
 
