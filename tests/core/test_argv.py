@@ -1,7 +1,6 @@
 """core/code/argv.py: a launch's words read as the trainer's argparse reads them, checked against
 argparse itself (the same parser code, run by Python) and against the launchers' syntax."""
 
-import argparse
 import contextlib
 import io
 
@@ -206,7 +205,7 @@ def test_options_added_in_ways_packgate_cannot_read_are_gaps(tmp_path):
 def test_the_launchers_words_end_at_the_entry_point(command, words, launcher, entry):
     at = split(command, known(*words))
     assert (at.index, at.entry) == (launcher, entry)
-    assert at.first == launcher + 1 and words[at.first:] == ["--x"] or words[at.first:] == ["--deepspeed", "ds.json"]
+    assert at.first == launcher + 1 and words[at.first:] in (["--x"], ["--deepspeed", "ds.json"])
     assert entry_of(command, words) == entry
 
 
