@@ -296,3 +296,11 @@ def test_an_option_that_looks_like_a_negative_number_makes_negative_numbers_opti
     scope: dict = {}
     exec(PARSER.format(abbrev=False) + 'parser.add_argument("-1", dest="one", action="store_true")\n', scope)
     assert "expected one argument" in argparse_reading(scope["parser"], ["--lr", "-2", "-1"])
+
+
+def test_an_action_of_the_codes_own_takes_what_its_nargs_says(tmp_path):
+    extra = ("class Pair(argparse.Action):\n    def __call__(self, *a, **k):\n        pass\n"
+             "parser.add_argument('--two', action=Pair, nargs=2)\nparser.add_argument('--some', action=Pair)\n")
+    words = roles(["--two", "a", "b", "c", "--some", "x", "--image-resolution", "1"], workspace(tmp_path, False, extra))
+    assert [w.role for w in words] == [Role.OPTION, Role.VALUE, Role.VALUE, Role.OPERAND, Role.OPTION,
+                                       Role.UNCERTAIN, Role.UNDEFINED, Role.OPERAND]

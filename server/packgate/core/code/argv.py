@@ -263,8 +263,8 @@ def _most(option: OptionDef):
     action, nargs = option.action, option.nargs
     if action in _NO_VALUES:
         return 0
-    if action not in _VALUES:
-        return None  # a class of the code's own, or `**kwargs`
+    if action not in _VALUES and nargs is None:
+        return None  # a class of the code's own may default nargs as it likes; or `**kwargs`
     if nargs is None:
         return 1
     if isinstance(nargs, int) and not isinstance(nargs, bool):
