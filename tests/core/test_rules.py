@@ -23,17 +23,16 @@ def codes(text, **kw):
 
 
 def example(rule, text: str, tmp_path, settings=EN):
-    """The analysis of one of a rule's examples; a rule about what the training code reads
-    gets a workspace holding its example code, with the script beside it."""
-    if not rule.example_code:
+    """The analysis of one of a rule's examples: in the workspace of training code the rule
+    states (Rule.workspace, written below tmp_path with a project root) when it has one."""
+    if not rule.workspace:
         return analyze(text, settings=settings)
-    root = tmp_path / "example"
-    for rel, code in rule.example_code:
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(code, encoding="utf-8")
-    (root / "pyproject.toml").write_text('[project]\nname = "example"\n', encoding="utf-8")
-    script = root / "launch.sh"
+    root = tmp_path / "workspace"
+    if not root.exists():
+        for name, body in (("pyproject.toml", '[project]\nname = "example"\n'), *rule.workspace):
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(body, encoding="utf-8")
+    script = root / "example.sh"
     script.write_text(text, encoding="utf-8")
     return analyze(text, settings=settings, path=str(script))
 
@@ -53,7 +52,8 @@ def bash_ok(text: str) -> bool:
 # new rule takes the next code
 RELEASED = {"PG001": "missing-companion", "PG002": "dead-var", "PG003": "micro-batch-size",
             "PG004": "not-exported", "PG005": "invalid-value", "PG006": "lost-export",
-            "PG007": "path-dependent", "PG008": "overridden", "PG009": "unfollowed-source"}
+            "PG007": "path-dependent", "PG008": "overridden", "PG009": "unfollowed-source",
+            "PG010": "unknown-option", "PG011": "option-value"}  # ../shared/CONTRACT.md fixes these
 
 
 # CONTRACT.md fixes the launch contract's codes and names (PG010-PG014)
@@ -82,6 +82,17 @@ def test_bad_example_fires(rule, tmp_path):
 def test_good_example_is_clean(rule, tmp_path):
     assert example_codes(rule, rule.good, tmp_path) == []
     assert bash_ok(rule.good)
+
+
+@pytest.mark.parametrize("rule", [r for r in RULES if r.workspace], ids=lambda r: r.code)
+def test_an_example_that_needs_training_code_is_silent_without_it(rule):
+    """Rule.workspace is what its examples rest on: without that code they prove nothing."""
+    assert rule.code not in codes(rule.bad)
+    assert "train.py" in rule.bad
+    # the rule's page shows the code the examples are checked against
+    from packgate.core.docs import rule_page
+    page = rule_page(rule, "en")
+    assert all(name in page and text.strip().splitlines()[0] in page for name, text in rule.workspace)
 
 
 @pytest.mark.parametrize("rule", [r for r in RULES if r.fixes], ids=lambda r: r.code)
@@ -328,7 +339,7 @@ def test_each_text_is_produced(text, code, key, fixes):
                          len(v) < 20 else None)
 def test_each_text_about_the_code_is_produced(text, code, key, fixes, tmp_path):
     rule = rule_by_key(code)
-    workspace = replace(rule, example_code=TRAINING_CODE)
+    workspace = replace(rule, workspace=TRAINING_CODE)
     found = [f for f in example(workspace, text, tmp_path).findings if f.code == code]
     assert found, (code, text)
     keys = set().union(*(_which(rule.messages, f.message) for f in found))
@@ -364,10 +375,45 @@ def test_sourcing_texts_are_produced(tmp_path):
     assert "relative" in set().union(*(_which(rule.messages, f.message) for f in found))
 
 
+# the launch-contract texts need training code: (files of the workspace, script, code, key, fixes)
+CONTRACT_CODE = {
+    "pyproject.toml": "",
+    "strict.py": "import argparse\np = argparse.ArgumentParser(allow_abbrev=False)\n"
+                 "p.add_argument('--seq-length', type=int)\np.add_argument('--micro-batch-size', type=int)\n"
+                 "p.add_argument('--attention-backend', choices=['flash', 'fused'])\np.parse_args()\n",
+    "loose.py": "import argparse\np = argparse.ArgumentParser()\np.add_argument('--seq-length', type=int)\n"
+                "p.add_argument('--seq-parallel', action='store_true')\np.parse_args()\n",
+    "bare.py": "print('its parser is built elsewhere')\n",
+}
+CONTRACT_PRODUCING = [
+    ("torchrun strict.py --image-resolution 1000\n", "PG010", "undefined", set()),
+    ("torchrun strict.py --micro-batch-sise 1\n", "PG010", "undefined", {"closest"}),
+    ("torchrun strict.py --seq-len 8192\n", "PG010", "refused", {"full"}),
+    ("torchrun loose.py --seq 8192\n", "PG010", "ambiguous", set()),
+    ("torchrun bare.py --image-resolution 1000\n", "PG010", "union", set()),
+    ("torchrun strict.py --seq-length 8k\n", "PG011", "type", set()),
+    ("torchrun strict.py --attention-backend flashy\n", "PG011", "choice", set()),
+    ("torchrun strict.py --micro-batch-size --seq-length 8\n", "PG011", "missing", set()),
+    ("torchrun loose.py --seq-parallel=1\n", "PG011", "flag", set()),
+]
+
+
+def test_contract_texts_are_produced(tmp_path):
+    for name, body in CONTRACT_CODE.items():
+        (tmp_path / name).write_text(body)
+    for text, code, key, fixes in CONTRACT_PRODUCING:
+        rule = rule_by_key(code)
+        found = _produced(text, code, path=str(tmp_path / "launch.sh"))
+        assert key in set().union(*(_which(rule.messages, f.message) for f in found)), \
+            (key, [f.message for f in found])
+        made = {k for f in found for x in f.fixes if x.kind == "fix" for k in _which(rule.fixes, x.description)}
+        assert made == fixes, (text, [x.description for f in found for x in f.fixes])
+
+
 def test_every_declared_text_is_produced():
     """No rule declares a message or fix that no script produces (the rows above show each)."""
-    made = {(code, "message", key) for _, code, key, _ in PRODUCING + CODE_PRODUCING}
-    made |= {(code, "fix", k) for _, code, _, fixes in PRODUCING + CODE_PRODUCING for k in fixes}
+    made = {(code, "message", key) for _, code, key, _ in PRODUCING + CODE_PRODUCING + CONTRACT_PRODUCING}
+    made |= {(code, "fix", k) for _, code, _, fixes in PRODUCING + CODE_PRODUCING + CONTRACT_PRODUCING for k in fixes}
     made |= {("PG009", "message", k) for k in ("cycle", "depth", "refused", "relative")}
     # a rule of one message produces it where its bad example fires (test_bad_example_fires)
     made |= {(r.code, "message", k) for r in RULES if len(r.messages) == 1 for k in r.messages}

@@ -48,14 +48,22 @@ def suppressed(finding, directives) -> bool:
     return False
 
 
+_LOOKALIKE_DIGITS = str.maketrans("oil", "011")
+
+
 def _close_rule(value: str) -> str:
     """The rule code or name closest to value (PG001 for PG0O1), or empty when none is close."""
     from difflib import get_close_matches
     from .rules import RULES
     keys = {k.lower(): k for r in RULES for k in (r.code, r.name)}
+    # a code typed with a letter for a digit (PG0O1, PG0l1) means that digit: with PG011 as
+    # near as PG001 by spelling alone, the lookalike decides
+    folded = value.lower()[:2] + value.lower()[2:].translate(_LOOKALIKE_DIGITS)
+    if folded[:2] == "pg" and folded in keys:
+        return keys[folded]
     from .spelling import edit_distance
     close = get_close_matches(value.lower(), list(keys), n=len(keys), cutoff=0.75)
-    # among equal scores the fewest edits win: PG0O1 is one letter from PG001, two from PG013
+    # among equal scores the fewest edits win
     close.sort(key=lambda k: edit_distance(value.lower(), k))
     return keys[close[0]] if close else ""
 

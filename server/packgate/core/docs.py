@@ -7,8 +7,9 @@ from .rules import RULES, Rule
 
 _H = {
     "en": ("Problem", "Example that is reported", "Correct code", "Rationale", "Exceptions",
-           "Default severity", "Fixes", "Disable with", "Training code the examples are checked against"),
-    "zh": ("问题", "会被报告的写法", "正确写法", "原因", "例外", "默认级别", "自动修复", "禁用方式", "示例所对照的训练代码"),
+           "Default severity", "Fixes", "Disable with", "The training code the examples are checked against"),
+    "zh": ("问题", "会被报告的写法", "正确写法", "原因", "例外", "默认级别", "自动修复", "禁用方式",
+           "示例所依据的训练代码"),
 }
 
 # whether `--fix` applies a fix (safe) or only the editor offers it (one choice among others);
@@ -57,16 +58,11 @@ def rule_page(rule: Rule, lang: str = "both") -> str:
         out.append(rule.good.rstrip("\n"))
         out.append("```")
         out.append("")
-        if rule.example_code:
+        if rule.workspace:
             out.append(f"### {h[8]}")
             out.append("")
-            for path, code in rule.example_code:
-                out.append(f"`{path}`:")
-                out.append("")
-                out.append("```python")
-                out.append(code.rstrip("\n"))
-                out.append("```")
-                out.append("")
+            for name, text in rule.workspace:
+                out.extend((f"`{name}`:", "", "```python", text.rstrip("\n"), "```", ""))
         out.append(f"### {h[3]}")
         out.append("")
         out.append(rule.rationale_zh if zh else rule.rationale_en)

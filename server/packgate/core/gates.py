@@ -318,6 +318,8 @@ LAUNCHER_SWITCHES = {
     "deepspeed": frozenset({"--no_python", "--no_local_rank", "--module", "--force_multi", "--elastic_training",
                             "--bind_cores_to_rank", "--no_ssh_check", "--no_ssh"}),
 }
+# `python -m MODULE` of a launcher: the words after MODULE follow that launcher's syntax
+LAUNCHER_MODULES = {"torch.distributed.run": "torchrun", "torch.distributed.launch": "torchrun"}
 # Python's own options that take the next word (the others are single switches: -u, -O, -B...)
 PYTHON_VALUE_FLAGS = frozenset({"-W", "-X", "--check-hash-based-pycs"})
 

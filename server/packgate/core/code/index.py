@@ -10,6 +10,7 @@ imports), else the union of the workspace's options; `EntryOptions.how` says whi
 
 from __future__ import annotations
 
+import builtins
 import os
 
 from ..project import python_files, stamp_changed
@@ -64,6 +65,10 @@ class EntryOptions:
     parsers: tuple  # the ParserDefs chosen (empty for a union)
     options: tuple  # OptionDefs, -h/--help included when the parser adds it
     tolerance: Tolerance
+    # where the parser may get options the index cannot list (`parents=`, a helper outside the
+    # workspace, `add_argument(*names)`, subcommands), as "file:line: what": then `options`
+    # is not every option the parser accepts
+    gaps: tuple = ()
 
     @property
     def allow_abbrev(self) -> object:
@@ -156,32 +161,69 @@ class ContractIndex:
                 tol = Tolerance(True, f"{f.rel}:{line} calls parse_known_args", f.rel, line)
                 break
         helps = (OptionDef(_HELP, "help", None, None, None, "help", "", 0, 0, MODULE),) if any(p.add_help for p in every) else ()
-        return EntryOptions(entry, rel, how, why + "; the union of the workspace's options", (), opts + helps, tol)
+        return EntryOptions(entry, rel, how, why + "; the union of the workspace's options", (), opts + helps, tol,
+                            self._union_gaps())
+
+    def _union_gaps(self) -> tuple:
+        """Where any parser of the workspace may get options the index cannot list."""
+        gaps = []
+        for f in self.files.values():
+            fo = f.options
+            if fo is None:
+                continue
+            gaps.extend(f"{f.rel}:{p.line}: parents= of other parsers" for p in fo.parsers if p.has_parents)
+            gaps.extend(f"{f.rel}:{p.line}: prefix_chars={p.prefix_chars!r}" for p in fo.parsers if p.prefix_chars != "-")
+            gaps.extend(f"{f.rel}:{line}: {why}" for _, line, why, _ in fo.opaque)
+            for h in fo.handoffs:
+                if h.callee.split(".")[0] not in _BUILTINS and self.resolve_function(f.rel, h.callee) is None:
+                    gaps.append(f"{f.rel}:{h.line}: {h.callee} is not a function of the workspace")
+        return tuple(dict.fromkeys(gaps))
 
     def _chosen(self, entry, rel, how, parsers, why) -> EntryOptions:
         options: list = []
+        gaps: list = []
         for p in parsers:
-            options.extend(self.parser_options(p))
+            options.extend(self.parser_options(p, gaps))
             if p.add_help:
                 options.append(OptionDef(_HELP, "help", None, None, None, "help", p.file, p.line, p.column, p.function))
         if any(self._hooked(p) for p in parsers):  # extra_args_provider: what the entry hands over
             entry_opts = self._opts(rel)
-            for ref, _ in entry_opts.passed:
-                options.extend(self._adder(rel, ref, 0, MAX_DEPTH, set()))
+            for ref, line in entry_opts.passed:
+                if self.resolve_function(rel, ref) is None:
+                    gaps.append(f"{rel}:{line}: {ref} is handed over and is not a function of the workspace")
+                options.extend(self._adder(rel, ref, 0, MAX_DEPTH, set(), gaps))
         return EntryOptions(entry, rel, how, why, tuple(parsers), tuple(_unique(options)),
-                            self._tolerance(parsers, rel))
+                            self._tolerance(parsers, rel), tuple(dict.fromkeys(gaps)))
 
-    def parser_options(self, parser) -> list:
-        """The options of one parser: added on it or its groups, and by the helpers it is handed to."""
-        fo = self._opts(self._rel(parser.file))
+    def parser_options(self, parser, gaps: list | None = None) -> list:
+        """The options of one parser: added on it or its groups, and by the helpers it is handed
+        to; gaps, when given, gets where options may come from that cannot be listed."""
+        gaps = [] if gaps is None else gaps
+        rel = self._rel(parser.file)
+        fo = self._opts(rel)
         out = [o for t, o in fo.options if t.parser == parser]
+        if parser.has_parents:
+            gaps.append(f"{rel}:{parser.line}: parents= of other parsers")
+        if parser.prefix_chars != "-":  # options start with other characters: not read that way
+            gaps.append(f"{rel}:{parser.line}: prefix_chars={parser.prefix_chars!r}")
+        gaps.extend(f"{rel}:{line}: {why}" for t, line, why, _ in fo.opaque if t.parser == parser)
         for h in fo.handoffs:
             if h.target.parser == parser:
-                out.extend(self._adder(self._rel(parser.file), h.callee, h.argument, MAX_DEPTH, set()))
+                out.extend(self._handed(rel, h, MAX_DEPTH, set(), gaps))
         return out
 
-    def _adder(self, rel: str, ref: str, index: int, depth: int, seen: set) -> list:
+    def _handed(self, rel: str, h, depth: int, seen: set, gaps: list) -> list:
+        """The options a hand-off's callee adds; one outside the workspace is a gap (a builtin
+        such as `print(parser)` adds none)."""
+        if self.resolve_function(rel, h.callee, depth) is None:
+            if h.callee.split(".")[0] not in _BUILTINS:
+                gaps.append(f"{rel}:{h.line}: {h.callee} is not a function of the workspace")
+            return []
+        return self._adder(rel, h.callee, h.argument, depth, seen, gaps)
+
+    def _adder(self, rel: str, ref: str, index: int, depth: int, seen: set, gaps: list | None = None) -> list:
         """The options a function adds to its parameter `index` (following its own hand-offs)."""
+        gaps = [] if gaps is None else gaps
         found = self.resolve_function(rel, ref, depth)
         if found is None or depth <= 0 or (found, index) in seen:
             return []
@@ -189,9 +231,11 @@ class ContractIndex:
         frel, qual = found
         fo = self._opts(frel)
         out = [o for t, o in fo.options if t.parser is None and t.index == index and o.function == qual]
+        gaps.extend(f"{frel}:{line}: {why}" for t, line, why, function in fo.opaque
+                    if t.parser is None and t.index == index and function == qual)
         for h in fo.handoffs:
             if h.function == qual and h.target.parser is None and h.target.index == index:
-                out.extend(self._adder(frel, h.callee, h.argument, depth - 1, seen))
+                out.extend(self._handed(frel, h, depth - 1, seen, gaps))
         return out
 
     def _hooked(self, parser) -> bool:
@@ -200,7 +244,8 @@ class ContractIndex:
 
     def _parse_calls(self, parser) -> list:
         fo = self._opts(self._rel(parser.file))
-        return [line for t, line in fo.known_args + fo.strict_args if t is not None and t.parser == parser]
+        return [line for t, line in fo.known_args + fo.strict_args + fo.given_args
+                if t is not None and t.parser == parser]
 
     def _tolerance(self, parsers, rel) -> Tolerance:
         reached = [rel] + [r for layer in self._import_layers(rel) for r in layer]
@@ -220,6 +265,13 @@ class ContractIndex:
             for t, line in fo.strict_args:
                 if t is not None and t.parser == p and strict is None:
                     strict = Tolerance(False, f"{self._rel(p.file)}:{line} calls parse_args", self._rel(p.file), line)
+        if strict is None:
+            for p in parsers:
+                fo = self._opts(self._rel(p.file))
+                for t, line in fo.given_args:
+                    if t is not None and t.parser == p:
+                        return Tolerance(None, f"{self._rel(p.file)}:{line} parses a list of the code's own, "
+                                               "not necessarily the launch's words", self._rel(p.file), line)
         return strict or Tolerance(None, "no parse_args or parse_known_args call on the parser was found")
 
     # ------------------------------------------------------------ files, modules, names
@@ -354,6 +406,9 @@ class ContractIndex:
 
     def _rel(self, path: str) -> str:
         return os.path.relpath(path, self.root).replace(os.sep, "/")
+
+
+_BUILTINS = frozenset(dir(builtins))
 
 
 def _places(parsers) -> str:

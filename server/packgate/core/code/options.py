@@ -15,7 +15,9 @@ import ast
 from ..records import factory, record
 from .reading import Parsed, column
 
-UNKNOWN_TYPE = "?"  # type= is there but is not a name packgate can read
+# type=, choices=, nargs= or action= is there but is not a literal packgate can read (not "?":
+# that is nargs="?")
+UNKNOWN_TYPE = "<not a literal>"
 MODULE = "<module>"  # the qualname of a file's top-level code
 _GROUPS = frozenset({"add_argument_group", "add_mutually_exclusive_group"})
 _PARSERS = frozenset({"ArgumentParser"})
@@ -55,6 +57,7 @@ class ParserDef:
     allow_abbrev: object  # True (argparse's default), False, or None when not a literal
     add_help: bool
     has_parents: bool  # parents=[...]: options of other parsers, not followed
+    prefix_chars: object = "-"  # what starts an option; None when not a literal
 
 
 @record(frozen=True)
@@ -88,8 +91,14 @@ class FileOptions:
     hooks: list = factory(list)  # (Target, line): `provider(parser)` with provider a parameter
     passed: list = factory(list)  # (name as written, line): functions handed to a call as values
     known_args: list = factory(list)  # (Target or None, line): `.parse_known_args(...)`
-    strict_args: list = factory(list)  # (Target or None, line): `.parse_args(...)`
+    strict_args: list = factory(list)  # (Target or None, line): `.parse_args()` of the command line
+    # (Target or None, line): `.parse_args(words)`, a list of the code's own (not None nor
+    # sys.argv[1:]): what it parses need not be the launch's words
+    given_args: list = factory(list)
     ignore_unknown: list = factory(list)  # lines of a call with `ignore_unknown_args=True`
+    # (Target, line, why, qualname): what adds options packgate cannot list (`add_argument(*names)`,
+    # `add_subparsers`), so the target's option set is not complete
+    opaque: list = factory(list)
     imports: dict = factory(dict)  # local name -> (module, name or None), level-resolved later
     defs: set = factory(set)  # qualnames of functions defined here
 
@@ -180,10 +189,11 @@ class _Reader:
         kw = {k.arg: k.value for k in call.keywords if k.arg}
         abbrev = _literal(kw["allow_abbrev"]) if "allow_abbrev" in kw else True
         add_help = _literal(kw["add_help"]) if "add_help" in kw else True
+        prefix = _literal(kw["prefix_chars"]) if "prefix_chars" in kw else "-"
         line = call.lineno + self.piece.line0
         made = ParserDef(self.out.file, line, column(self.parsed.lines, line, call.col_offset + self.piece.col0),
                          self.qualname, abbrev if isinstance(abbrev, bool) else None,
-                         add_help is not False, "parents" in kw)
+                         add_help is not False, "parents" in kw, prefix if isinstance(prefix, str) else None)
         if made not in self.out.parsers:
             self.out.parsers.append(made)
         return made
@@ -206,11 +216,19 @@ class _Reader:
             receiver = self.target(func.value, binds)
             if func.attr == "add_argument" and receiver is not None:
                 out.options.extend((receiver, o) for o in self.option(call, qualname))
+                if not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args):
+                    out.opaque.append((receiver, line, "option strings that are not literals", qualname))
                 return True
+            if func.attr == "add_subparsers" and receiver is not None:
+                out.opaque.append((receiver, line, "subcommands (add_subparsers)", qualname))
             if func.attr == "parse_known_args":
                 out.known_args.append((receiver, line))
             elif func.attr == "parse_args":
-                out.strict_args.append((receiver, line))
+                given = [a for a in call.args[:1]] + [k.value for k in call.keywords if k.arg == "args"]
+                if any(not _command_line(a) for a in given):
+                    out.given_args.append((receiver, line))
+                else:
+                    out.strict_args.append((receiver, line))
         if isinstance(func, ast.Name) and func.id in params:
             for arg in call.args:
                 t = self.target(arg, binds)
@@ -231,20 +249,21 @@ class _Reader:
         if not strings:
             return []
         kw = {k.arg: k.value for k in call.keywords if k.arg}
-        action = None
+        spread = any(k.arg is None for k in call.keywords)  # `**kwargs`: action and nargs unknown
+        action = UNKNOWN_TYPE if spread and "action" not in kw else None
         if "action" in kw:
             a = kw["action"]
             action = a.value if isinstance(a, ast.Constant) else _last_name(a) or UNKNOWN_TYPE
         if action == "BooleanOptionalAction":
             strings = strings + tuple("--no-" + s[2:] for s in strings if s.startswith("--"))
-        typ = None
+        typ = UNKNOWN_TYPE if spread and "type" not in kw else None
         if "type" in kw:
             typ = _last_name(kw["type"]) or ("lambda" if isinstance(kw["type"], ast.Lambda) else UNKNOWN_TYPE)
-        choices = None
+        choices = UNKNOWN_TYPE if spread and "choices" not in kw else None
         if "choices" in kw:
             value = _literal(kw["choices"])
             choices = tuple(value) if isinstance(value, (list, tuple, set, frozenset)) else UNKNOWN_TYPE
-        nargs = None
+        nargs = UNKNOWN_TYPE if spread and "nargs" not in kw else None
         if "nargs" in kw:
             value = _literal(kw["nargs"])
             nargs = value if isinstance(value, (int, str)) else UNKNOWN_TYPE
@@ -273,6 +292,15 @@ def _default_text(node) -> str:
 def _help_text(node) -> str:
     """A help text given as a string literal (implicitly joined ones included), else ""."""
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
+
+
+def _command_line(node) -> bool:
+    """`None` or `sys.argv[1:]`: what argparse parses when given nothing."""
+    if isinstance(node, ast.Constant) and node.value is None:
+        return True
+    return (isinstance(node, ast.Subscript) and _dotted(node.value) == "sys.argv"
+            and isinstance(node.slice, ast.Slice) and node.slice.upper is None and node.slice.step is None
+            and isinstance(node.slice.lower, ast.Constant) and node.slice.lower.value == 1)
 
 
 def _literal(node):

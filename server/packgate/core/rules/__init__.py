@@ -21,6 +21,8 @@ _NAMES = (
     "pg007_path_dependent",
     "pg008_overridden",
     "pg009_unfollowed_source",
+    "pg010_unknown_option",
+    "pg011_option_value",
     "pg012_unread_var",
     "pg013_misread_value",
     "pg014_contract",

@@ -83,7 +83,7 @@ RULE = Rule(
                "改为 `export PATCH_EMBED_TYPE=conv2d`。不安全：训练随后会读到它此前忽略的值。从不提供删除导出："
                "工作区之外的程序可能读取它",
         applicability=Applicability.UNSAFE)},
-    example_code=(_CODE,),
+    workspace=(_CODE,),
 )
 
 CLOSE = 2  # edits between two names for one to be a likely typo of the other

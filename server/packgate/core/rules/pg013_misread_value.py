@@ -67,7 +67,7 @@ RULE = Rule(
         doc_zh="写成代码所比较的值：`ENABLE_SWANLAB=true` 改为 `ENABLE_SWANLAB=1`（保留原有引号）。"
                "只在编辑器中提供：它会改变训练的行为",
         applicability=Applicability.DISPLAY_ONLY)},
-    example_code=(_CODE,),
+    workspace=(_CODE,),
 )
 
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)

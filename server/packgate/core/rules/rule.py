@@ -85,9 +85,9 @@ class Rule:
     messages: dict  # message key -> Text
     fixes: dict  # fix key -> FixText
     tags: tuple = ()
-    # (path, Python text): the training code of the workspace the examples are checked against,
-    # for a rule about what that code reads (tests/core/test_rules.py writes it beside them)
-    example_code: tuple = ()
+    # the training code the examples are checked against, as (path, text) pairs below a project
+    # root (the rule reads the workspace's Python code); empty: the examples need none
+    workspace: tuple = ()
 
     def __post_init__(self):
         for table, kind in ((self.messages, Text), (self.fixes, FixText)):
