@@ -254,23 +254,59 @@ def parser_places(index, options) -> str:
     return ", ".join(f"{os.path.relpath(p.file, index.root).replace(os.sep, '/')}:{p.line}" for p in options.parsers)
 
 
+# (spelled, id of the option strings) -> (those strings, the answer): a launcher repeats its
+# unknown words, and so do the launchers of a folder and the keystrokes of an editor
+_CLOSE: dict = {}
+_PAIRS: dict = {}  # id of the option strings -> (those strings, [(string, its letter pairs)])
+_MAX_REMEMBERED = 4096
+
+
 def _closest(spelled: str, strings) -> list:
     """The defined spellings a typo could have made this one (at most three, nearest first):
     a letter wrong, missing, added or two swapped, two such slips in a name of 12 letters or
     more. Not difflib: importing it costs a cold check more than the whole comparison."""
+    key = (spelled, id(strings))
+    hit = _CLOSE.get(key)
+    if hit is not None and hit[0] is strings:
+        return hit[1]
+    if len(_CLOSE) >= _MAX_REMEMBERED:
+        _CLOSE.clear()
+    answer = _CLOSE[key] = (strings, _nearest(spelled, strings))
+    return answer[1]
+
+
+def _nearest(spelled: str, strings) -> list:
     name = spelled.lstrip("-")
     if len(name) < 3:
         return []
     limit = 2 if len(name) >= 12 else 1
     size, double = len(spelled), spelled.startswith("--")
+    mine = _letter_pairs(spelled)
     near = []
-    for s in strings:
+    for s, pairs in _pairs_of(strings):
         if abs(len(s) - size) > limit or s.startswith("--") != double:
+            continue
+        # an edit takes at most three letter pairs out of either string (a swap does): one that
+        # shares fewer distinct pairs than that allows is farther than limit, without the table
+        if len(mine & pairs) < max(len(mine), len(pairs)) - 3 * limit:
             continue
         d = _distance(spelled, s, limit)
         if d <= limit:
             near.append((d, s))
     return [s for _, s in sorted(near)[:3]]
+
+
+def _letter_pairs(text: str) -> frozenset:
+    return frozenset(text[i:i + 2] for i in range(len(text) - 1))
+
+
+def _pairs_of(strings) -> list:
+    hit = _PAIRS.get(id(strings))
+    if hit is None or hit[0] is not strings:
+        if len(_PAIRS) >= 64:
+            _PAIRS.clear()
+        hit = _PAIRS[id(strings)] = (strings, [(s, _letter_pairs(s)) for s in strings])
+    return hit[1]
 
 
 def _distance(a: str, b: str, limit: int) -> int:
