@@ -13,7 +13,8 @@ from .. import gates as G
 from ..parse.model import (Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, Lit, Loop,
                            Opaque_, Ref, SetOpt, Unset)
 from ..parse.visit import children
-from .commands import ACTIVE, OPAQUE, READS_ALL_ARGS, REACHING, base_name
+from .arith import read_names
+from .commands import ACTIVE, ASSIGNS, OPAQUE, READS_ALL_ARGS, REACHING, base_name
 from .walk import MAX_CALL_DEPTH
 
 # statements a walk cannot step over: they change exports, options or functions, end the
@@ -134,6 +135,10 @@ def _summarize(top) -> _Summary:
                 arrays.append(st)
             else:
                 deps.append((st.name, _word_refs(words)))
+            if st.index is not None or st.keys:
+                keys = [st.index] if st.index is not None else [w for _, w in st.keys]
+                deps.append((st.name, _word_refs(keys) | {n for w in keys if w.text is not None
+                                                          for n in read_names(w.text)}))
             values.append((st.name, words))
             if st.exported:
                 exported.append(st.name)
@@ -148,6 +153,9 @@ def _summarize(top) -> _Summary:
                 deps.append((a.name, _word_refs([a.value] if a.value else [])))
                 values.append((a.name, [a.value] if a.value else []))
             first = st.words[0] if st.words else None
+            assigns = ASSIGNS.get(first.text) if first is not None else None
+            if assigns is not None:
+                deps.extend(assigns(st))
             if first is not None and first.text in OPAQUE:
                 opaque = True
             elif first is not None and first.text == "set":
@@ -480,4 +488,8 @@ def _refs_of(word) -> frozenset:
             out.add(p.name)
             if p.arg is not None:
                 stack.extend(p.arg.parts)
+            if p.index is not None:
+                stack.extend(p.index.parts)
+                if p.index.text is not None:  # an indexed array's subscript is arithmetic: its names count
+                    out.update(read_names(p.index.text))
     return frozenset(out) if out else _NO_REFS

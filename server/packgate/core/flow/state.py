@@ -101,6 +101,8 @@ class State:
     errexit: bool = False  # set -e
     nounset: bool = False  # set -u
     readonly: frozenset = frozenset()  # names a later assignment or unset cannot change
+    integers: frozenset = frozenset()  # `declare -i` names: what is assigned to them is evaluated arithmetically
+    assocs: frozenset = frozenset()  # `declare -A` names: their subscripts are strings, not arithmetic
     facts: tuple = ()  # of Fact, the last MAX_FACTS: dropped when their variable changes
 
     def __post_init__(self):

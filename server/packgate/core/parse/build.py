@@ -266,6 +266,12 @@ class Builder(SimpleBuilder):
 
     def unset(self, node, d: int) -> list:
         names, option = [], ""
+        if any(c.type in _DYNAMIC_NAMES for c in node.named_children):
+            # `unset "${!PREFIX@}"`: the names come at run time, the handler's (flow.commands.unset)
+            kw = node.children[0]
+            words = [self.keyword_word(kw)] + [self.word(c, d) for c in node.children[1:]
+                                               if c.is_named and c.type != "comment"]
+            return [Command(self.s(node), self.e(node), [], words, self.s(kw), self.e(kw), self.take_pre())]
         for c in node.named_children:
             if c.type in ("variable_name", "word"):
                 name = self.text(c)
@@ -277,7 +283,24 @@ class Builder(SimpleBuilder):
         return [Unset(self.s(node), self.e(node), names=names, option=option)]
 
     def compound(self, node, d: int) -> list:
-        return [self.block(node.children, d, self.s(node), self.e(node))]
+        kids = node.children
+        if kids and kids[0].type == "((":
+            return self.arithmetic(node, d)
+        return [self.block(kids, d, self.s(node), self.e(node))]
+
+    def arithmetic(self, node, d: int) -> list:
+        """`(( expr ))`: a command named `((` whose one word is the expression's text (its
+        handler, flow.commands.arith, evaluates it as `let` does)."""
+        kids = node.children
+        s, e = self.s(node), self.e(node)
+        inner_s = kids[0].end_byte
+        inner_e = kids[-1].start_byte if len(kids) > 1 and kids[-1].type == "))" else node.end_byte
+        self.collect_refs(node, d + 1)
+        raw = self.data[inner_s:inner_e].decode("utf-8", "replace")
+        head = Word([Lit("((", s, self.e(kids[0]))], s, self.e(kids[0]), "", "((", "((")
+        expr = Word([Lit(raw, inner_s + self.base, inner_e + self.base)], inner_s + self.base,
+                    inner_e + self.base, "", raw, raw)
+        return [Command(s, e, [], [head, expr], s, self.e(kids[0]), self.take_pre())]
 
     def subshell(self, node, d: int) -> list:
         s, e = self.s(node), self.e(node)
@@ -285,11 +308,46 @@ class Builder(SimpleBuilder):
 
     def redirected(self, node, d: int) -> list:
         body = node.child_by_field_name("body")
+        stdin = None
         for c in node.children:
             if c.type == "herestring_redirect":
                 for w in c.named_children:
-                    self.word(w, d)
-        return self.statement(body, d) if body is not None else []
+                    stdin = self.word(w, d)
+            elif c.type == "heredoc_redirect":
+                stdin = self.heredoc(c, d)
+        out = self.statement(body, d) if body is not None else []
+        if stdin is not None and body is not None and body.type == "command" and out and type(out[-1]) is Command:
+            out[-1].stdin = stdin
+        return out
+
+    def heredoc(self, node, d: int) -> Optional[Word]:
+        """A here-document's text as a word: literal with a quoted delimiter (`<<'EOF'`), else
+        its expansions read as in a double-quoted string."""
+        start = next((c for c in node.children if c.type == "heredoc_start"), None)
+        body = next((c for c in node.children if c.type == "heredoc_body"), None)
+        if start is None or body is None:
+            return None
+        s, e = self.s(body), self.e(body)
+        raw = self.text(body)
+        if any(ch in self.text(start) for ch in "'\\\""):
+            return Word([Lit(raw, s, e)], s, e, "'", raw, raw)
+        parts: list = []
+        prev = body.start_byte
+        for c in body.children:
+            if c.start_byte > prev:
+                parts.append(Lit(self.data[prev:c.start_byte].decode("utf-8", "replace"),
+                                 prev + self.base, c.start_byte + self.base))
+            if c.type == "heredoc_content":
+                txt = self.text(c)
+                parts.append(Lit(txt.replace("\\$", "$") if "\\" in txt else txt, self.s(c), self.e(c)))
+            else:
+                self.parts(c, parts, d + 1, True)
+            prev = c.end_byte
+        if body.end_byte > prev:
+            parts.append(Lit(self.data[prev:body.end_byte].decode("utf-8", "replace"), prev + self.base, e))
+        if "\\" in raw and body.child_count == 0:
+            parts = [Lit(raw.replace("\\$", "$"), s, e)]
+        return self._finished(Word(parts, s, e, '"', raw))
 
     def pipeline(self, node, d: int) -> list:
         stages = [c for c in node.named_children if c.type != "comment"]
@@ -516,6 +574,9 @@ def _children_between(nodes: list, start: int, end: int) -> list:
 
 _END = attrgetter("end_byte")
 
+
+# unset operands whose names come at run time
+_DYNAMIC_NAMES = frozenset(("string", "concatenation", "simple_expansion", "expansion"))
 
 # the operand nodes a TestForm takes (an expansion, a word, a quoted string)
 _TEST_WORDS = frozenset(("word", "string", "raw_string", "simple_expansion", "expansion"))
