@@ -292,7 +292,11 @@ def arith_assigns(cmd: Command) -> list:
         text = w.text if w.text is not None else w.raw
         reads = read_names(text) | _word_refs_of(w)
         out.extend((name, reads) for name in assigned_names(text))
+        out.append((STATUS, reads))  # its status too: under set -e or in a condition it decides the path
     return out
+
+
+STATUS = "?"  # the name the passes before the walk give a command's status (a root: it decides paths)
 
 
 def read_assigns(cmd: Command) -> list:

@@ -14,7 +14,7 @@ from ..parse.model import (Assign, AssignMode, Block, Case, Command, Exit, Expor
                            Opaque_, Ref, SetOpt, Unset)
 from ..parse.visit import children
 from .arith import read_names
-from .commands import ACTIVE, ASSIGNS, OPAQUE, READS_ALL_ARGS, REACHING, base_name
+from .commands import ACTIVE, ASSIGNS, OPAQUE, READS_ALL_ARGS, REACHING, STATUS, base_name
 from .walk import MAX_CALL_DEPTH
 
 # statements a walk cannot step over: they change exports, options or functions, end the
@@ -268,6 +268,7 @@ def relevant_names(script, memo: Optional[RelevanceMemo] = None, wide: bool = Fa
 
 def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
     roots = set(G.GATES)
+    roots.add(STATUS)  # what an arithmetic command's status reads
     deps: dict = {}
     values: dict = {}  # name -> every word assigned to it
     functions: dict = {}  # name -> its definitions

@@ -171,6 +171,15 @@ class State:
                 return False
         return True
 
+    def equal(self, other: "State") -> bool:
+        """same(), by value: two paths whose variables are equal but were made apart (another
+        pass of a loop) compare equal here, where their marks differ."""
+        if not _equal_fields(self, other):
+            return False
+        mine, theirs = self.vars, other.vars
+        names = mine.keys() | theirs.keys() if self.relevant is None else self.relevant
+        return all(mine.get(n) == theirs.get(n) for n in names)
+
     def fork(self, label: Optional[Label] = None) -> "State":
         """A copy for another path (with one more branch decision, when given)."""
         out = _fork(self)
@@ -195,6 +204,9 @@ _FIELDS = State.__record_fields__
 _same_fields = _generated(
     "def same(a, b):\n    return a.mark == b.mark" + "".join(
         f" and a.{n} == b.{n}" for n in _FIELDS if n not in NOT_MERGED) + "\n", "same")
+_equal_fields = _generated(
+    "def equal(a, b):\n    return True" + "".join(
+        f" and a.{n} == b.{n}" for n in _FIELDS if n not in NOT_MERGED) + "\n", "equal")
 # fork(): every slot set on a bare instance (the copy needs neither __init__'s defaults nor
 # __post_init__'s count of `mark`, which it copies)
 _fork = _generated(

@@ -250,7 +250,7 @@ class Walker:
                                         LabelKind.LOOP_SKIPPED, on_ok)
         for s in leaves:
             s.status = OK  # a loop whose body never ran returns 0
-        entered = list(goes)  # the paths a pass started from: a pass from the same state adds nothing
+        entered = [g.fork() for g in goes]  # the paths a pass started from (as they were): one from the same state adds nothing
         for extra in range(MAX_LOOP_PASSES):
             again = []
             for r in self.block(st.body, goes):
@@ -270,11 +270,16 @@ class Walker:
             taken, left, stopped = self.decide(self.suspended(st.cond, again), st.start, None, None, on_ok)
             for r in left:
                 r.status = None
-            out.extend(left + stopped)
-            goes = [t for t in taken if not any(t.same(e) for e in entered)]
-            if not goes or extra == MAX_LOOP_PASSES - 1:
+            out.extend(r for r in left + stopped if not any(r.equal(o) for o in out))
+            goes = [t for t in taken if not any(t.equal(e) for e in entered)]
+            if not goes:
                 break
-            entered.extend(goes)
+            if extra == MAX_LOOP_PASSES - 1:  # passes enough: the rest leave as they are (any number)
+                for r in goes:
+                    r.status = None
+                out.extend(goes)
+                break
+            entered.extend(g.fork() for g in goes)
         return self.merge(leaves + out)
 
     def for_items(self, st: Loop, states: list) -> list:
