@@ -14,7 +14,7 @@ from ..parse.model import (Assign, AssignMode, Block, Case, Command, Exit, Expor
                            Opaque_, Ref, SetOpt, Unset)
 from ..parse.visit import children
 from .arith import read_names
-from .commands import ACTIVE, ASSIGNS, OPAQUE, READS_ALL_ARGS, REACHING, STATUS, base_name
+from .commands import ACTIVE, ASSIGNS, OPAQUE, READS_ALL_ARGS, REACHING, STATUS, attributes, base_name
 from .walk import MAX_CALL_DEPTH
 
 # statements a walk cannot step over: they change exports, options or functions, end the
@@ -119,10 +119,11 @@ class _Summary(NamedTuple):
     launch: dict  # id of a word list here -> {(python, flag-like names): the names its launch reads}
     exported: list  # names an export gives the environment (the launch contract reads any of them)
     allexport: bool  # a `set -a`: every assignment after it may be exported
+    integers: list  # names declared `-i`: their assignments are arithmetic
 
 
 def _summarize(top) -> _Summary:
-    deps, values, functions, commands, arrays, subjects, exported = [], [], [], [], [], [], []
+    deps, values, functions, commands, arrays, subjects, exported, integers = [], [], [], [], [], [], [], []
     opaque = allexport = False
     stack = [top]
     while stack:
@@ -142,9 +143,13 @@ def _summarize(top) -> _Summary:
             values.append((st.name, words))
             if st.exported:
                 exported.append(st.name)
+            if st.keyword and "i" in attributes(st.keyword):
+                integers.append(st.name)
         elif kind is ExportNames:
             if st.exports and not st.negate:
                 exported.extend(n for n, _, _ in st.names)
+            if "i" in st.attributes:
+                integers.extend(n for n, _, _ in st.names)
         elif kind is SetOpt:
             allexport = allexport or st.allexport
         elif kind is Command:
@@ -169,7 +174,7 @@ def _summarize(top) -> _Summary:
             functions.append((st.name, st))
         elif kind is Case and st.subject is not None:
             subjects.append(st.subject)
-    return _Summary(deps, values, functions, commands, arrays, opaque, subjects, {}, exported, allexport)
+    return _Summary(deps, values, functions, commands, arrays, opaque, subjects, {}, exported, allexport, integers)
 
 
 def _sig(sm: _Summary) -> tuple:
@@ -180,7 +185,7 @@ def _sig(sm: _Summary) -> tuple:
             tuple((n, _body_shape(f)) for n, f in sm.functions),
             tuple((c.words[0].text if c.words else None, _words_sig(c.words)) for c in sm.commands),
             tuple((a.name, _words_sig(a.array)) for a in sm.arrays), frozenset(_word_refs(sm.subjects)),
-            tuple(sm.exported), sm.allexport)
+            tuple(sm.exported), sm.allexport, tuple(sm.integers))
 
 
 def _body_shape(fdef) -> tuple:
@@ -272,9 +277,11 @@ def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
     deps: dict = {}
     values: dict = {}  # name -> every word assigned to it
     functions: dict = {}  # name -> its definitions
+    integers: set = set()
     for sm in summaries:
         if sm.opaque:
             return None
+        integers.update(sm.integers)
         for name, refs in sm.deps:
             deps.setdefault(name, set()).update(refs)
         for name, words in sm.values:
@@ -319,6 +326,9 @@ def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
             elif name is None or base in REACHING:
                 roots.update(_word_refs(cmd.words))
                 roots.update(str(i) for i in range(10))
+    for name in integers:  # `declare -i N`: what is assigned to N is arithmetic over the names it spells
+        deps.setdefault(name, set()).update(n for w in values.get(name, ()) if w is not None and w.text is not None
+                                            for n in read_names(w.text))
     relevant, todo = set(), list(roots)
     while todo:
         n = todo.pop()
@@ -326,6 +336,8 @@ def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
             continue
         relevant.add(n)
         todo.extend(deps.get(n, ()))
+    if INDIRECT in relevant:
+        return None
     return frozenset(relevant)
 
 
@@ -476,6 +488,9 @@ def _word_refs(words) -> set:
 
 
 _NO_REFS = frozenset()
+# the name an indirect expansion (`${!X}`) stands for among the names a word reads: when it is
+# relevant, the variable it reads may be any, so every variable is
+INDIRECT = "!"
 
 
 def _refs_of(word) -> frozenset:
@@ -487,6 +502,8 @@ def _refs_of(word) -> frozenset:
         p = stack.pop()
         if isinstance(p, Ref):
             out.add(p.name)
+            if p.indirect:
+                out.add(INDIRECT)  # the name it reads comes at run time
             if p.arg is not None:
                 stack.extend(p.arg.parts)
             if p.index is not None:
