@@ -270,15 +270,17 @@ def arith(c: Call):
     cannot tell makes the names it assigns unknown); status 0 when the last value is not 0."""
     out: list = []
     value = None
+    earlier: dict = {}  # `let A=1 B=A+1`: B sees A's new value
     for j in c.rest:
         word = c.words[j]
         if word.text is not None:
-            value, assigned = c.vals.arith(word.text)
+            value, assigned = c.vals.arith(word.text, earlier)
         elif c.vals[j].kind == ValKind.KNOWN:  # `let "X=$Y"`: the word's value is the expression
-            value, assigned = c.vals.arith(c.vals[j].text)
+            value, assigned = c.vals.arith(c.vals[j].text, earlier)
         else:
             value, assigned = None, [(name, None) for name in assigned_names(word.raw)]
         for name, v in assigned:
+            earlier[name] = None if v is None else str(v)
             out.append(SetValue(name, Val(ValKind.KNOWN, str(v)) if v is not None else
                                 Val(ValKind.UNKNOWN, via=name, origin=Origin.UNKNOWN)))
     out.append(Status(None if value is None else OK if value != 0 else FAILED))

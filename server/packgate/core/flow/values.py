@@ -356,9 +356,16 @@ class LazyValues:
             return [self[i]]
         return self.flow.positional_args(self.words[i], self.state)
 
-    def arith(self, text: str) -> tuple:
-        """An arithmetic expression evaluated on this path (arith.evaluate)."""
-        return evaluate(text, self.flow.arith_lookup(self.state))
+    def arith(self, text: str, earlier: Optional[dict] = None) -> tuple:
+        """An arithmetic expression evaluated on this path (arith.evaluate), after the
+        assignments `earlier` (name -> text, or None when unknown) of the same command."""
+        lookup = self.flow.arith_lookup(self.state)
+        if earlier:
+            path = lookup
+
+            def lookup(name: str) -> Optional[str]:
+                return earlier[name] if name in earlier else path(name)
+        return evaluate(text, lookup)
 
 
 class LazyNames:
