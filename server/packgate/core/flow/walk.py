@@ -25,6 +25,10 @@ MAX_CALL_STEPS = 20_000
 MAX_LOOP_ITEMS = 8
 MAX_SEQUENTIAL = 2  # nested for loops walked pass by pass; deeper ones walk their body once for every value
 MAX_LOOP_PASSES = 4  # passes of a while / until body from new states (each may set what the last did not)
+# statements times paths walked in the loops' extra passes (with those walked in calls) of one
+# top-level statement, at most: past it, a loop's body is walked once for every pass left, as a
+# call past MAX_CALL_STEPS is not walked
+MAX_LOOP_STEPS = 1_000
 _NO_VAR = Var(UNSET, False, None)
 _LOOP_ENDS = (Stop.BREAK, Stop.CONTINUE)  # end an iteration, not the script
 # statements whose failure ends the path under `set -e` (a list, an if or a loop fails only
@@ -76,7 +80,9 @@ class Walker:
             if status == FAILED and not self.no_errexit:
                 self.errexit(states)
             return states
-        if self.calling:
+        if self.loop_depth:  # a loop's extra passes: what they cost is statements times paths
+            self.call_steps += len(states)
+        elif self.calling:
             self.call_steps += 1
         live = [s for s in states if not s.done]
         if not live:
@@ -250,10 +256,18 @@ class Walker:
                                         LabelKind.LOOP_SKIPPED, on_ok)
         for s in leaves:
             s.status = OK  # a loop whose body never ran returns 0
-        entered = [g.fork() for g in goes]  # the paths a pass started from (as they were): one from the same state adds nothing
+        entered = {g.key() for g in goes}  # the paths a pass started from (as they were): one from the same state adds nothing
+        left_keys: set = set()
         for extra in range(MAX_LOOP_PASSES):
             again = []
-            for r in self.block(st.body, goes):
+            if extra:
+                self.loop_depth += 1  # another pass: its statements count against MAX_LOOP_STEPS
+            try:
+                after = self.block(st.body, goes)
+            finally:
+                if extra:
+                    self.loop_depth -= 1
+            for r in after:
                 if r.done == Stop.BREAK:
                     r.done, r.status = Stop.NONE, None
                     out.append(r)
@@ -270,16 +284,26 @@ class Walker:
             taken, left, stopped = self.decide(self.suspended(st.cond, again), st.start, None, None, on_ok)
             for r in left:
                 r.status = None
-            out.extend(r for r in left + stopped if not any(r.equal(o) for o in out))
-            goes = [t for t in taken if not any(t.equal(e) for e in entered)]
+            for r in left + stopped:
+                k = r.key()
+                if k not in left_keys:
+                    left_keys.add(k)
+                    out.append(r)
+            goes = []
+            for t in taken:
+                k = t.key()
+                if k not in entered:
+                    entered.add(k)
+                    goes.append(t)
+            goes = self.prune(goes)
             if not goes:
                 break
-            if extra == MAX_LOOP_PASSES - 1:  # passes enough: the rest leave as they are (any number)
+            if extra == MAX_LOOP_PASSES - 1 or self.call_steps >= MAX_LOOP_STEPS:
+                # passes enough: the rest leave as they are (one pass stands for any number)
                 for r in goes:
                     r.status = None
                 out.extend(goes)
                 break
-            entered.extend(g.fork() for g in goes)
         return self.merge(leaves + out)
 
     def for_items(self, st: Loop, states: list) -> list:
@@ -299,7 +323,7 @@ class Walker:
                 values = [Val(ValKind.UNKNOWN, via=st.var, origin=Origin.UNKNOWN)]
             if not values:
                 out.append(s.fork(self.label(st.start, LabelKind.LOOP_SKIPPED)))
-            elif self.loop_depth < MAX_SEQUENTIAL and len(values) > 1:
+            elif self.loop_depth < MAX_SEQUENTIAL and len(values) > 1 and self.call_steps < MAX_LOOP_STEPS:
                 passes.append((s.fork(self.label(st.start, LabelKind.LOOP_RAN)), values))
                 continue
             for v in values:
@@ -321,7 +345,19 @@ class Walker:
     def passes(self, st: Loop, s, values: list) -> list:
         """The body of a for loop once per value, in order, from path s: the paths after the last pass."""
         going, out = [s], []
-        for v in values:
+        for k, v in enumerate(values):
+            if self.call_steps >= MAX_LOOP_STEPS:  # passes enough: one walk stands for the rest
+                forks = []
+                for p in going:
+                    for rest in values[k:]:
+                        f = p.fork()
+                        f.set(st.var, Var(rest, p.vars.get(st.var, _NO_VAR).exported, None))
+                        forks.append(f)
+                going = self.block(st.body, self.prune(forks))
+                for r in going:
+                    if r.done in _LOOP_ENDS:
+                        r.done = Stop.NONE
+                return out + going
             for p in going:
                 p.set(st.var, Var(v, p.vars.get(st.var, _NO_VAR).exported, None))
             going = self.block(st.body, going)
