@@ -15,10 +15,9 @@ from .commands import COMMANDS, Call, attributes, base_name, quiet_status, test
 from .effects import (AsCommand, AssignWord, ChildEnv, Environ, Export, NewPositional, Next, RunChild, RunContainer,
                       RunHere, SetOption, SetValue, Source, Status, StopPath, UnsetNames)
 from .environ import Clear, SetVar, UnsetVar
-from .facts import UNSET, GateSite, Overwrite, Stop, Val, ValKind, Var
-from .incremental import Define
 from .arith import evaluate
-from .facts import Origin
+from .facts import UNSET, GateSite, Origin, Overwrite, Stop, Val, ValKind, Var
+from .incremental import Define
 from .state import FAILED, OK, State
 from .values import CALLER_ARGS, LazyValues, concat, element_of, positional_vars, with_element
 

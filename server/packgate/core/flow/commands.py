@@ -377,7 +377,6 @@ def declare(c: Call):
 
 
 _DECLARED_MODES = {"export": AssignMode.EXPORT, "local": AssignMode.LOCAL, "readonly": AssignMode.READONLY}
-export = declare
 
 
 def unset(c: Call):
