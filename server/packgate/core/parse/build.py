@@ -311,8 +311,7 @@ class Builder(SimpleBuilder):
         stdin = None
         for c in node.children:
             if c.type == "herestring_redirect":
-                for w in c.named_children:
-                    stdin = self.word(w, d)
+                stdin = self.herestring(c, d)
             elif c.type == "heredoc_redirect":
                 stdin = self.heredoc(c, d)
         out = self.statement(body, d) if body is not None else []

@@ -85,6 +85,16 @@ class SimpleBuilder(WordBuilder):
         s, e = self.s(node), self.e(node)
         return [Command(s, e, [], words, self.s(kw), self.e(kw), self.take_pre())]
 
+    def herestring(self, node, d: int) -> Optional[Word]:
+        """What `<<< WORD` gives the command to read: the word and the newline bash adds."""
+        operand = [w for w in node.named_children if w.type != "comment"]
+        if not operand:
+            return None
+        w = self.word(operand[0], d)
+        stdin = Word(w.parts + [Lit("\n", w.end, w.end)], w.start, w.end, "", w.raw)
+        stdin.text, stdin.effects = stdin.literal(), w.effects
+        return stdin
+
     def keyword_word(self, node) -> Word:
         """A builtin's keyword (`export`, `unset`) as the literal word naming the command."""
         text, s, e = self.text(node), self.s(node), self.e(node)
@@ -220,13 +230,7 @@ class SimpleBuilder(WordBuilder):
             cmd_words.append(self.word(inner, d))
         for w in words:
             cmd_words.append(self.word(w, d))
-        stdin = None
-        if here is not None:
-            operand = [w for w in here.named_children if w.type != "comment"]
-            if operand:  # the text read: the word and the newline bash adds
-                w = self.word(operand[0], d)
-                stdin = Word(w.parts + [Lit("\n", w.end, w.end)], w.start, w.end, "", w.raw)
-                stdin.text, stdin.effects = stdin.literal(), w.effects
+        stdin = self.herestring(here, d) if here is not None else None
         s = self.s(node)
         cmd = Command(s, self.e(node), prefix, cmd_words,
                       self.s(name_node) if name_node is not None else s,
