@@ -259,3 +259,10 @@ def test_getopts_gives_every_combination_of_its_options():
     text = (f'while getopts "bd" o; do case $o in b) export {BMR}=1 ;; d) export {PACKED}=1 ;; esac; done\n'
             f"{TORCHRUN}\n")
     assert set(paths(text)) == {(None, None, None), (None, "1", None), ("1", None, None), ("1", "1", None)}
+
+
+def test_arithmetic_expansion_over_the_scripts_numbers():
+    text = f"GBS=64\nDP=8\nGA=8\nMBS=$(( GBS / (DP * GA) ))\n{TORCHRUN} --micro-batch-size $MBS\n"
+    assert paths(text) == [(None, None, "1")]
+    assert paths(text.replace("GA=8\n", "")) == [(None, None, "?")]  # GA is the caller's
+    assert paths(f"N=0\nM=$(( N++ ))\n{TORCHRUN} --micro-batch-size $M\n") == [(None, None, "?")]  # assigns: not followed

@@ -11,7 +11,7 @@ from typing import NamedTuple, Optional
 
 from .. import gates as G
 from ..parse.model import (Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, Lit, Loop,
-                           Opaque_, Ref, SetOpt, Unset)
+                           Opaque, Opaque_, Ref, SetOpt, Unset)
 from ..parse.visit import children
 from .arith import read_names
 from .commands import ACTIVE, ASSIGNS, OPAQUE, READS_ALL_ARGS, REACHING, STATUS, attributes, base_name
@@ -510,4 +510,6 @@ def _refs_of(word) -> frozenset:
                 stack.extend(p.index.parts)
                 if p.index.text is not None:  # an indexed array's subscript is arithmetic: its names count
                     out.update(read_names(p.index.text))
+        elif isinstance(p, Opaque) and p.text:  # `$(( EXPR ))`: the names it spells
+            out.update(read_names(p.text))
     return frozenset(out) if out else _NO_REFS

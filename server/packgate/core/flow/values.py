@@ -95,6 +95,10 @@ class Values:
         if kind is Opaque:
             if p.reason == "script-dir" and self.file_stack[-1]:
                 return Val(_KNOWN, os.path.dirname(self.file_stack[-1]))
+            if p.text and p.reason == "arithmetic":
+                n, assigned = evaluate(p.text, self.arith_lookup(s))
+                if n is not None and not assigned:  # one that assigns is not followed here
+                    return Val(_KNOWN, str(n), foreign=self.sourced)
             return Val(_UNKNOWN, via=p.reason, origin=_NOBODY)
         return self.ref(p, s)
 

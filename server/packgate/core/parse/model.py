@@ -94,6 +94,7 @@ class Opaque:
     reason: str
     start: int
     end: int
+    text: str = ""  # `$(( EXPR ))`: the expression, which the walk evaluates where it can
 
 
 Part = Union[Lit, Ref, Opaque]

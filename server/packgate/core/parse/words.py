@@ -207,7 +207,9 @@ class WordBuilder:
             out.append(Opaque(SUBSTITUTION, self.s(node), self.e(node)))
         elif t == "arithmetic_expansion":
             self.collect_refs(node, d + 1)
-            out.append(Opaque("arithmetic", self.s(node), self.e(node)))
+            raw = self.text(node)
+            inner = raw[3:-2] if raw.startswith("$((") and raw.endswith("))") else ""
+            out.append(Opaque("arithmetic", self.s(node), self.e(node), inner))
         elif t in ("$",):
             out.append(Lit("$", self.s(node), self.e(node)))
         else:
