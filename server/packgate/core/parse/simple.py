@@ -153,17 +153,20 @@ class SimpleBuilder(WordBuilder):
         if value_node is not None:
             if value_node.type == "array":
                 word, keyed = self.word, self.keyed_element
+                kids = [c for c in value_node.children if c.is_named and c.type != "comment"]
+                if all(c.type != "concatenation" for c in kids):  # no `[key]=value` in it
+                    a.array = [word(c, d) for c in kids]
+                    return a
                 a.array = []
-                for c in value_node.children:
-                    if c.is_named and c.type != "comment":
-                        pair = keyed(c, d) if c.type == "concatenation" else None
-                        if pair is None:
-                            a.array.append(word(c, d))
-                            continue
-                        if a.keys is None:
-                            a.keys = []
-                        a.keys.append((len(a.array), pair[0]))
-                        a.array.append(pair[1])
+                for c in kids:
+                    pair = keyed(c, d) if c.type == "concatenation" else None
+                    if pair is None:
+                        a.array.append(word(c, d))
+                        continue
+                    if a.keys is None:
+                        a.keys = []
+                    a.keys.append((len(a.array), pair[0]))
+                    a.array.append(pair[1])
             else:
                 a.value = self.word(value_node, d)
         return a
