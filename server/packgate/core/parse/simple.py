@@ -154,7 +154,7 @@ class SimpleBuilder(WordBuilder):
             if value_node.type == "array":
                 word, keyed = self.word, self.keyed_element
                 kids = [c for c in value_node.children if c.is_named and c.type != "comment"]
-                if all(c.type != "concatenation" for c in kids):  # no `[key]=value` in it
+                if b"]=" not in self.data[value_node.start_byte:value_node.end_byte]:  # no `[key]=value` in it
                     a.array = [word(c, d) for c in kids]
                     return a
                 a.array = []
