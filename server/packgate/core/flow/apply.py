@@ -19,7 +19,7 @@ from .arith import evaluate
 from .facts import UNSET, GateSite, Origin, Overwrite, Stop, Val, ValKind, Var
 from .incremental import Define
 from .state import FAILED, OK, State
-from .values import CALLER_ARGS, LazyValues, concat, element_of, positional_vars, with_element
+from .values import CALLER_ARGS, SOME_ARGS, LazyValues, concat, element_of, positional_vars, with_element
 
 _KNOWN = ValKind.KNOWN
 _NEXT, _AS_COMMAND = object(), object()  # apply()'s answers: the next word is the command; it runs as one
@@ -165,12 +165,13 @@ class Applier:
                 if var is None or var.array is None:
                     continue
                 args = var.array
-                for _ in range(e.shift):
-                    if args and args[0] is not CALLER_ARGS:
+                if e.shift < 0:  # by a count the path does not know
+                    args = (SOME_ARGS,)
+                for _ in range(max(e.shift, 0)):
+                    if args and args[0] is not CALLER_ARGS and args[0] is not SOME_ARGS:
                         args = args[1:]
                     elif args:
-                        args = (Val(ValKind.UNKNOWN, via="$@", origin=Origin.UNKNOWN),) + args[1:] \
-                            if len(args) > 1 else args
+                        args = (SOME_ARGS,) + args[1:] if len(args) > 1 else (SOME_ARGS,)
                         break
             if args is not None:
                 for name, var in positional_vars(tuple(args)).items():

@@ -447,9 +447,9 @@ def shift(c: Call):
     """`shift [N]`: the positional parameters move, so what tests said of them goes (those
     `set --` gave move by N)."""
     if c.i + 1 < len(c.words):
-        n = c.names[c.i + 1]
-        return (NewPositional(None, int(n)), AsCommand()) if n.isdigit() and len(n) < 4 else \
-            (NewPositional(), AsCommand())
+        val = c.vals[c.i + 1]
+        n = val.text if val.kind == ValKind.KNOWN else ""
+        return (NewPositional(None, int(n) if n.isdigit() and len(n) < 4 else -1), AsCommand())
     return _SHIFT
 
 

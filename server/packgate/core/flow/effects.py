@@ -115,7 +115,7 @@ class SetOption:
 class NewPositional:
     """`set -- ARGS`, `shift`: the positional parameters change, so what tests said of them goes;
     args: the new ones (Vals, values.CALLER_ARGS standing for the caller's), shift: how many
-    `shift` drops."""
+    `shift` drops (-1: a count the path does not know)."""
 
     args: Optional[tuple] = None
     shift: int = 0

@@ -267,13 +267,15 @@ class Values:
 
 # `"$@"` where the script never set the positional parameters: the caller's, how many unknown
 CALLER_ARGS = Val(_UNKNOWN, via="the caller's arguments", origin=_NOBODY)
+# positional parameters no path can count any more (`shift $N` of an unknown N): unknown, how many too
+SOME_ARGS = Val(_UNKNOWN, via="$@", origin=_NOBODY)
 
 
 def positional_vars(args: tuple) -> dict:
     """The variables `set -- ARGS` gives: `@` (its elements args), `#`, and $1..$9 (after a
     CALLER_ARGS element, the caller's: its own $1... when it comes last, else unknown)."""
     out = {}
-    at = next((i for i, v in enumerate(args) if v is CALLER_ARGS), None)
+    at = next((i for i, v in enumerate(args) if v is CALLER_ARGS or v is SOME_ARGS), None)
     known = all(v.kind == _KNOWN for v in args)
     joined = Val(_KNOWN, " ".join(v.text for v in args)) if known else Val(_UNKNOWN, via="$@", origin=_NOBODY)
     out["@"] = Var(joined, False, None, tuple(args))
@@ -283,7 +285,7 @@ def positional_vars(args: tuple) -> dict:
         i = k - 1
         if at is None or i < at:
             val = args[i] if i < len(args) else Val(_KNOWN, "")
-        elif at == len(args) - 1:
+        elif at == len(args) - 1 and args[at] is CALLER_ARGS:
             n = str(i - at + 1)
             val = Val(_UNKNOWN, via="$" + n, origin=_ARGUMENT, name=n)
         else:
