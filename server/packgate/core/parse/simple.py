@@ -9,7 +9,8 @@ from .model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, Oc
 from .words import WordBuilder, is_name
 
 # declaration items that are no name nor assignment as written: the names come at run time
-_DYNAMIC_ITEMS = frozenset(("string", "raw_string", "concatenation", "simple_expansion", "expansion"))
+_DYNAMIC_ITEMS = frozenset(("string", "raw_string", "concatenation", "simple_expansion", "expansion",
+                            "command_substitution"))
 
 _PLAIN, _PREFIX = AssignMode.PLAIN, AssignMode.PREFIX
 _PREFIX_KIND, _ASSIGN_KIND = OccurrenceKind.PREFIX, OccurrenceKind.ASSIGN
