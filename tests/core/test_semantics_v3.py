@@ -266,3 +266,10 @@ def test_arithmetic_expansion_over_the_scripts_numbers():
     assert paths(text) == [(None, None, "1")]
     assert paths(text.replace("GA=8\n", "")) == [(None, None, "?")]  # GA is the caller's
     assert paths(f"N=0\nM=$(( N++ ))\n{TORCHRUN} --micro-batch-size $M\n") == [(None, None, "?")]  # assigns: not followed
+
+
+def test_a_tab_stripping_here_document():
+    (quoted,) = parse_bytes(b"mapfile -t A <<-'EOF'\n\tX=1\n\tEOF\n").body.body
+    (plain,) = parse_bytes(b"mapfile -t A <<-EOF\n\tX=$B\n\tEOF\n").body.body
+    assert quoted.stdin.text == "X=1\n"  # bash drops the leading tabs
+    assert plain.stdin.text is None and plain.stdin.parts[0].reason == "here-document"  # not followed

@@ -13,7 +13,7 @@ from operator import attrgetter
 from typing import Optional
 
 from .grammar import ASCII_ONLY, PARSER
-from .model import (AndOr, Block, Case, Command, Directive, DirectiveKind, FuncDef, If, Lit, Loop,
+from .model import (AndOr, Block, Case, Command, Directive, DirectiveKind, FuncDef, If, Lit, Loop, Opaque,
                     Occurrence, OccurrenceKind, Opaque_, Script, Stmt, Sub, SubKind, TestForm, Top, Unset,
                     Word)
 from .reuse import move_top, reusable
@@ -328,7 +328,14 @@ class Builder(SimpleBuilder):
             return None
         s, e = self.s(body), self.e(body)
         raw = self.text(body)
-        if any(ch in self.text(start) for ch in "'\\\""):
+        quoted = any(ch in self.text(start) for ch in "'\\\"")
+        if any(c.type == "<<-" for c in node.children):  # `<<-`: bash drops each line's leading tabs
+            if not quoted:
+                self.collect_refs(body, d + 1)
+                return Word([Opaque("here-document", s, e)], s, e, '"', raw)
+            raw = "\n".join(line.lstrip("\t") for line in raw.split("\n"))
+            return Word([Lit(raw, s, e)], s, e, "'", raw, raw)
+        if quoted:
             return Word([Lit(raw, s, e)], s, e, "'", raw, raw)
         parts: list = []
         prev = body.start_byte
