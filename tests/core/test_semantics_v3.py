@@ -273,3 +273,12 @@ def test_a_tab_stripping_here_document():
     (plain,) = parse_bytes(b"mapfile -t A <<-EOF\n\tX=$B\n\tEOF\n").body.body
     assert quoted.stdin.text == "X=1\n"  # bash drops the leading tabs
     assert plain.stdin.text is None and plain.stdin.parts[0].reason == "here-document"  # not followed
+
+
+def test_a_table_read_at_a_default_key_is_that_default():
+    text = ('declare -A T=([s1]=4 [s2]=1)\nSTAGE="${1:-s2}"\n'
+            f'{TORCHRUN} --micro-batch-size "${{T[$STAGE]}}"\n')
+    mbs = analyze(text, settings=EN, loader=None).flow.launches[0].paths[0].mbs
+    assert (str(mbs.kind), mbs.text, mbs.name) == ("default", "1", "1")  # unless the caller's $1 picks another
+    text = 'declare -A T=([s2]=1)\nK="${1:-s2}"\nT[$K]=4\n' + f'{TORCHRUN} --micro-batch-size "${{T[s2]}}"\n'
+    assert paths(text) == [(None, None, "?")]  # written at a key the caller may choose: not known

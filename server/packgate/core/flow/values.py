@@ -209,17 +209,23 @@ class Values:
         if var is None:
             return Val(_UNKNOWN, via=f"{name}[...]", origin=_NOBODY)
         self.mark_read(var)
-        key = self.subscript_key(name, index, s)
+        key = self.subscript_key(name, index, s, True)
         if key is None or var.val.kind == _UNKNOWN and var.array is None:
             return Val(_UNKNOWN, via=f"{name}[...]", origin=_NOBODY)
         found = element_of(var, key)
-        return found if found is not None else Val(_KNOWN, "")
+        found = found if found is not None else Val(_KNOWN, "")
+        by = self.value(index, s)
+        if by.kind == _DEFAULT and found.kind == _KNOWN:  # `${T[$STAGE]}`, STAGE="${1:-s2}": the default's element
+            return Val(_DEFAULT, found.text, via=by.via, lit=found.lit, span=found.span, foreign=found.foreign,
+                       origin=_FROM_DEFAULT, name=by.name)
+        return found
 
-    def subscript_key(self, name: str, index: Word, s: State) -> Optional[str]:
+    def subscript_key(self, name: str, index: Word, s: State, default: bool = False) -> Optional[str]:
         """The key a subscript names on one path: its text for an associative array, its
-        arithmetic value for an indexed one (a negative one counts from the end); None: unknown."""
+        arithmetic value for an indexed one (a negative one counts from the end); None: unknown.
+        default: a key from a default the caller may override counts (reading an element)."""
         val = self.value(index, s)
-        if val.kind != _KNOWN:
+        if val.kind != _KNOWN and not (default and val.kind == _DEFAULT):
             return None
         if name in s.assocs:
             return val.text
