@@ -282,3 +282,8 @@ def test_a_table_read_at_a_default_key_is_that_default():
     assert (str(mbs.kind), mbs.text, mbs.name) == ("default", "1", "1")  # unless the caller's $1 picks another
     text = 'declare -A T=([s2]=1)\nK="${1:-s2}"\nT[$K]=4\n' + f'{TORCHRUN} --micro-batch-size "${{T[s2]}}"\n'
     assert paths(text) == [(None, None, "?")]  # written at a key the caller may choose: not known
+
+
+def test_a_plain_assignment_to_an_array_sets_element_zero():
+    text = f'A=(--lr --micro-batch-size 2)\nA=--x\n{TORCHRUN} 1 "${{A[@]}}"\n'
+    assert paths(text) == [(None, None, "2")]

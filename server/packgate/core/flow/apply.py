@@ -373,6 +373,9 @@ class Applier:
                     value = concat([old.val, value])
             if a.name in s.integers and mode_evaluates(a.mode) and array is None:
                 value = self.integer(value, a, old, s)
+            if array is None and old is not None and old.array is not None and a.mode == AssignMode.PLAIN:
+                # `A=x` on an array sets its element 0 and keeps the others
+                array, keys = with_element(old, "0", value, a.name in s.assocs)
         mode = a.mode
         exported = a.exported or s.allexport or (old is not None and old.exported)
         if mode == AssignMode.LOCAL or (mode == AssignMode.DECLARE and s.frames and "g" not in a.keyword):
