@@ -26,16 +26,6 @@ KNOWN: dict = {
                                     "(PG007 where bash always gives BMR unset)",
     "oracle/negated_group": "out of reach: tree-sitter-bash reads `! { false; }` as a command named "
                             "`{`, so the negation and the group are lost; packgate forks the && after it",
-    # -- issue 27, opaque inputs: the parser on this branch drops a declaration whose names are
-    # made at run time, so the walk never sees it (`command export ...` of the same words is
-    # followed: PG009, the gates unknown). Needs the declaration-as-command parse of the values
-    # work (the bashvalues branch), whose words then reach commands.export's unread names.
-    "oracle/w3_opaque_export_grep_env": "not done here: `export $(grep -v '^#' .env | xargs)` is dropped "
-                                        "by the parser; bash exports the file's PACKED_DATA=1, packgate "
-                                        "says unset (PG001 where bash gives ok)",
-    "oracle/w3_opaque_while_read_export": "not done here: `export \"$k=$v\"` in a read loop is dropped by "
-                                          "the parser; bash exports pack.conf's PACKED_DATA=1, packgate "
-                                          "says unset (PG001 where bash gives ok)",
     # -- set -e
     "oracle/set_e_pipefail_ends": "out of reach: with pipefail, `false | true` fails and ends the "
                                   "script, but a pipeline stage's status is kept unknown (as a "

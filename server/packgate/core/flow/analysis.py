@@ -47,6 +47,7 @@ class Flow(Walker, Applier, Values, Launches, Sourcing, Children, Inertness, Inc
         self.calling: list = []  # the functions being walked, outermost first
         self.call_steps = 0  # statements walked inside the calls of the current top-level statement
         self.child_depth = 0
+        self.loop_depth = 0  # for loops being walked pass by pass (walk.for_items)
         self.no_errexit = 0  # > 0 where bash suspends `set -e` (conditions, lists, after `!`)
         self.errexit_at_start = shebang_errexit(data)
         # tables filled from the logs (incremental.Incremental.define, lost_entry, add_path)

@@ -16,10 +16,11 @@ from .effects import (AsCommand, AssignWord, ChildEnv, Environ, Export, NewPosit
                       RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames, UnsetNames)
 from .environ import (Clear, DeepSpeedEnv, InputArgs, Keep, Pass, PassPrefix, SetText, SetVar, Unreadable,
                       UnsetVar)
-from .facts import UNSET, GateSite, Overwrite, Stop, UnfollowedKind, Val, ValKind, Var
+from .arith import evaluate
+from .facts import UNSET, GateSite, Origin, Overwrite, Stop, UnfollowedKind, Val, ValKind, Var
 from .incremental import Define
 from .state import FAILED, OK, State
-from .values import LazyValues, concat
+from .values import CALLER_ARGS, SOME_ARGS, LazyValues, concat, element_of, positional_vars, with_element
 
 _KNOWN = ValKind.KNOWN
 _NEXT, _AS_COMMAND = object(), object()  # apply()'s answers: the next word is the command; it runs as one
@@ -203,18 +204,26 @@ class Applier:
         return a
 
     def effect_set_value(self, e: SetValue, c: Call, states: list) -> list:
-        """A name gets a value no assignment gives."""
+        """A name gets a value no assignment gives (an array's elements too); a readonly one
+        keeps its value and the command fails."""
         for s in states:
+            if e.name in s.readonly:
+                s.status = FAILED
+                continue
             exported = e.exported
             if exported is None:
                 exported = s.vars.get(e.name, _NO_VAR).exported
-            s.set(e.name, Var(e.val, exported, None))
+            if e.local:
+                s.save_local(e.name)
+            s.removed.pop(e.name, None)
+            s.set(e.name, Var(e.val, exported, None, e.array))
         return states
 
     def effect_assign_word(self, e: AssignWord, c: Call, states: list) -> list:
-        """`export NAME=value` as a command."""
-        a = self.word_assign(e.word, AssignMode.EXPORT)
+        """`export NAME=value` as a command (or `declare`'s, `local`'s: the mode)."""
+        a = self.word_assign(e.word, e.mode)
         a.exported = e.exported
+        a.keyword = e.keyword
         for s in states:
             self.assign(s, a)
         return states
@@ -244,11 +253,30 @@ class Applier:
         return states
 
     def effect_new_positional(self, e: NewPositional, c: Call, states: list) -> list:
-        """The positional parameters changed: what tests said of them goes."""
+        """The positional parameters changed: what tests said of them goes; `set -- ARGS` gives
+        the new ones, and `shift` moves those the script set."""
         for s in states:
             for f in s.facts:
                 if f.name.isdigit():
                     s.forget(f.name)
+            args = e.args
+            if args is None and e.shift:
+                var = s.vars.get("@")
+                if var is None or var.array is None:
+                    continue
+                args = var.array
+                if e.shift < 0:  # by a count the path does not know
+                    args = (SOME_ARGS,)
+                for _ in range(max(e.shift, 0)):
+                    if args and args[0] is not CALLER_ARGS and args[0] is not SOME_ARGS:
+                        args = args[1:]
+                    elif args:
+                        args = (SOME_ARGS,) + args[1:] if len(args) > 1 else (SOME_ARGS,)
+                        break
+            if args is not None:
+                for name, var in positional_vars(tuple(args)).items():
+                    s.save_local(name)
+                    s.set(name, var)
         return states
 
     def effect_status(self, e: Status, c: Call, states: list) -> list:
@@ -326,7 +354,11 @@ class Applier:
         """NAME=value (plain, exported, declared or local) on every path: status 0 (a plain
         one with a command substitution: the substitution's, unknown here)."""
         status = quiet_status(st)
+        local = st.mode == AssignMode.LOCAL
         for s in states:
+            if local and not s.frames:  # `local` outside a function: an error, nothing assigned
+                s.status = FAILED
+                continue
             s.status = status
             self.assign(s, st)
         return states
@@ -335,9 +367,18 @@ class Applier:
         """`export NAME...` marks the names exported; `export -n NAME` removes the mark;
         `readonly NAME` makes later changes fail."""
         for s in states:
+            if st.local and not s.frames:  # `local` outside a function: an error, nothing declared
+                s.status = FAILED
+                continue
             s.status = OK
             if st.readonly:
                 s.readonly = s.readonly | {name for name, _, _ in st.names}
+            if st.attributes:
+                declared = frozenset(name for name, _, _ in st.names)
+                if "i" in st.attributes:
+                    s.integers = s.integers | declared
+                if "A" in st.attributes:
+                    s.assocs = s.assocs | declared
             for name, _, _ in st.names:
                 var = s.vars.get(name)
                 if not st.exports:
@@ -400,10 +441,18 @@ class Applier:
             if a.mode == AssignMode.EXPORT and old is not None:
                 s.set(a.name, old._replace(exported=True))
             return
-        if a.mode == AssignMode.READONLY or "r" in attributes(a.keyword):
+        declared = attributes(a.keyword) if a.keyword else ""
+        if a.mode == AssignMode.READONLY or "r" in declared:
             s.readonly = s.readonly | {a.name}
-        array = None
-        if value is None:
+        if declared:
+            if "i" in declared and a.name not in s.integers:
+                s.integers = s.integers | {a.name}
+            if "A" in declared and a.name not in s.assocs:
+                s.assocs = s.assocs | {a.name}
+        array = keys = None
+        if value is None and (a.index is not None or a.keys is not None):
+            array, keys, value = self.elements(s, a, old)
+        elif value is None:
             if a.array is not None:
                 elems = []
                 cache = self.sourced_literals if self.sourced else self.literals
@@ -423,6 +472,11 @@ class Applier:
                 value = self.value(a.value, s)
                 if a.append and old is not None:
                     value = concat([old.val, value])
+            if a.name in s.integers and mode_evaluates(a.mode) and array is None:
+                value = self.integer(value, a, old, s)
+            if array is None and old is not None and old.array is not None and a.mode == AssignMode.PLAIN:
+                # `A=x` on an array sets its element 0 and keeps the others
+                array, keys = with_element(old, "0", value, a.name in s.assocs)
         mode = a.mode
         exported = a.exported or s.allexport or (old is not None and old.exported)
         if mode == AssignMode.LOCAL or (mode == AssignMode.DECLARE and s.frames and "g" not in a.keyword):
@@ -430,11 +484,64 @@ class Applier:
         s.removed.pop(a.name, None)
         if old is not None and old.origin is not None and mode != AssignMode.PREFIX:
             self.overwrite(old.origin, a, old.exported)
-        s.set(a.name, Var(value, exported, a, array))
+        s.set(a.name, Var(value, exported, a, array, False, keys))
         if a.name in G.GATES or a.name in G.OTHER_VARS:
             self.gate_sites.setdefault(a, GateSite(a, value))
             if a.file is not None and self.via is not None:
                 self.sourced_at.setdefault(a, self.via)
+
+    def elements(self, s: State, a: Assign, old: Optional[Var]) -> tuple:
+        """(elements, keys, the value `$NAME` gives) after `A[key]=v` or `A=([key]=v ...)`: an
+        element at a key the path cannot tell makes the whole array unknown."""
+        assoc = a.name in s.assocs
+        if a.index is not None:
+            key = self.subscript_key(a.name, a.index, s)
+            val = self.value(a.value, s) if a.value is not None else Val(_KNOWN, "")
+            if key is not None and a.append:
+                prior = element_of(old, key) if old is not None else None
+                val = concat([prior, val]) if prior is not None else val
+            if key is None or (old is not None and old.val.kind == ValKind.UNKNOWN and old.array is None):
+                unknown = Val(ValKind.UNKNOWN, via=f"{a.name}[...]", origin=Origin.UNKNOWN)
+                return None, None, unknown
+            base = old if not (old is not None and a.mode == AssignMode.PREFIX) else None
+            elems, keys = with_element(base, key, val, assoc)
+        else:
+            keyed = dict(a.keys)
+            start = None if not a.append or old is None else old
+            elems, keys = (start.array or (start.val,), start.keys) if start is not None else ((), None)
+            var = Var(UNSET, False, None, elems, False, keys) if elems else None
+            nxt = 0 if var is None else 1 + max((int(k) for k in (keys or map(str, range(len(elems))))
+                                                 if k.lstrip("-").isdigit()), default=-1)
+            for i, w in enumerate(a.array):
+                key_word = keyed.get(i)
+                if key_word is not None:
+                    key = self.subscript_key(a.name, key_word, s)
+                    if key is None:
+                        return None, None, Val(ValKind.UNKNOWN, via=f"{a.name}[...]", origin=Origin.UNKNOWN)
+                elif assoc:
+                    continue  # bash refuses an element without a key in an associative array
+                else:
+                    key = str(nxt)
+                if not assoc:
+                    nxt = int(key) + 1
+                elems, keys = with_element(var, key, self.value(w, s), assoc)
+                var = Var(UNSET, False, None, elems, False, keys)
+            if var is None:
+                return (), None, Val(_KNOWN, "")
+        first = element_of(Var(UNSET, False, None, elems, False, keys), "0")
+        return elems, keys, first if first is not None else Val(_KNOWN, "")
+
+    def integer(self, value: Val, a: Assign, old: Optional[Var], s: State) -> Val:
+        """What a `declare -i` variable gets: the value evaluated arithmetically (`+=` adds)."""
+        if value.kind != _KNOWN:
+            return Val(ValKind.UNKNOWN, via=a.name, origin=Origin.UNKNOWN)
+        text = value.text
+        if a.append and old is not None and old.val.kind == _KNOWN:
+            text = old.val.text + "+(" + value.text[len(old.val.text):] + ")"
+        n, _ = evaluate(text, self.arith_lookup(s))
+        if n is None:
+            return Val(ValKind.UNKNOWN, via=a.name, origin=Origin.UNKNOWN)
+        return Val(_KNOWN, str(n), span=value.span, foreign=value.foreign)
 
     def overwrite(self, origin: Assign, by, exported: bool = False) -> None:
         """A gate's assignment, or an exported variable's (the launch contract reads any), replaced
@@ -468,6 +575,14 @@ class Applier:
 
 
 _NO_VAR = Var(UNSET, False, None)
+# assignments a `declare -i` name evaluates (a command's prefix too; `${X:=d}` is not one here)
+_EVALUATING = frozenset((AssignMode.PLAIN, AssignMode.EXPORT, AssignMode.DECLARE, AssignMode.LOCAL,
+                         AssignMode.READONLY, AssignMode.PREFIX))
+
+
+def mode_evaluates(mode: str) -> bool:
+    """Whether an assignment of this mode to an integer variable is evaluated arithmetically."""
+    return mode in _EVALUATING
 
 # effect type -> the Applier method that applies it
 EFFECTS = {

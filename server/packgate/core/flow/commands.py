@@ -24,6 +24,7 @@ from .environ import read as read_environ
 from .effects import (AsCommand, AssignWord, ChildEnv, Environ, Export, NewPositional, Next, Option, RunChild,
                       RunContainer, RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames,
                       UnsetNames)
+from .arith import assigned_names, read_names
 from .facts import Origin, Stop, Val, ValKind
 from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues
@@ -239,7 +240,10 @@ def set_(c: Call):
                 out.append(SetOption(_OPTIONS[names[j + 1]], t == "-o"))
             skip = True
         elif t == "--":
-            out.append(NewPositional())
+            args: list = []
+            for k in range(j + 1, n):
+                args.extend(c.vals.positional(k))
+            out.append(NewPositional(tuple(args)))
             break
         elif t[:1] in ("-", "+") and t[1:].isalpha() and not t.startswith("--"):
             for letter in t[1:]:
@@ -260,48 +264,212 @@ def source(c: Call):
 
 
 _READ = Val(ValKind.UNKNOWN, via="read", origin=Origin.UNKNOWN)
+_READ_PLAIN = frozenset(("-r",))  # options that leave the default splitting of one line
+_IFS_WHITE = " \t\n"
+
+
+def stdin_text(c: Call) -> Optional[str]:
+    """What the command reads from a here-string or here-document, when the path knows it
+    (a here-string gets a newline at its end)."""
+    word = c.cmd.stdin
+    if word is None or any(a.name == "IFS" for a in c.prefix) or "IFS" in c.s.vars:
+        return None
+    val = c.vals.flow.value(word, c.s)
+    return val.text if val.kind == ValKind.KNOWN else None
 
 
 def read(c: Call):
-    """`read NAME...`: the names get a value the script cannot know."""
-    return [SetValue(c.names[j], _READ) for j in c.rest if is_name(c.names[j])]
-
-
-def export(c: Call):
-    """`export` reached as a command (`command export`, `builtin export`, or glued by the
-    grammar to the line before): what the declaration does; `-n` unexports, `-p` only lists."""
-    names, words = c.names, c.words
-    out: list = []
-    negate = False
-    for j in c.rest:
-        w, t = words[j], names[j]
-        lead = w.parts[0] if w.parts else None
-        if t.startswith("-"):
-            negate = negate or "n" in t
-        elif type(lead) is Lit and _assigns(lead.text):
-            out.append(AssignWord(w, not negate))
-        elif is_name(t):
-            out.append(Export(t, w.start, w.end, negate))
-        elif not t and not negate:  # a name made from what cannot be read here
-            out.append(UnreadNames(w.start, w.end, w.raw or "?"))
+    """`read NAME...`: the names get a value the script cannot know; from a here-string the
+    path knows, `read [-r] A B` splits its first line on blanks (the last name gets the rest,
+    a name past the words gets "")."""
+    names = [c.names[j] for j in c.rest]
+    plain = [t for t in names if not t.startswith("-")]
+    text = stdin_text(c) if all(t in _READ_PLAIN for t in names if t.startswith("-")) else None
+    if text is None or "\\" in text and "-r" not in names or not all(is_name(t) for t in plain):
+        return [SetValue(t, _READ) for t in plain if is_name(t)]
+    if "\n" not in text:
+        return [SetValue(t, _READ) for t in plain]  # no whole line: read fails, but may have set some
+    fields = text.split("\n", 1)[0].strip(_IFS_WHITE).split(None, max(len(plain) - 1, 0))
+    out: list = [SetValue(name, Val(ValKind.KNOWN, fields[k] if k < len(fields) else ""))
+                 for k, name in enumerate(plain)]
     out.append(_STATUS_OK)
     return out
 
 
-def unset(c: Call):
-    """`unset` reached as a command (`command unset`): what the statement does."""
-    names, option = [], ""
+def mapfile(c: Call):
+    """`mapfile [-t] NAME` / `readarray`: NAME gets the lines of a here-string or here-document
+    the path knows (-t: without their newlines); else lines the script cannot know."""
+    names = [c.names[j] for j in c.rest]
+    options = [t for t in names if t.startswith("-")]
+    plain = [t for t in names if not t.startswith("-")]
+    name = plain[-1] if plain else "MAPFILE"
+    if not is_name(name):
+        return ()
+    text = stdin_text(c) if all(t == "-t" for t in options) and len(plain) <= 1 else None
+    if text is None:
+        return (SetValue(name, _READ),)
+    strip = "-t" in options
+    lines = text.split("\n")
+    elems = tuple(Val(ValKind.KNOWN, line if strip else line + "\n") for line in lines[:-1])
+    if lines[-1]:
+        elems += (Val(ValKind.KNOWN, lines[-1]),)
+    return (SetValue(name, elems[0] if elems else Val(ValKind.KNOWN, ""), array=elems), _STATUS_OK)
+
+
+def getopts(c: Call):
+    """`getopts SPEC NAME`: NAME and OPTARG get what the caller's arguments hold (unknown);
+    whether an option is left is not known either."""
+    plain = [c.names[j] for j in c.rest]
+    out: list = [SetValue("OPTARG", _READ)]
+    if len(plain) >= 2 and is_name(plain[1]):
+        out.append(SetValue(plain[1], _READ))
+    out.append(Status(None))
+    return out
+
+
+def arith(c: Call):
+    """`(( EXPR ))`, `let EXPR...`: the assignments the expressions make (arith.py; a value it
+    cannot tell makes the names it assigns unknown); status 0 when the last value is not 0."""
+    out: list = []
+    value = None
+    earlier: dict = {}  # `let A=1 B=A+1`: B sees A's new value
     for j in c.rest:
-        t, w = c.names[j], c.words[j]
-        if t.startswith("-"):
-            option += t[1:]
-        elif is_name(t):
-            names.append((t, w.start, w.end))
-    return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, "f" in option, "n" in option),)
+        word = c.words[j]
+        if word.text is not None:
+            value, assigned = c.vals.arith(word.text, earlier)
+        elif c.vals[j].kind == ValKind.KNOWN:  # `let "X=$Y"`: the word's value is the expression
+            value, assigned = c.vals.arith(c.vals[j].text, earlier)
+        else:
+            value, assigned = None, [(name, None) for name in assigned_names(word.raw)]
+        for name, v in assigned:
+            earlier[name] = None if v is None else str(v)
+            out.append(SetValue(name, Val(ValKind.KNOWN, str(v)) if v is not None else
+                                Val(ValKind.UNKNOWN, via=name, origin=Origin.UNKNOWN)))
+    out.append(Status(None if value is None else OK if value != 0 else FAILED))
+    return out
+
+
+def arith_assigns(cmd: Command) -> list:
+    """What `(( ))` / `let` assign, for the passes before the walk: (name, names its value reads)."""
+    out = []
+    for w in cmd.words[1:]:
+        text = w.text if w.text is not None else w.raw
+        reads = read_names(text) | _word_refs_of(w)
+        out.extend((name, reads) for name in assigned_names(text))
+        out.append((STATUS, reads))  # its status too: under set -e or in a condition it decides the path
+    return out
+
+
+STATUS = "?"  # the name the passes before the walk give a command's status (a root: it decides paths)
+
+
+def read_assigns(cmd: Command) -> list:
+    """What `read`, `mapfile` assign from their input, for the passes before the walk."""
+    if cmd.stdin is None:
+        return []
+    reads = _word_refs_of(cmd.stdin) | _IFS
+    names = [w.text for w in cmd.words[1:] if w.text is not None and is_name(w.text)]
+    return [(name, reads) for name in names or ["MAPFILE"]]
+
+
+_IFS = frozenset(("IFS",))  # how read splits its line: a script's IFS makes it unknown
+
+
+def _word_refs_of(word: Word) -> frozenset:
+    """The names a word expands, at any depth (its subscripts too)."""
+    out, stack = set(), list(word.parts)
+    while stack:
+        p = stack.pop()
+        if type(p) is Ref:
+            out.add(p.name)
+            if p.arg is not None:
+                stack.extend(p.arg.parts)
+            if p.index is not None:
+                stack.extend(p.index.parts)
+    return frozenset(out)
 
 
 _EVAL = Val(ValKind.UNKNOWN, via="eval", origin=Origin.UNKNOWN)
 _EVAL_ANY = tuple(SetValue(gate, _EVAL, True) for gate in G.GATES)
+_NAMED = Val(ValKind.UNKNOWN, via="a name made at run time", origin=Origin.UNKNOWN)
+_LITERAL_NAME = Val(ValKind.KNOWN)
+
+
+def declare(c: Call):
+    """`export`, `declare`, `typeset`, `local`, `readonly` reached as commands (through
+    `command`/`builtin`, or with names made at run time: `export "$v=1"`, `export "${ENVS[@]}"`,
+    `declare -gx "$v=1"`): each word, as the path expands it, is `NAME=value` or `NAME`; a word
+    the path cannot tell may name any variable, so the gates become unknown. `local` outside a
+    function fails (status 1) and declares nothing."""
+    kind = c.base
+    if kind == "local" and not c.s.frames:
+        return (Status(FAILED),)
+    names, words = c.names, c.words
+    out: list = []
+    flags = ""
+    negate = False
+    for j in c.rest:
+        w, t = words[j], names[j]
+        if w.text is not None and t[:1] in ("-", "+") and len(t) > 1:
+            flags += t[1:] if t[0] == "-" else ""
+            negate = negate or (t[0] == "+" and "x" in t) or (kind == "export" and "n" in t)
+            continue
+        exported = (kind == "export" or "x" in flags) and not negate
+        local = kind == "local" or kind in ("declare", "typeset") and bool(c.s.frames) and "g" not in flags
+        lead = w.parts[0] if w.parts else None
+        if type(lead) is Lit and _assigns(lead.text):
+            mode = _DECLARED_MODES.get(kind, AssignMode.DECLARE)
+            keyword = kind + (" -" + flags if flags else "")
+            out.append(AssignWord(w, exported if kind != "export" else not negate, mode, keyword))
+            continue
+        for v in (_LITERAL_NAME._replace(text=w.text),) if w.text is not None else c.vals.expand(j):
+            if v.kind != ValKind.KNOWN:
+                if exported and not local:  # PG009 says what could not be seen
+                    return tuple(out) + (UnreadNames(w.start, w.end, w.raw or "?"), _STATUS_OK)
+                return tuple(out) + tuple(SetValue(g, _NAMED, True if exported else None, local=local)
+                                          for g in G.GATES) + (_STATUS_OK,)
+            name, eq, value = v.text.partition("=")
+            if not is_name(name):
+                out.append(Status(FAILED))
+                continue
+            if eq:
+                out.append(SetValue(name, Val(ValKind.KNOWN, value), True if exported else None, local=local))
+            elif exported or negate:
+                out.append(Export(name, w.start, w.end, negate))
+    out.append(_STATUS_OK if not any(type(e) is Status for e in out) else Status(FAILED))
+    return out
+
+
+_DECLARED_MODES = {"export": AssignMode.EXPORT, "local": AssignMode.LOCAL, "readonly": AssignMode.READONLY}
+
+
+def unset(c: Call):
+    """`unset` reached as a command (`command unset`, or `unset "${!PREFIX@}"`: names made at
+    run time, as the path expands them; one it cannot tell may be any gate)."""
+    names, option = [], ""
+    for j in c.rest:
+        t, w = c.names[j], c.words[j]
+        if t.startswith("-") and w.text is not None:
+            option += t[1:]
+        elif w.text is not None:
+            if is_name(t):
+                names.append((t, w.start, w.end))
+        else:
+            for v in c.vals.expand(j):
+                if v.kind != ValKind.KNOWN:
+                    return (*_unset_any(names, c, option), )
+                for t2 in v.text.split():
+                    if is_name(t2):
+                        names.append((t2, w.start, w.end))
+    return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, "f" in option, "n" in option),)
+
+
+def _unset_any(names: list, c: Call, option: str) -> tuple:
+    """`unset` of names the path cannot tell: those it can are removed, the gates become unknown."""
+    if "f" in option:
+        return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, True, False),)
+    return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, False, "n" in option),) + \
+        tuple(SetValue(g, _NAMED) for g in G.GATES)
 
 
 def eval_(c: Call):
@@ -336,11 +504,16 @@ def test(c: Call):
     return ()
 
 
-_SHIFT = (NewPositional(), AsCommand())
+_SHIFT = (NewPositional(None, 1), AsCommand())
 
 
 def shift(c: Call):
-    """`shift`: the positional parameters move, so what tests said of them goes."""
+    """`shift [N]`: the positional parameters move, so what tests said of them goes (those
+    `set --` gave move by N)."""
+    if c.i + 1 < len(c.words):
+        val = c.vals[c.i + 1]
+        n = val.text if val.kind == ValKind.KNOWN else ""
+        return (NewPositional(None, int(n) if n.isdigit() and len(n) < 4 else -1), AsCommand())
     return _SHIFT
 
 
@@ -404,6 +577,9 @@ class Handler:
     positional: bool = False  # it reads or moves the positional parameters where its words do not show it
     child_shell: bool = False  # `bash -c STRING` runs STRING in a child shell (also inside `docker run`)
     declares: bool = False  # its options are attributes of the names it declares (`declare -r`: readonly)
+    # what it assigns where no assignment shows it, for the passes before the walk: the
+    # command -> [(name, names its value reads)] (`(( X = Y + 1 ))`, `read A <<< "$B"`)
+    assigns: Optional[Callable[[Command], list]] = None
 
 
 # command name (its base name: /usr/bin/env is env) -> Handler
@@ -417,16 +593,19 @@ COMMANDS: dict[str, Handler] = {
     ":": Handler(status_of(OK), status_only=True, status=OK),
     "false": Handler(status_of(FAILED), status_only=True, status=FAILED),
     "source": Handler(source, opaque=True), ".": Handler(source, opaque=True),
-    "read": Handler(read),
-    "export": Handler(export), "unset": Handler(unset), "eval": Handler(eval_, opaque=True),
+    "read": Handler(read, assigns=read_assigns),
+    "mapfile": Handler(mapfile, assigns=read_assigns), "readarray": Handler(mapfile, assigns=read_assigns),
+    "getopts": Handler(getopts),
+    "let": Handler(arith, assigns=arith_assigns), "((": Handler(arith, assigns=arith_assigns),
+    "export": Handler(declare), "unset": Handler(unset), "eval": Handler(eval_, opaque=True),
     "shift": Handler(shift, status_only=True, positional=True),
     "docker": Handler(docker),
     "bash": Handler(shell, child_shell=True), "sh": Handler(shell, child_shell=True),
     "zsh": Handler(shell, child_shell=True),
     # builtins that change variables or options, reached as commands only through `command` or
     # `builtin` (the parser makes declarations of the direct ones): never stepped over
-    "declare": Handler(None, declares=True), "typeset": Handler(None, declares=True),
-    "local": Handler(None, declares=True), "shopt": Handler(None),
+    "declare": Handler(declare, declares=True), "typeset": Handler(declare, declares=True),
+    "local": Handler(declare, declares=True), "readonly": Handler(declare), "shopt": Handler(None),
 }
 
 # what the passes before the walk read of the table
@@ -436,6 +615,8 @@ OPAQUE = frozenset(name for name, h in COMMANDS.items() if h.opaque)
 # commands that may read any positional parameter where their words do not show it
 READS_ALL_ARGS = OPAQUE | frozenset(name for name, h in COMMANDS.items() if h.positional)
 CHILD_SHELLS = frozenset(name for name, h in COMMANDS.items() if h.child_shell)
+# commands that assign names no assignment shows: name -> Handler.assigns
+ASSIGNS = {name: h.assigns for name, h in COMMANDS.items() if h.assigns is not None}
 # commands the walk may not step over: they act, launch or may
 ACTIVE = frozenset(COMMANDS) | G.LAUNCH_COMMANDS
 # commands whose words can reach a check: launchers, the wrappers that run one (`numactl ...

@@ -56,14 +56,19 @@ class SetValue:
     name: str
     val: Val
     exported: Optional[bool] = None
+    array: Optional[tuple] = None  # `mapfile A`: the elements (val is the first)
+    local: bool = False  # `declare "$v=1"` in a function: undone when it returns
 
 
 @record(frozen=True)
 class AssignWord:
-    """`export NAME=value` reached as a command: the word's assignment, exported or not (`-n`)."""
+    """`export NAME=value` reached as a command: the word's assignment, exported or not (`-n`);
+    from `declare`/`local` (mode), with the declaration's keyword and options as written."""
 
     word: Word
     exported: bool
+    mode: str = "export"  # a parse.model.AssignMode
+    keyword: str = ""
 
 
 @record(frozen=True)
@@ -119,7 +124,12 @@ class SetOption:
 
 @record(frozen=True)
 class NewPositional:
-    """`set -- ARGS`, `shift`: the positional parameters change, so what tests said of them goes."""
+    """`set -- ARGS`, `shift`: the positional parameters change, so what tests said of them goes;
+    args: the new ones (Vals, values.CALLER_ARGS standing for the caller's), shift: how many
+    `shift` drops (-1: a count the path does not know)."""
+
+    args: Optional[tuple] = None
+    shift: int = 0
 
 
 @record(frozen=True)

@@ -121,6 +121,7 @@ class Var(NamedTuple):
     origin: Optional[Assign]
     array: Optional[tuple] = None
     negated: bool = False  # `export -n`: the trainer does not see it, deliberately
+    keys: Optional[tuple] = None  # an array's subscripts, one per element (None: 0, 1, 2...)
 
 
 class GateSite(NamedTuple):

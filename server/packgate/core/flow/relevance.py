@@ -11,9 +11,10 @@ from typing import NamedTuple, Optional
 
 from .. import gates as G
 from ..parse.model import (Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, Lit, Loop,
-                           Opaque_, Ref, SetOpt, Unset)
+                           Opaque, Opaque_, Ref, SetOpt, Unset)
 from ..parse.visit import children
-from .commands import ACTIVE, CHILD_SHELLS, OPAQUE, READS_ALL_ARGS, REACHING, base_name
+from .arith import read_names
+from .commands import ACTIVE, ASSIGNS, CHILD_SHELLS, OPAQUE, READS_ALL_ARGS, REACHING, STATUS, attributes, base_name
 from .walk import MAX_CALL_DEPTH
 
 # statements a walk cannot step over: they change exports, options or functions, end the
@@ -118,10 +119,11 @@ class _Summary(NamedTuple):
     launch: dict  # id of a word list here -> {(python, flag-like names): the names its launch reads}
     exported: list  # names an export gives the environment (the launch contract reads any of them)
     allexport: bool  # a `set -a`: every assignment after it may be exported
+    integers: list  # names declared `-i`: their assignments are arithmetic
 
 
 def _summarize(top) -> _Summary:
-    deps, values, functions, commands, arrays, subjects, exported = [], [], [], [], [], [], []
+    deps, values, functions, commands, arrays, subjects, exported, integers = [], [], [], [], [], [], [], []
     opaque = allexport = False
     stack = [top]
     while stack:
@@ -134,12 +136,20 @@ def _summarize(top) -> _Summary:
                 arrays.append(st)
             else:
                 deps.append((st.name, _word_refs(words)))
+            if st.index is not None or st.keys:
+                keys = [st.index] if st.index is not None else [w for _, w in st.keys]
+                deps.append((st.name, _word_refs(keys) | {n for w in keys if w.text is not None
+                                                          for n in read_names(w.text)}))
             values.append((st.name, words))
             if st.exported:
                 exported.append(st.name)
+            if st.keyword and "i" in attributes(st.keyword):
+                integers.append(st.name)
         elif kind is ExportNames:
             if st.exports and not st.negate:
                 exported.extend(n for n, _, _ in st.names)
+            if "i" in st.attributes:
+                integers.extend(n for n, _, _ in st.names)
         elif kind is SetOpt:
             allexport = allexport or st.allexport
         elif kind is Command:
@@ -149,6 +159,9 @@ def _summarize(top) -> _Summary:
                 values.append((a.name, [a.value] if a.value else []))
                 exported.append(a.name)  # exported to the command: a launch's prefix is what it is given
             first = st.words[0] if st.words else None
+            assigns = ASSIGNS.get(first.text) if first is not None else None
+            if assigns is not None:
+                deps.extend(assigns(st))
             if first is not None and first.text in OPAQUE:
                 opaque = True
             elif first is not None and first.text == "set":
@@ -162,7 +175,7 @@ def _summarize(top) -> _Summary:
             functions.append((st.name, st))
         elif kind is Case and st.subject is not None:
             subjects.append(st.subject)
-    return _Summary(deps, values, functions, commands, arrays, opaque, subjects, {}, exported, allexport)
+    return _Summary(deps, values, functions, commands, arrays, opaque, subjects, {}, exported, allexport, integers)
 
 
 def _sig(sm: _Summary) -> tuple:
@@ -173,7 +186,7 @@ def _sig(sm: _Summary) -> tuple:
             tuple((n, _body_shape(f)) for n, f in sm.functions),
             tuple((c.words[0].text if c.words else None, _words_sig(c.words)) for c in sm.commands),
             tuple((a.name, _words_sig(a.array)) for a in sm.arrays), frozenset(_word_refs(sm.subjects)),
-            tuple(sm.exported), sm.allexport)
+            tuple(sm.exported), sm.allexport, tuple(sm.integers))
 
 
 def _body_shape(fdef) -> tuple:
@@ -261,12 +274,15 @@ def relevant_names(script, memo: Optional[RelevanceMemo] = None, wide: bool = Fa
 
 def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
     roots = set(G.GATES)
+    roots.add(STATUS)  # what an arithmetic command's status reads
     deps: dict = {}
     values: dict = {}  # name -> every word assigned to it
     functions: dict = {}  # name -> its definitions
+    integers: set = set()
     for sm in summaries:
         if sm.opaque:
             return None
+        integers.update(sm.integers)
         for name, refs in sm.deps:
             deps.setdefault(name, set()).update(refs)
         for name, words in sm.values:
@@ -316,6 +332,9 @@ def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
             if cmd.stdin is not None and cmd.stdin.text is None and \
                     any(w.text is not None and base_name(w.text) in CHILD_SHELLS for w in cmd.words):
                 roots.update(_word_refs([cmd.stdin]))  # `bash <<EOF`: this shell expands the script
+    for name in integers:  # `declare -i N`: what is assigned to N is arithmetic over the names it spells
+        deps.setdefault(name, set()).update(n for w in values.get(name, ()) if w is not None and w.text is not None
+                                            for n in read_names(w.text))
     relevant, todo = set(), list(roots)
     while todo:
         n = todo.pop()
@@ -323,6 +342,8 @@ def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
             continue
         relevant.add(n)
         todo.extend(deps.get(n, ()))
+    if INDIRECT in relevant:
+        return None
     return frozenset(relevant)
 
 
@@ -473,6 +494,9 @@ def _word_refs(words) -> set:
 
 
 _NO_REFS = frozenset()
+# the name an indirect expansion (`${!X}`) stands for among the names a word reads: when it is
+# relevant, the variable it reads may be any, so every variable is
+INDIRECT = "!"
 
 
 def _refs_of(word) -> frozenset:
@@ -484,6 +508,14 @@ def _refs_of(word) -> frozenset:
         p = stack.pop()
         if isinstance(p, Ref):
             out.add(p.name)
+            if p.indirect:
+                out.add(INDIRECT)  # the name it reads comes at run time
             if p.arg is not None:
                 stack.extend(p.arg.parts)
+            if p.index is not None:
+                stack.extend(p.index.parts)
+                if p.index.text is not None:  # an indexed array's subscript is arithmetic: its names count
+                    out.update(read_names(p.index.text))
+        elif isinstance(p, Opaque) and p.text:  # `$(( EXPR ))`: the names it spells
+            out.update(read_names(p.text))
     return frozenset(out) if out else _NO_REFS

@@ -101,6 +101,8 @@ class State:
     errexit: bool = False  # set -e
     nounset: bool = False  # set -u
     readonly: frozenset = frozenset()  # names a later assignment or unset cannot change
+    integers: frozenset = frozenset()  # `declare -i` names: what is assigned to them is evaluated arithmetically
+    assocs: frozenset = frozenset()  # `declare -A` names: their subscripts are strings, not arithmetic
     facts: tuple = ()  # of Fact, the last MAX_FACTS: dropped when their variable changes
 
     def __post_init__(self):
@@ -169,6 +171,13 @@ class State:
                 return False
         return True
 
+    def key(self) -> tuple:
+        """What same() compares, by value, as one hashable key: two paths whose variables are
+        equal but were made apart (another pass of a loop) have one key, where their marks differ."""
+        vars_ = self.vars
+        names = sorted(vars_ if self.relevant is None else (n for n in self.relevant if n in vars_))
+        return (_key_fields(self), tuple((n, vars_[n]) for n in names))
+
     def fork(self, label: Optional[Label] = None) -> "State":
         """A copy for another path (with one more branch decision, when given)."""
         out = _fork(self)
@@ -193,6 +202,23 @@ _FIELDS = State.__record_fields__
 _same_fields = _generated(
     "def same(a, b):\n    return a.mark == b.mark" + "".join(
         f" and a.{n} == b.{n}" for n in _FIELDS if n not in NOT_MERGED) + "\n", "same")
+def _hashable(v):
+    """A field's value as a key: a dict (or a tuple of them: the frames) as its sorted items."""
+    if type(v) is dict:
+        return tuple(sorted(v.items(), key=_first))
+    if type(v) is tuple and v and type(v[0]) is dict:
+        return tuple(_hashable(x) for x in v)
+    return v
+
+
+def _first(item):
+    return item[0]
+
+
+_key_fields = _generated(
+    "def key(a):\n    return (" + "".join(
+        f"_hashable(a.{n}), " for n in _FIELDS if n not in NOT_MERGED) + ")\n", "key")
+_key_fields.__globals__["_hashable"] = _hashable
 # fork(): every slot set on a bare instance (the copy needs neither __init__'s defaults nor
 # __post_init__'s count of `mark`, which it copies)
 _fork = _generated(

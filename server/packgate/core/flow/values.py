@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import os
 
+from typing import Optional
+
 from .. import gates as G
 from ..parse.model import Assign, AssignMode, Lit, Opaque, Ref, Word
+from ..parse.words import is_name
+from .arith import evaluate
 from .facts import UNSET, GateSite, Origin, Val, ValKind, Var
 from .state import State
 
@@ -35,6 +39,15 @@ class Values:
         return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end),
                    v.foreign or self.sourced, v.origin, v.name, v.required)
 
+    def positional_args(self, word: Word, s: State) -> list:
+        """What a word of `set -- ...` expands to: `"$@"` where the script never set the
+        positional parameters is CALLER_ARGS, the caller's."""
+        parts = word.parts
+        if len(parts) == 1 and type(parts[0]) is Ref and parts[0].name in ("@", "*") and not parts[0].op \
+                and "@" not in s.vars:
+            return [CALLER_ARGS]
+        return self.values(word, s)
+
     def values(self, word: Word, s: State) -> list:
         """Evaluate a word that may expand to several (arrays, unquoted splitting)."""
         if word.text is not None:
@@ -46,6 +59,11 @@ class Values:
             if ref.array_all and ref.op == "" and var is not None and var.array is not None:
                 self.mark_read(var)
                 return list(var.array)
+            if ref.name == "@" and ref.op == "" and var is not None and var.array is not None:
+                return list(var.array)  # "$@" after `set -- ...`
+            if ref.prefix_names:
+                return [Val(_KNOWN, n, span=(word.start, word.end)) for n in self.prefixed(ref.name, s)] \
+                    if self.prefix_known(ref.name, s) else [Val(_UNKNOWN, via="${!" + ref.name + "@}", origin=_NOBODY)]
             if ref.op in (":+", "+") and ref.arg is not None:
                 if var is None or var.val.kind == ValKind.UNSET or (ref.op == ":+" and var.val.text == ""
                                                               and var.val.kind == _KNOWN):
@@ -77,11 +95,17 @@ class Values:
         if kind is Opaque:
             if p.reason == "script-dir" and self.file_stack[-1]:
                 return Val(_KNOWN, os.path.dirname(self.file_stack[-1]))
+            if p.text and p.reason == "arithmetic":
+                n, assigned = evaluate(p.text, self.arith_lookup(s))
+                if n is not None and not assigned:  # one that assigns is not followed here
+                    return Val(_KNOWN, str(n), foreign=self.sourced)
             return Val(_UNKNOWN, via=p.reason, origin=_NOBODY)
         return self.ref(p, s)
 
     def ref(self, r: Ref, s: State) -> Val:
         """The value of a parameter expansion: $X, ${X:-d}, ${X:=d}, ${X:+w}, $0, $BASH_SOURCE."""
+        if r.index is not None or r.indirect or r.prefix_names:
+            return self.special_ref(r, s)
         var = s.vars.get(r.name)
         if var is not None:
             self.mark_read(var)
@@ -152,6 +176,167 @@ class Values:
         return result
 
 
+    def special_ref(self, r: Ref, s: State) -> Val:
+        """`${A[key]}`, `${!X}`, `${!P@}`: the element, the variable X names, the names with a
+        prefix; then the expansion's operator (`${A[k]:-d}`) on that value (never assigning)."""
+        if r.prefix_names:
+            if not self.prefix_known(r.name, s):
+                return Val(_UNKNOWN, via="${!" + r.name + "@}", origin=_NOBODY)
+            base = Val(_KNOWN, " ".join(self.prefixed(r.name, s)))
+        elif r.indirect:
+            target = self.ref(Ref(r.name, r.start, r.end, r.name_start, r.name_end), s)
+            if target.kind != _KNOWN or not is_name(target.text):
+                return Val(_UNKNOWN, via="${!" + r.name + "}", origin=_NOBODY)
+            base = self.ref(Ref(target.text, r.start, r.end, r.name_start, r.name_end), s)
+        else:
+            base = self.element(r.name, r.index, s)
+        op = r.op
+        if op == "":
+            return base
+        if op == "other" or base.kind == _UNKNOWN:
+            return Val(_UNKNOWN, via=r.name, origin=_NOBODY)
+        is_set = base.kind in _GIVEN and (base.text != "" or not op.startswith(":"))
+        if op in (":+", "+"):
+            return self.value(r.arg, s) if is_set and r.arg is not None else Val(_KNOWN, "")
+        if is_set:
+            return base
+        return self.value(r.arg, s) if r.arg is not None else Val(_KNOWN, "")
+
+    def element(self, name: str, index: Word, s: State) -> Val:
+        """`${A[key]}` on one path: the element's value, "" when the array the script made has
+        none at that key (unknown when the key or the array is)."""
+        var = s.vars.get(name)
+        if var is None:
+            return Val(_UNKNOWN, via=f"{name}[...]", origin=_NOBODY)
+        self.mark_read(var)
+        key = self.subscript_key(name, index, s, True)
+        if key is None or var.val.kind == _UNKNOWN and var.array is None:
+            return Val(_UNKNOWN, via=f"{name}[...]", origin=_NOBODY)
+        found = element_of(var, key)
+        found = found if found is not None else Val(_KNOWN, "")
+        by = self.value(index, s)
+        if by.kind == _DEFAULT and found.kind == _KNOWN:  # `${T[$STAGE]}`, STAGE="${1:-s2}": the default's element
+            return Val(_DEFAULT, found.text, via=by.via, lit=found.lit, span=found.span, foreign=found.foreign,
+                       origin=_FROM_DEFAULT, name=by.name)
+        return found
+
+    def subscript_key(self, name: str, index: Word, s: State, default: bool = False) -> Optional[str]:
+        """The key a subscript names on one path: its text for an associative array, its
+        arithmetic value for an indexed one (a negative one counts from the end); None: unknown.
+        default: a key from a default the caller may override counts (reading an element)."""
+        val = self.value(index, s)
+        if val.kind != _KNOWN and not (default and val.kind == _DEFAULT):
+            return None
+        if name in s.assocs:
+            return val.text
+        n, _ = evaluate(val.text, self.arith_lookup(s))
+        if n is None:
+            return None
+        if n < 0:
+            var = s.vars.get(name)
+            if var is None or var.array is None:
+                return None
+            keys = var.keys or tuple(str(i) for i in range(len(var.array)))
+            last = max(int(k) for k in keys) if keys else -1
+            n = last + 1 + n
+            if n < 0:
+                return None
+        return str(n)
+
+    def arith_lookup(self, s: State):
+        """A variable's text for arithmetic on path s: None when the path does not know it."""
+        def lookup(name: str) -> Optional[str]:
+            var = s.vars.get(name)
+            if var is None:
+                return None
+            self.mark_read(var)
+            val = var.val
+            if val.kind == _KNOWN:
+                return val.text
+            return "" if val.kind == ValKind.UNSET else None
+        return lookup
+
+    def prefixed(self, prefix: str, s: State) -> list:
+        """`${!P@}`: the names of the set variables that start with P (and the gates that do:
+        the caller may have set them), sorted as bash sorts them."""
+        names = {n for n, v in s.vars.items() if n.startswith(prefix) and is_name(n) and v.val.kind != ValKind.UNSET}
+        names.update(g for g in G.GATES if g.startswith(prefix))
+        return sorted(names)
+
+    @staticmethod
+    def prefix_known(prefix: str, s: State) -> bool:
+        """Whether `${!P@}` can be listed: the caller's own names with the prefix are not known,
+        but those the checks read (the gates) are listed, and a name absent from a path is the
+        caller's anyway."""
+        return bool(prefix)
+
+
+# `"$@"` where the script never set the positional parameters: the caller's, how many unknown
+CALLER_ARGS = Val(_UNKNOWN, via="the caller's arguments", origin=_NOBODY)
+# positional parameters no path can count any more (`shift $N` of an unknown N): unknown, how many too
+SOME_ARGS = Val(_UNKNOWN, via="$@", origin=_NOBODY)
+
+
+def positional_vars(args: tuple) -> dict:
+    """The variables `set -- ARGS` gives: `@` (its elements args), `#`, and $1..$9 (after a
+    CALLER_ARGS element, the caller's: its own $1... when it comes last, else unknown)."""
+    out = {}
+    at = next((i for i, v in enumerate(args) if v is CALLER_ARGS or v is SOME_ARGS), None)
+    known = all(v.kind == _KNOWN for v in args)
+    joined = Val(_KNOWN, " ".join(v.text for v in args)) if known else Val(_UNKNOWN, via="$@", origin=_NOBODY)
+    out["@"] = Var(joined, False, None, tuple(args))
+    out["#"] = Var(Val(_KNOWN, str(len(args))) if at is None else Val(_UNKNOWN, via="$#", origin=_NOBODY),
+                   False, None)
+    for k in range(1, 10):
+        i = k - 1
+        if at is None or i < at:
+            val = args[i] if i < len(args) else Val(_KNOWN, "")
+        elif at == len(args) - 1 and args[at] is CALLER_ARGS:
+            n = str(i - at + 1)
+            val = Val(_UNKNOWN, via="$" + n, origin=_ARGUMENT, name=n)
+        else:
+            val = Val(_UNKNOWN, via="$" + str(k), origin=_NOBODY)
+        out[str(k)] = Var(val, False, None)
+    return out
+
+
+def element_of(var: Var, key: str) -> Optional[Val]:
+    """The element of an array (or a scalar, element 0) at key; None when it has none."""
+    if var.array is None:
+        return var.val if key == "0" and var.val.kind != ValKind.UNSET else None
+    keys = var.keys
+    if keys is None:
+        if key.isdigit() and int(key) < len(var.array) and str(int(key)) == key:
+            return var.array[int(key)]
+        return None
+    for k, v in zip(keys, var.array):
+        if k == key:
+            return v
+    return None
+
+
+def with_element(var: Optional[Var], key: str, val: Val, assoc: bool) -> tuple:
+    """(elements, keys) of the array var after `A[key]=val` (keys None: dense from 0)."""
+    if var is None or var.val.kind == ValKind.UNSET and var.array is None:
+        return (val,), (None if key == "0" else (key,))
+    if var.array is None:
+        elems, keys = (var.val,), ("0",)
+    else:
+        elems = var.array
+        keys = var.keys or tuple(str(i) for i in range(len(elems)))
+    if key in keys:
+        at = keys.index(key)
+        elems = elems[:at] + (val,) + elems[at + 1:]
+    else:
+        pairs = list(zip(keys, elems)) + [(key, val)]
+        if not assoc:
+            pairs.sort(key=lambda kv: int(kv[0]))
+        keys, elems = tuple(k for k, _ in pairs), tuple(v for _, v in pairs)
+    if not assoc and keys == tuple(str(i) for i in range(len(keys))):
+        return elems, None
+    return elems, keys
+
+
 class LazyValues:
     """The values of a command's words, evaluated only when a check looks at them."""
 
@@ -172,6 +357,27 @@ class LazyValues:
         if v is None:
             v = self.cache[i] = self.flow.value(self.words[i], self.state)
         return v
+
+    def expand(self, i: int) -> list:
+        """Every value word i expands to (an array's elements, unquoted splitting)."""
+        return self.flow.values(self.words[i], self.state)
+
+    def positional(self, i: int) -> list:
+        """What word i of `set -- ...` gives the positional parameters (Values.positional_args)."""
+        if self.words[i].text is not None:
+            return [self[i]]
+        return self.flow.positional_args(self.words[i], self.state)
+
+    def arith(self, text: str, earlier: Optional[dict] = None) -> tuple:
+        """An arithmetic expression evaluated on this path (arith.evaluate), after the
+        assignments `earlier` (name -> text, or None when unknown) of the same command."""
+        lookup = self.flow.arith_lookup(self.state)
+        if earlier:
+            path = lookup
+
+            def lookup(name: str) -> Optional[str]:
+                return earlier[name] if name in earlier else path(name)
+        return evaluate(text, lookup)
 
 
 class LazyNames:

@@ -23,6 +23,13 @@ MAX_CALL_DEPTH = 8
 # deep) would otherwise take minutes
 MAX_CALL_STEPS = 20_000
 MAX_LOOP_ITEMS = 8
+MAX_SEQUENTIAL = 2  # nested for loops walked pass by pass; deeper ones walk their body once for every value
+MAX_LOOP_PASSES = 4  # passes of a while / until body from new states (each may set what the last did not)
+# statements times paths walked in the loops' extra passes (with those walked in calls) of one
+# top-level statement, at most: past it, a loop's body is walked once for every pass left, as a
+# call past MAX_CALL_STEPS is not walked
+MAX_LOOP_STEPS = 1_000
+_NO_VAR = Var(UNSET, False, None)
 _LOOP_ENDS = (Stop.BREAK, Stop.CONTINUE)  # end an iteration, not the script
 # statements whose failure ends the path under `set -e` (a list, an if or a loop fails only
 # through a command inside, which is checked where it runs)
@@ -73,7 +80,9 @@ class Walker:
             if status == FAILED and not self.no_errexit:
                 self.errexit(states)
             return states
-        if self.calling:
+        if self.loop_depth:  # a loop's extra passes: what they cost is statements times paths
+            self.call_steps += len(states)
+        elif self.calling:
             self.call_steps += 1
         live = [s for s in states if not s.done]
         if not live:
@@ -247,26 +256,62 @@ class Walker:
                                         LabelKind.LOOP_SKIPPED, on_ok)
         for s in leaves:
             s.status = OK  # a loop whose body never ran returns 0
-        again = []
-        for r in self.block(st.body, goes):
-            if r.done == Stop.BREAK:
-                r.done, r.status = Stop.NONE, None
-                out.append(r)
-            elif r.done in _LOOP_ENDS or not r.done:
-                r.done = Stop.NONE
-                again.append(r)
-            else:
-                out.append(r)
-        if again:  # the condition is tested again: where it surely holds, the loop goes on
-            _, left, stopped = self.decide(self.suspended(st.cond, again), st.start, None, None, on_ok)
+        entered = {g.key() for g in goes}  # the paths a pass started from (as they were): one from the same state adds nothing
+        left_keys: set = set()
+        for extra in range(MAX_LOOP_PASSES):
+            again = []
+            if extra:
+                self.loop_depth += 1  # another pass: its statements count against MAX_LOOP_STEPS
+            try:
+                after = self.block(st.body, goes)
+            finally:
+                if extra:
+                    self.loop_depth -= 1
+            for r in after:
+                if r.done == Stop.BREAK:
+                    r.done, r.status = Stop.NONE, None
+                    out.append(r)
+                elif r.done in _LOOP_ENDS or not r.done:
+                    r.done = Stop.NONE
+                    again.append(r)
+                else:
+                    out.append(r)
+            if not again:
+                break
+            # the condition is tested again: where it surely holds, the loop goes on; where it
+            # may, another pass runs from each path no pass has started from yet (`while getopts`
+            # with two options sets what each gives), until none is new
+            taken, left, stopped = self.decide(self.suspended(st.cond, again), st.start, None, None, on_ok)
             for r in left:
                 r.status = None
-            out.extend(left + stopped)
+            for r in left + stopped:
+                k = r.key()
+                if k not in left_keys:
+                    left_keys.add(k)
+                    out.append(r)
+            goes = []
+            for t in taken:
+                k = t.key()
+                if k not in entered:
+                    entered.add(k)
+                    goes.append(t)
+            goes = self.prune(goes)
+            if not goes:
+                break
+            if extra == MAX_LOOP_PASSES - 1 or self.call_steps >= MAX_LOOP_STEPS:
+                # passes enough: the rest leave as they are (one pass stands for any number)
+                for r in goes:
+                    r.status = None
+                out.extend(goes)
+                break
         return self.merge(leaves + out)
 
     def for_items(self, st: Loop, states: list) -> list:
-        """for NAME in WORDS: one path per value (a few at most), as each pass sees it."""
-        out, children = [], []
+        """for NAME in WORDS: the body once per value, in order, each pass on the paths the one
+        before left (a `break` ends them, a `continue` goes to the next), as bash runs it. Past
+        MAX_SEQUENTIAL nested loops, or with more than MAX_LOOP_ITEMS values, one walk of the
+        body stands for every pass at once (nested loops then cost depth, not items**depth)."""
+        out, children, passes = [], [], []
         for s in states:
             if s.done:
                 out.append(s)
@@ -278,16 +323,58 @@ class Walker:
                 values = [Val(ValKind.UNKNOWN, via=st.var, origin=Origin.UNKNOWN)]
             if not values:
                 out.append(s.fork(self.label(st.start, LabelKind.LOOP_SKIPPED)))
+            elif self.loop_depth < MAX_SEQUENTIAL and len(values) > 1 and self.call_steps < MAX_LOOP_STEPS:
+                passes.append((s.fork(self.label(st.start, LabelKind.LOOP_RAN)), values))
+                continue
             for v in values:
                 child = s.fork(self.label(st.start, LabelKind.LOOP_RAN))
                 child.set(st.var, Var(v, child.vars.get(st.var, Var(UNSET, False, None)).exported, None))
                 children.append(child)
-        # one walk of the body for every pass at once: nested loops cost depth, not items**depth
         runs = self.block(st.body, self.prune(children)) if children else []
         for r in runs:
             if r.done in _LOOP_ENDS:
                 r.done = Stop.NONE
+        self.loop_depth += 1
+        try:
+            for s, values in passes:
+                runs.extend(self.passes(st, s, values))
+        finally:
+            self.loop_depth -= 1
         return self.merge(out + runs)
+
+    def passes(self, st: Loop, s, values: list) -> list:
+        """The body of a for loop once per value, in order, from path s: the paths after the last pass."""
+        going, out = [s], []
+        for k, v in enumerate(values):
+            if self.call_steps >= MAX_LOOP_STEPS:  # passes enough: one walk stands for the rest
+                forks = []
+                for p in going:
+                    for rest in values[k:]:
+                        f = p.fork()
+                        f.set(st.var, Var(rest, p.vars.get(st.var, _NO_VAR).exported, None))
+                        forks.append(f)
+                going = self.block(st.body, self.prune(forks))
+                for r in going:
+                    if r.done in _LOOP_ENDS:
+                        r.done = Stop.NONE
+                return out + going
+            for p in going:
+                p.set(st.var, Var(v, p.vars.get(st.var, _NO_VAR).exported, None))
+            going = self.block(st.body, going)
+            still = []
+            for r in going:
+                if r.done == Stop.BREAK:
+                    r.done = Stop.NONE
+                    out.append(r)
+                elif r.done == Stop.CONTINUE or not r.done:
+                    r.done = Stop.NONE
+                    still.append(r)
+                else:
+                    out.append(r)
+            going = self.prune(still)
+            if not going:
+                break
+        return out + going
 
     def if_(self, st: If, states: list) -> list:
         """if / elif / else: each clause's body on the paths whose conditions got there."""
@@ -421,8 +508,15 @@ class Walker:
     def bind_args(self, fdef: FuncDef, states: list, args: Optional[list]) -> None:
         """A new frame on each path, with the positional parameters the body reads bound."""
         binds = self.uses_args(fdef)
+        every = len(binds) == 9  # it reads "$@": the call's words are its positional parameters
         for s in states:
             s.frames = s.frames + ({},)
+            if "@" in s.vars or (every and args is not None):  # the caller's `set --` is not the call's
+                s.save_local("@")
+                if every and args is not None:
+                    s.set("@", Var(Val(ValKind.UNKNOWN, via="$@", origin=Origin.UNKNOWN), False, None, tuple(args)))
+                else:
+                    s.drop("@")
             for idx in binds:
                 s.save_local(str(idx))
                 val = args[idx - 1] if args is not None and idx <= len(args) else None

@@ -13,7 +13,7 @@ from operator import attrgetter
 from typing import Optional
 
 from .grammar import ASCII_ONLY, PARSER
-from .model import (AndOr, Block, Case, Command, Directive, DirectiveKind, FuncDef, If, Lit, Loop,
+from .model import (AndOr, Block, Case, Command, Directive, DirectiveKind, FuncDef, If, Lit, Loop, Opaque,
                     Occurrence, OccurrenceKind, Opaque_, Script, Stmt, Sub, SubKind, TestForm, Top, Unset,
                     Word)
 from .reuse import move_top, reusable
@@ -266,6 +266,12 @@ class Builder(SimpleBuilder):
 
     def unset(self, node, d: int) -> list:
         names, option = [], ""
+        if any(c.type in _DYNAMIC_NAMES for c in node.named_children):
+            # `unset "${!PREFIX@}"`: the names come at run time, the handler's (flow.commands.unset)
+            kw = node.children[0]
+            words = [self.keyword_word(kw)] + [self.word(c, d) for c in node.children[1:]
+                                               if c.is_named and c.type != "comment"]
+            return [Command(self.s(node), self.e(node), [], words, self.s(kw), self.e(kw), self.take_pre())]
         for c in node.named_children:
             if c.type in ("variable_name", "word"):
                 name = self.text(c)
@@ -277,7 +283,24 @@ class Builder(SimpleBuilder):
         return [Unset(self.s(node), self.e(node), names=names, option=option)]
 
     def compound(self, node, d: int) -> list:
-        return [self.block(node.children, d, self.s(node), self.e(node))]
+        kids = node.children
+        if kids and kids[0].type == "((":
+            return self.arithmetic(node, d)
+        return [self.block(kids, d, self.s(node), self.e(node))]
+
+    def arithmetic(self, node, d: int) -> list:
+        """`(( expr ))`: a command named `((` whose one word is the expression's text (its
+        handler, flow.commands.arith, evaluates it as `let` does)."""
+        kids = node.children
+        s, e = self.s(node), self.e(node)
+        inner_s = kids[0].end_byte
+        inner_e = kids[-1].start_byte if len(kids) > 1 and kids[-1].type == "))" else node.end_byte
+        self.collect_refs(node, d + 1)
+        raw = self.data[inner_s:inner_e].decode("utf-8", "replace")
+        head = Word([Lit("((", s, self.e(kids[0]))], s, self.e(kids[0]), "", "((", "((")
+        expr = Word([Lit(raw, inner_s + self.base, inner_e + self.base)], inner_s + self.base,
+                    inner_e + self.base, "", raw, raw)
+        return [Command(s, e, [], [head, expr], s, self.e(kids[0]), self.take_pre())]
 
     def subshell(self, node, d: int) -> list:
         s, e = self.s(node), self.e(node)
@@ -288,8 +311,7 @@ class Builder(SimpleBuilder):
         stdin = None
         for c in node.children:
             if c.type == "herestring_redirect":
-                for w in c.named_children:
-                    stdin = self.word(w, d)
+                stdin = self.herestring(c, d)
             elif c.type == "heredoc_redirect":
                 stdin = self.heredoc(c, d)
         out = self.statement(body, d) if body is not None else []
@@ -298,39 +320,40 @@ class Builder(SimpleBuilder):
         return out
 
     def heredoc(self, node, d: int) -> Optional[Word]:
-        """A here-document's text as a word: literal (quote "'") when its delimiter is quoted
-        (`<<'EOF'`, `<<\\EOF`), else read as a double-quoted string is (quote '"'): the shell
-        that reads it expands it first."""
-        start = body = None
-        for c in node.children:
-            if c.type == "heredoc_start":
-                start = c
-            elif c.type == "heredoc_body":
-                body = c
+        """A here-document's text as a word: literal with a quoted delimiter (`<<'EOF'`), else
+        its expansions read as in a double-quoted string."""
+        start = next((c for c in node.children if c.type == "heredoc_start"), None)
+        body = next((c for c in node.children if c.type == "heredoc_body"), None)
         if start is None or body is None:
             return None
         s, e = self.s(body), self.e(body)
         raw = self.text(body)
-        if any(ch in self.text(start) for ch in "'\"\\"):
+        quoted = any(ch in self.text(start) for ch in "'\\\"")
+        if any(c.type == "<<-" for c in node.children):  # `<<-`: bash drops each line's leading tabs
+            if not quoted:
+                self.collect_refs(body, d + 1)
+                return Word([Opaque("here-document", s, e)], s, e, '"', raw)
+            raw = "\n".join(line.lstrip("\t") for line in raw.split("\n"))
+            return Word([Lit(raw, s, e)], s, e, "'", raw, raw)
+        if quoted:
             return Word([Lit(raw, s, e)], s, e, "'", raw, raw)
         parts: list = []
-        at = body.start_byte
+        prev = body.start_byte
         for c in body.children:
-            if c.start_byte > at:
-                parts.append(Lit(self.data[at:c.start_byte].decode("utf-8", "replace"), at + self.base,
-                                 c.start_byte + self.base))
+            if c.start_byte > prev:
+                parts.append(Lit(self.data[prev:c.start_byte].decode("utf-8", "replace"),
+                                 prev + self.base, c.start_byte + self.base))
             if c.type == "heredoc_content":
-                parts.append(Lit(self.text(c), self.s(c), self.e(c)))
+                txt = self.text(c)
+                parts.append(Lit(txt.replace("\\$", "$") if "\\" in txt else txt, self.s(c), self.e(c)))
             else:
                 self.parts(c, parts, d + 1, True)
-            at = c.end_byte
-        if body.end_byte > at:
-            parts.append(Lit(self.data[at:body.end_byte].decode("utf-8", "replace"), at + self.base, e))
-        w = Word(parts, s, e, '"', raw)
-        w.text = w.literal()
-        if w.text is None:
-            w.effects = _has_effects(parts)
-        return w
+            prev = c.end_byte
+        if body.end_byte > prev:
+            parts.append(Lit(self.data[prev:body.end_byte].decode("utf-8", "replace"), prev + self.base, e))
+        if "\\" in raw and body.child_count == 0:
+            parts = [Lit(raw.replace("\\$", "$"), s, e)]
+        return self._finished(Word(parts, s, e, '"', raw))
 
     def pipeline(self, node, d: int) -> list:
         stages = [c for c in node.named_children if c.type != "comment"]
@@ -557,6 +580,9 @@ def _children_between(nodes: list, start: int, end: int) -> list:
 
 _END = attrgetter("end_byte")
 
+
+# unset operands whose names come at run time
+_DYNAMIC_NAMES = frozenset(("string", "concatenation", "simple_expansion", "expansion"))
 
 # the operand nodes a TestForm takes (an expansion, a word, a quoted string)
 _TEST_WORDS = frozenset(("word", "string", "raw_string", "simple_expansion", "expansion"))

@@ -82,6 +82,9 @@ class Ref:
     arg: Optional["Word"] = None
     array_all: bool = False  # ${A[@]} / ${A[*]}
     quoted: bool = False
+    index: Optional["Word"] = None  # ${A[key]}: the subscript (not @ or *)
+    indirect: bool = False  # ${!X}: the variable X's value names
+    prefix_names: bool = False  # ${!P@} / ${!P*}: the names of the set variables that start with P
 
 
 @record
@@ -91,6 +94,7 @@ class Opaque:
     reason: str
     start: int
     end: int
+    text: str = ""  # `$(( EXPR ))`: the expression, which the walk evaluates where it can
 
 
 Part = Union[Lit, Ref, Opaque]
@@ -144,6 +148,8 @@ class Assign(Stmt):
     decl_items: int = 1  # how many names the declaration holds
     keyword: str = ""  # export / declare -x / ... as written
     file: Optional[str] = None  # set for assignments that live in a sourced file
+    index: Optional[Word] = None  # A[key]=value: the element's subscript
+    keys: Optional[list] = None  # NAME=([k]=v ...): (element's position in array, its key Word)
 
 
 @record
@@ -154,6 +160,8 @@ class ExportNames(Stmt):
     negate: bool = False
     readonly: bool = False  # `readonly NAME`, `declare -r NAME`: later changes fail
     exports: bool = True  # False: `readonly NAME` alone marks nothing exported
+    local: bool = False  # `local NAME`: fails outside a function
+    attributes: str = ""  # the value attributes declared (`declare -i`, `-a`, `-A`): letters of "iaA"
 
 
 @record
@@ -191,7 +199,7 @@ class Command(Stmt):
     name_end: int = 0
     pre: list = factory(list)  # statements run before (command substitutions)
     test: Optional[TestForm] = None  # `[ ... ]` / `[[ ... ]]` of a form the walk decides
-    stdin: Optional[Word] = None  # a here-string's or here-document's text (`bash <<'EOF'`)
+    stdin: Optional[Word] = None  # a here-string's or here-document's text (`read X <<< "1"`, `bash <<'EOF'`)
 
 
 @record

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .model import Assign, AssignMode, Command, ExportNames, Occurrence, OccurrenceKind, Stmt
+from .model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, OccurrenceKind, Opaque, Stmt, Word
 from .words import WordBuilder, is_name
+
+# declaration items that are no name nor assignment as written: the names come at run time
+_DYNAMIC_ITEMS = frozenset(("string", "raw_string", "concatenation", "simple_expansion", "expansion",
+                            "command_substitution"))
 
 _PLAIN, _PREFIX = AssignMode.PLAIN, AssignMode.PREFIX
 _PREFIX_KIND, _ASSIGN_KIND = OccurrenceKind.PREFIX, OccurrenceKind.ASSIGN
@@ -28,11 +32,16 @@ class SimpleBuilder(WordBuilder):
                 items.append(c)
             elif c.type == "word" and is_name(self.text(c)):
                 items.append(c)
+            elif c.is_named and c.type in _DYNAMIC_ITEMS:
+                # `export "$v=1"`, `export "${ENVS[@]}"`: names made at run time, the builtin's handler's
+                return self.declaration_command(node, d)
         exported = keyword == "export" or (keyword in ("declare", "typeset", "local") and "x" in flags
                                            and not flags.startswith("+"))
         readonly = keyword == "readonly" or (keyword in ("declare", "typeset", "local") and "r" in flags
                                              and not flags.startswith("+"))
         negate = keyword == "export" and "n" in flags
+        attrs = "".join(ch for ch in "iaA" if ch in flags) if keyword in ("declare", "typeset", "local") \
+            and flags.startswith("-") else ""
         if keyword in ("declare", "typeset") and flags.startswith("+") and "x" in flags:
             negate = True
         mode = _DECLARATION_MODES.get(keyword, AssignMode.DECLARE)
@@ -59,10 +68,52 @@ class SimpleBuilder(WordBuilder):
                 name = self.text(c)
                 names.append((name, self.s(c), self.e(c)))
                 self.occurrences.append(Occurrence(name, self.s(c), self.e(c), OccurrenceKind.EXPORT))
-        if names and (exported or negate or readonly):
+        if names and (exported or negate or readonly or attrs):
             out.append(ExportNames(s, e, names=names, negate=negate, readonly=readonly,
-                                   exports=exported or negate))
+                                   exports=exported or negate, local=keyword == "local", attributes=attrs))
         return out
+
+    def declaration_command(self, node, d: int) -> list:
+        """A declaration whose names are made at run time, as a command: its words (an
+        assignment `NAME=value` as one word) for the builtin's handler in flow.commands."""
+        kw = node.children[0]
+        words = [self.keyword_word(kw)]
+        for c in node.children[1:]:
+            if c.type == "variable_assignment":
+                words.append(self.assignment_word(c, d))
+            elif c.is_named and c.type != "comment":
+                words.append(self.word(c, d))
+        s, e = self.s(node), self.e(node)
+        return [Command(s, e, [], words, self.s(kw), self.e(kw), self.take_pre())]
+
+    def herestring(self, node, d: int) -> Optional[Word]:
+        """What `<<< WORD` gives the command to read: the word and the newline bash adds."""
+        operand = [w for w in node.named_children if w.type != "comment"]
+        if not operand:
+            return None
+        w = self.word(operand[0], d)
+        stdin = Word(w.parts + [Lit("\n", w.end, w.end)], w.start, w.end, "", w.raw)
+        stdin.text, stdin.effects = stdin.literal(), w.effects
+        return stdin
+
+    def keyword_word(self, node) -> Word:
+        """A builtin's keyword (`export`, `unset`) as the literal word naming the command."""
+        text, s, e = self.text(node), self.s(node), self.e(node)
+        return Word([Lit(text, s, e)], s, e, "", text, text)
+
+    def assignment_word(self, node, d: int) -> Word:
+        """`NAME=value` as one word (its name literal, then its value's parts)."""
+        name_node = node.child_by_field_name("name")
+        value_node = node.child_by_field_name("value")
+        s, e = self.s(node), self.e(node)
+        if name_node is None or name_node.type != "variable_name" or (value_node is not None
+                                                                       and value_node.type == "array"):
+            return Word([Opaque("declaration", s, e)], s, e, "", self.text(node))
+        head_end = value_node.start_byte + self.base if value_node is not None else e
+        parts: list = [Lit(self.data[node.start_byte:head_end - self.base].decode("utf-8", "replace"), s, head_end)]
+        if value_node is not None:
+            self.parts(value_node, parts, d + 1, False)
+        return self._finished(Word(parts, s, e, "", self.text(node)))
 
     def assignment(self, node, mode: str, d: int) -> Optional[Assign]:
         # one pass over the children: name, `=` or `+=`, value (field lookups by name cost more)
@@ -82,8 +133,12 @@ class SimpleBuilder(WordBuilder):
                     eq, append = c, t == "+="
         if name_node is None:
             return None
-        if name_node.type == "subscript":  # A[i]=v: an element, never a gate
+        index = None
+        if name_node.type == "subscript":  # A[i]=v: an element
             inner = name_node.child_by_field_name("name")
+            idx = name_node.child_by_field_name("index")
+            if idx is not None:
+                index = self.subscript(idx, d)
             name_node = inner if inner is not None else name_node
         base = self.base
         name_start, name_end = name_node.start_byte + base, name_node.end_byte + base
@@ -95,10 +150,24 @@ class SimpleBuilder(WordBuilder):
                    eq.end_byte + base if eq is not None else name_end, s, e, 1, "", self.file)
         self.occurrences.append(Occurrence(name, name_start, name_end,
                                            _PREFIX_KIND if mode == _PREFIX else _ASSIGN_KIND))
+        a.index = index
         if value_node is not None:
             if value_node.type == "array":
-                word = self.word
-                a.array = [word(c, d) for c in value_node.children if c.is_named and c.type != "comment"]
+                word, keyed = self.word, self.keyed_element
+                kids = [c for c in value_node.children if c.is_named and c.type != "comment"]
+                if b"]=" not in self.data[value_node.start_byte:value_node.end_byte]:  # no `[key]=value` in it
+                    a.array = [word(c, d) for c in kids]
+                    return a
+                a.array = []
+                for c in kids:
+                    pair = keyed(c, d) if c.type == "concatenation" else None
+                    if pair is None:
+                        a.array.append(word(c, d))
+                        continue
+                    if a.keys is None:
+                        a.keys = []
+                    a.keys.append((len(a.array), pair[0]))
+                    a.array.append(pair[1])
             else:
                 a.value = self.word(value_node, d)
         return a
@@ -121,7 +190,7 @@ class SimpleBuilder(WordBuilder):
         return b"\n" in gap.replace(b"\\\r\n", b"").replace(b"\\\n", b"")
 
     def command(self, node, d: int) -> list:
-        prefix_nodes, words, name_node = [], [], None
+        prefix_nodes, words, name_node, here = [], [], None, None
         field = node.field_name_for_child
         for i, c in enumerate(node.children):
             f = field(i)
@@ -133,7 +202,9 @@ class SimpleBuilder(WordBuilder):
                 t = c.type
                 if t == "variable_assignment" and name_node is None:
                     prefix_nodes.append(c)
-                elif t in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                elif t == "herestring_redirect":
+                    here = c
+                elif t in ("file_redirect", "heredoc_redirect"):
                     continue
                 elif name_node is not None and t != "comment":
                     words.append(c)
@@ -163,11 +234,13 @@ class SimpleBuilder(WordBuilder):
             cmd_words.append(self.word(inner, d))
         for w in words:
             cmd_words.append(self.word(w, d))
+        stdin = self.herestring(here, d) if here is not None else None
         s = self.s(node)
         cmd = Command(s, self.e(node), prefix, cmd_words,
                       self.s(name_node) if name_node is not None else s,
                       self.e(name_node) if name_node is not None else s,
                       self.take_pre())  # (start, end, prefix, words, name_start, name_end, pre)
+        cmd.stdin = stdin
         if not cmd_words:
             # only assignments (e.g. inside `A=1 B=2` glued): they are plain assignments
             for a in prefix:

@@ -207,7 +207,9 @@ class WordBuilder:
             out.append(Opaque(SUBSTITUTION, self.s(node), self.e(node)))
         elif t == "arithmetic_expansion":
             self.collect_refs(node, d + 1)
-            out.append(Opaque("arithmetic", self.s(node), self.e(node)))
+            raw = self.text(node)
+            inner = raw[3:-2] if raw.startswith("$((") and raw.endswith("))") else ""
+            out.append(Opaque("arithmetic", self.s(node), self.e(node), inner))
         elif t in ("$",):
             out.append(Lit("$", self.s(node), self.e(node)))
         else:
@@ -217,13 +219,17 @@ class WordBuilder:
     def expansion(self, node, d: int, quoted: bool):
         name, ns, ne, op, arg, array_all = "", 0, 0, "", None, False
         arg_nodes = []
-        seen_op = False
+        seen_op = bang = False
+        index = None
         field = node.field_name_for_child
         for i, c in enumerate(node.children):
             t = c.type
             if t == "${" or t == "}":
                 continue
             if field(i) == "operator":
+                if t == "!" and not name and not seen_op and not bang:
+                    bang = True  # ${!X}, ${!P@}: indirection, the names with a prefix
+                    continue
                 op = self.text(c)
                 seen_op = True
                 continue
@@ -237,14 +243,19 @@ class WordBuilder:
                     name, ns, ne = self.text(vn), self.s(vn), self.e(vn)
                 if idx is not None and self.text(idx) in ("@", "*"):
                     array_all = True
+                elif idx is not None:
+                    index = self.subscript(idx, d)
                 continue
             if seen_op:
                 arg_nodes.append(c)
             elif t == "#" or t == "!":
                 op = "other"
-        if not name:
+        if not name or (bang and (index is not None or array_all or op not in ("", "@", "*"))):
             return Opaque("expansion", self.s(node), self.e(node))
         self.occurrences.append(Occurrence(name, ns, ne, _EXPAND))
+        if bang:
+            return Ref(name, self.s(node), self.e(node), ns, ne, "", None, False, quoted, None,
+                       op == "", op != "")
         if op not in ("", ":-", "-", ":=", "=", ":+", "+"):
             op = "other"
         if arg_nodes:
@@ -254,7 +265,48 @@ class WordBuilder:
             arg = Word(parts, self.s(arg_nodes[0]), self.e(arg_nodes[-1]))
         elif op in (":-", "-", ":=", "=", ":+", "+"):
             arg = Word([], ne, ne)
-        return Ref(name, self.s(node), self.e(node), ns, ne, op, arg, array_all, quoted)
+        return Ref(name, self.s(node), self.e(node), ns, ne, op, arg, array_all, quoted, index)
+
+    def subscript(self, node, d: int) -> Word:
+        """An array subscript (`${A[key]}`, `A[key]=v`): a word, or an arithmetic expression's
+        text as a literal (its expansions make it unknown)."""
+        if node.type in _SUBSCRIPT_WORDS:
+            return self.word(node, d)
+        raw = self.text(node)
+        s, e = self.s(node), self.e(node)
+        if "$" in raw or "`" in raw:
+            self.collect_refs(node, d + 1)
+            return Word([Opaque("arithmetic", s, e)], s, e, "", raw)
+        return Word([Lit(raw, s, e)], s, e, "", raw, raw)
+
+    def keyed_element(self, node, d: int):
+        """`[key]=value` in an array literal: (key, value) words, or None for a plain element."""
+        kids = node.children
+        if node.type != "concatenation" or len(kids) < 3 or kids[0].type != "word" or self.text(kids[0]) != "[":
+            return None
+        close = next((k for k in range(1, len(kids) - 1) if kids[k].type == "word" and self.text(kids[k]) == "]"
+                      and self.text(kids[k + 1]).startswith("=")), None)
+        if close is None or close == 1:
+            return None
+        key = self.word(kids[1], d) if close == 2 else self._from_nodes(kids[1:close], d)
+        eq = kids[close + 1]
+        parts: list = []
+        after = self.text(eq)[1:]
+        if after:
+            parts.append(Lit(_unescape(after, False), self.s(eq) + 1, self.e(eq)))
+        for c in kids[close + 2:]:
+            self.parts(c, parts, d + 1, False)
+        start = self.s(eq) + 1
+        return key, self._finished(Word(parts, start, self.e(node), "", self.text(node)[start - self.s(node):]))
+
+    def _from_nodes(self, nodes: list, d: int) -> Word:
+        """One word of several sibling nodes (a subscript written in pieces)."""
+        parts: list = []
+        for c in nodes:
+            self.parts(c, parts, d + 1, False)
+        s, e = self.s(nodes[0]), self.e(nodes[-1])
+        return self._finished(Word(parts, s, e, "", self.data[nodes[0].start_byte:nodes[-1].end_byte]
+                                   .decode("utf-8", "replace")))
 
     def collect_refs(self, node, d: int) -> None:
         """Record variable mentions below node (iteratively) without modelling them."""
@@ -271,6 +323,9 @@ class WordBuilder:
 
 
 _PLAIN_WORDS = frozenset(("word", "number", "string", "raw_string"))
+# subscript nodes read as words (others are arithmetic: their text)
+_SUBSCRIPT_WORDS = frozenset(("number", "string", "raw_string", "simple_expansion", "expansion",
+                              "concatenation", "command_substitution"))
 # one expansion and nothing else, quoted or not: `"${X}"`, `"$X"`, `"${A[@]}"`, `${X}`, `$X`
 # (groups: the braced name, its [@] or [*] subscript, the bare name)
 _REF_BODY = rb"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?\}|([A-Za-z_][A-Za-z0-9_]*))"
@@ -293,6 +348,8 @@ def _has_effects(parts) -> bool:
                 return True
             if p.arg is not None:
                 stack.extend(p.arg.parts)
+            if p.index is not None:
+                stack.extend(p.index.parts)
     return False
 
 

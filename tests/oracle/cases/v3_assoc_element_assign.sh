@@ -1,0 +1,8 @@
+#!/bin/bash
+# declare -A, then CFG[key]=v one element at a time: both gates read 1.
+# oracle-input:
+declare -A CFG
+CFG[bmr]=1
+CFG[packed]=1
+export OFFLINE_PACKING_BMR=${CFG[bmr]} OFFLINE_PACKED_DATA=${CFG[packed]}
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1

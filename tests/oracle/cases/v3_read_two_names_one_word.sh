@@ -1,0 +1,6 @@
+#!/bin/bash
+# read -r A B <<< "1": A is 1 and B is empty, so PACKED_DATA is '' (int('') raises).
+# oracle-input:
+read -r A B <<< "1"
+export OFFLINE_PACKING_BMR=$A OFFLINE_PACKED_DATA=$B
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1
