@@ -209,28 +209,24 @@ FIX_PASSES = 4
 
 
 def fix_all(text: str, *, path: str | None = None, settings: Settings | None = None,
-            passes: int = FIX_PASSES, **options) -> str:
+            passes: int = FIX_PASSES, outside: dict | None = None, **options) -> str:
     """The text with every safe fix applied (unsafe ones too under settings.unsafe_fixes),
-    repeated while fixes reveal more (PG006, then PG003)."""
-    return fix_all_files(text, path=path, settings=settings, passes=passes, **options)[0]
+    repeated while fixes reveal more (PG006, then PG003).
 
-
-def fix_all_files(text: str, *, path: str | None = None, settings: Settings | None = None,
-                  passes: int = FIX_PASSES, **options) -> tuple:
-    """fix_all's text, and path -> the edits the fixes make to other files (a
+    outside: a dict that receives path -> the edits the fixes make to other files (PG006's
     `.deepspeed_env`), as the last pass computed them from those files on disk (nothing is
-    written to them between passes: each pass sees them as they are)."""
+    written to them here: each pass sees them as they are)."""
     from .outside import outside_edits
-    outside: dict = {}
     for _ in range(passes):
         current = analyze(text, path=path, settings=settings, **options)
         everything = current.all_fix_edits()
         edits = [e for e in everything if e.path is None]
-        outside.update(outside_edits(everything))
+        if outside is not None:
+            outside.update(outside_edits(everything))
         if not edits:
             break
         text = apply_edits(current.source.data, edits).decode("utf-8", "replace")
-    return text, outside
+    return text
 
 
 def _overlaps(edit: Edit, taken) -> bool:

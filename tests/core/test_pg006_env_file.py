@@ -1,10 +1,10 @@
 """PG006's fix for deepspeed on several nodes: the gates listed in the .deepspeed_env beside
 the script (core/deepspeed_env.py), an edit of another file (Edit.path) that fix_all_edits
-keeps out of the document and fix_all_files hands back."""
+keeps out of the document and fix_all hands back in its outside dict."""
 
 from __future__ import annotations
 
-from packgate.core.engine import analyze, fix_all_files
+from packgate.core.engine import analyze, fix_all
 from packgate.core.findings import Applicability
 from packgate.core.outside import change_of, digest
 from packgate.core.settings import Settings
@@ -56,9 +56,10 @@ def test_the_batch_fix_keeps_the_other_file_out_of_the_document(tmp_path):
     script = tmp_path / "run.sh"
     text = BOTH + LAUNCH
     assert analyze(text, path=str(script), settings=UNSAFE).fix_all_edits() == []
-    assert fix_all_files(text, path=str(script), settings=EN) == (text, {})
-    fixed, outside = fix_all_files(text, path=str(script), settings=UNSAFE)
-    assert fixed == text and list(outside) == [str(tmp_path / ".deepspeed_env")]
+    outside: dict = {}
+    assert fix_all(text, path=str(script), settings=EN, outside=outside) == text and outside == {}
+    assert fix_all(text, path=str(script), settings=UNSAFE, outside=outside) == text
+    assert list(outside) == [str(tmp_path / ".deepspeed_env")]
 
 
 def test_a_file_changed_since_is_stale(tmp_path):
