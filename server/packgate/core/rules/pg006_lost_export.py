@@ -131,12 +131,12 @@ RULE = Rule(
                    "`.deepspeed_env` beside the script, a new file or the end of the one there (in "
                    "its line endings; a name it already lists is left alone). Unsafe: the file is "
                    "not the script, and every deepspeed run started from that folder reads it, so "
-                   "the launchers beside this one get the gates too; applied by --unsafe-fixes, "
-                   "never preferred. No fix where a gate's value is not known or is not a plain word",
+                   "the launchers beside this one get the gates too (in the editor it is never the "
+                   "preferred action). No fix where a gate's value is not known or is not a plain word",
             doc_zh="deepspeed 在多个节点上启动进程且脚本从不切换目录时：把开关的 `NAME=value` 行"
                    "（`OFFLINE_PACKING_BMR=1`）写入脚本旁边的 `.deepspeed_env`：新建该文件，或追加到已有文件末尾"
                    "（沿用它的换行符；已列出的变量名不再重复）。不安全：该文件不是脚本本身，从该目录启动的每次 deepspeed "
-                   "运行都会读取它，同目录的其他启动脚本也会拿到这些开关；只由 --unsafe-fixes 应用，从不作为首选。"
+                   "运行都会读取它，同目录的其他启动脚本也会拿到这些开关（编辑器中从不作为首选操作）。"
                    "开关的值未知或不是普通单词时不提供修复",
             applicability=Applicability.UNSAFE),
         "split": FixText(
