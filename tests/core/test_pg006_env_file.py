@@ -70,3 +70,18 @@ def test_a_file_changed_since_is_stale(tmp_path):
     (tmp_path / ".deepspeed_env").write_text("X=1\n")
     with pytest.raises(Stale):
         change_of(fix.edits[0].path, list(fix.edits))
+
+
+def test_an_edit_inside_a_comment_moves_the_document_edits_not_the_other_files(tmp_path):
+    script = tmp_path / "run.sh"
+    (tmp_path / ".deepspeed_env").write_text("NCCL_DEBUG=INFO\n")
+    text = "# setup\n" + BOTH + LAUNCH
+    a = analyze(text, path=str(script), settings=EN)
+    new = "# setup, two nodes\n" + BOTH + LAUNCH
+    moved = a.shifted([(7, 7, b", two nodes")], new)
+    assert moved is not None
+    [before] = [x for f in a.findings for x in f.fixes if x.kind == "fix"]
+    [after] = [x for f in moved.findings for x in f.fixes if x.kind == "fix"]
+    assert after.edits == before.edits  # offsets in .deepspeed_env, which the edit did not touch
+    disables = [(e.start, e.path) for f in moved.findings for x in f.fixes if x.kind == "disable" for e in x.edits]
+    assert any(start > 0 and path is None for start, path in disables)

@@ -97,7 +97,9 @@ class Analysis:
         try:
             findings = []
             for f in self.findings:
-                fixes = tuple(replace(fix, edits=tuple(replace(e, start=move(e.start), end=move(e.end))
+                # an edit of another file (Edit.path) counts in that file: it does not move
+                fixes = tuple(replace(fix, edits=tuple(e if e.path is not None else replace(e, start=move(e.start),
+                                                                                            end=move(e.end))
                                                        for e in fix.edits)) for fix in f.fixes)
                 related = tuple(r if r.path is not None else replace(r, start=move(r.start), end=move(r.end))
                                 for r in f.related)
