@@ -85,3 +85,14 @@ def test_an_edit_inside_a_comment_moves_the_document_edits_not_the_other_files(t
     assert after.edits == before.edits  # offsets in .deepspeed_env, which the edit did not touch
     disables = [(e.start, e.path) for f in moved.findings for x in f.fixes if x.kind == "disable" for e in x.edits]
     assert any(start > 0 and path is None for start, path in disables)
+
+
+def test_two_launches_share_one_edit_and_differing_values_give_none(tmp_path):
+    script = tmp_path / "run.sh"
+    text = BOTH + LAUNCH + LAUNCH
+    fixes = _env_fixes(text, script)
+    assert len(fixes) == 2 and fixes[0].edits == fixes[1].edits  # one per launch, the same lines
+    outside: dict = {}
+    fix_all(text, path=str(script), settings=UNSAFE, outside=outside)
+    assert [len(edits) for edits in outside.values()] == [1]
+    assert not _env_fixes(BOTH + LAUNCH + "export OFFLINE_PACKING_BMR=0\n" + LAUNCH, script)
