@@ -418,6 +418,7 @@ def test_every_declared_text_is_produced():
     # a rule of one message produces it where its bad example fires (test_bad_example_fires)
     made |= {(r.code, "message", k) for r in RULES if len(r.messages) == 1 for k in r.messages}
     made |= {("PG006", "message", "deepspeed"), ("PG009", "message", "written")}  # test_wrappers_v3.py
+    made |= {("PG006", "fix", "env-file")}  # a file beside the script: test_pg006_env_file.py
     declared = {(r.code, "message", k) for r in RULES for k in r.messages}
     declared |= {(r.code, "fix", k) for r in RULES for k in r.fixes}
     assert declared == made

@@ -275,6 +275,65 @@ def _fix_file(path: str, got: FileResult, new_text: str, problems: list) -> bool
     return True
 
 
+def shown_path(path: str) -> str:
+    """An absolute path as the report shows it: relative to the working folder when below it."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
+
+
+def _outside_changes(outside: dict, problems: list) -> list:
+    """The Changes the fixes make to other files (core.outside), those no longer what the
+    fixes were computed on left out with a problem each."""
+    from ..core.outside import Stale, change_of
+    from .formats import Problem
+    out = []
+    for other, edits in sorted(outside.items()):
+        try:
+            out.append(change_of(other, edits))
+        except Stale:
+            problems.append(Problem("not fixed: the file changed on disk since packgate read it; "
+                                    "run packgate again", path=shown_path(other), level="error"))
+    return out
+
+
+def _outside_diffs(outside: dict, problems: list) -> list:
+    """--diff's lines for the other files the fixes edit (a new file's from /dev/null)."""
+    import difflib
+    lines: list = []
+    for change in _outside_changes(outside, problems):
+        shown = shown_path(change.path)
+        before = (change.before or b"").decode("utf-8", "replace").splitlines(keepends=True)
+        lines.extend(difflib.unified_diff(
+            before, change.after.decode("utf-8", "replace").splitlines(keepends=True),
+            fromfile="/dev/null" if change.before is None else f"a/{shown}", tofile=f"b/{shown}"))
+    return lines
+
+
+def _fix_outside(outside: dict, problems: list) -> int:
+    """Write the fixes' edits of other files (a new file made, an existing one replaced, both
+    atomically); the number written."""
+    from .formats import Problem
+    from .writing import ChangedOnDisk, create_file, replace_file
+    written = 0
+    for change in _outside_changes(outside, problems):
+        shown = shown_path(change.path)
+        try:
+            if change.before is None:
+                create_file(change.path, change.after)
+            else:
+                replace_file(change.path, change.after, expected=change.before)
+        except ChangedOnDisk:
+            problems.append(Problem("not fixed: the file changed on disk since packgate read it; "
+                                    "run packgate again", path=shown, level="error"))
+            continue
+        except OSError as exc:
+            problems.append(Problem(f"cannot write the fixes: {exc.strerror or exc}; the file is unchanged",
+                                    path=shown, level="error"))
+            continue
+        written += 1
+    return written
+
+
 def _not_excluded(found: list[str], args, problems: list) -> list[str]:
     """The files found that no exclude pattern skips. A --exclude / --extend-exclude pattern
     that looks like a rule (`PG009`, `dead-var`: ShellCheck's `-e` habit) or that skipped none
@@ -419,20 +478,29 @@ def _check_file(path: str, args, problems: list, report, diff_out: list) -> "str
     display, text, analysis = got.display, got.text, got.analysis
     fixed_stdin = None
     if args.fix or args.diff:
-        new_text = fix_all(text, path=display, settings=got.settings)
-        if new_text != text:
-            if args.diff:
-                import difflib
+        outside: dict = {}
+        new_text = fix_all(text, path=display, settings=got.settings, outside=outside)
+        if path == "-":
+            outside = {}  # standard input's fixed text is printed: no file beside it is written
+        changed = new_text != text
+        if args.diff:
+            import difflib
+            if changed:
                 diff_out.extend(difflib.unified_diff(
                     text.splitlines(keepends=True), new_text.splitlines(keepends=True),
                     fromfile=f"a/{display}", tofile=f"b/{display}"))
-            elif path == "-" or _fix_file(path, got, new_text, problems):
+            diff_out.extend(_outside_diffs(outside, problems))
+        else:
+            written = changed and (path == "-" or _fix_file(path, got, new_text, problems))
+            # another file's edits follow the script's: not written when the script was refused
+            others = _fix_outside(outside, problems) if written or not changed else 0
+            if written or others:
                 # what is left decides the exit status, as for a file written back (standard
                 # input's fixed text is printed instead of the report)
                 before = len(analysis.findings)
                 analysis = analyze(new_text, path=display, settings=got.settings)
                 report.fixed += max(0, before - len(analysis.findings))
-                report.fixed_files += 1
+                report.fixed_files += int(written) + others
         if path == "-" and args.fix:
             fixed_stdin = new_text
     analysis.findings = [f for f in analysis.findings if at_least(f.severity, args.severity)]

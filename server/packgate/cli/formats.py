@@ -119,9 +119,21 @@ def withheld_line(caveats: list) -> str:
 
 
 def _edit_json(analysis, edit) -> dict:
-    line, col = analysis.source.user_position(edit.start)
-    end_line, end_col = analysis.source.user_position(edit.end)
-    return {"line": line, "column": col, "end_line": end_line, "end_column": end_col, "text": edit.text}
+    source = analysis.source if edit.path is None else _outside_source(edit)
+    line, col = source.user_position(edit.start)
+    end_line, end_col = source.user_position(edit.end)
+    out = {"line": line, "column": col, "end_line": end_line, "end_column": end_col, "text": edit.text}
+    if edit.path is not None:  # an edit of another file (PG006's .deepspeed_env): which, made or edited
+        out.update(path=edit.path, create=edit.create)
+    return out
+
+
+def _outside_source(edit):
+    """The Source an edit of another file counts in (that file as it is now; empty where the
+    edit makes it, or where it changed since: its positions then say where it was meant to go)."""
+    from ..core.outside import source_of
+    from ..core.text import Source
+    return source_of(edit) or Source("")
 
 
 def _plural(n: int, word: str) -> str:
@@ -406,13 +418,15 @@ def render_sarif(report: Report) -> str:
         for x in f.fixes:
             if x.kind != "fix":
                 continue
-            reps = []
+            changes: dict = {}  # one artifactChange per file, the checked one first
             for e in x.edits:
                 j = _edit_json(analysis, e)
-                reps.append({"deletedRegion": _region(j["line"], j["column"], j["end_line"], j["end_column"]),
-                             "insertedContent": {"text": e.text}})
+                changes.setdefault(e.path, []).append(
+                    {"deletedRegion": _region(j["line"], j["column"], j["end_line"], j["end_column"]),
+                     "insertedContent": {"text": e.text}})
             fixes.append({"description": {"text": x.description},
-                          "artifactChanges": [{"artifactLocation": where, "replacements": reps}]})
+                          "artifactChanges": [{"artifactLocation": where if other is None else _artifact(other, root),
+                                               "replacements": reps} for other, reps in changes.items()]})
         if fixes:
             result["fixes"] = fixes
         related = []

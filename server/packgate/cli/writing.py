@@ -84,3 +84,30 @@ def _rewrite_in_place(target: str, data: bytes, expected: bytes, path: str) -> N
 def _read(path: str) -> bytes:
     with open(path, "rb") as handle:
         return handle.read()
+
+
+def create_file(path: str, data: bytes) -> None:
+    """Make the file path with data, atomically, only if there is none.
+
+    The bytes go to a temporary file beside it, which is then linked to path: a link fails
+    where a name already exists (ChangedOnDisk: something made it since packgate looked), and a
+    reader never sees half the file. The mode is a new file's under the umask."""
+    folder, name = os.path.split(os.path.abspath(path))
+    fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".packgate", dir=folder or ".")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        mask = os.umask(0o022)
+        os.umask(mask)
+        os.chmod(temporary, 0o666 & ~mask)
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            raise ChangedOnDisk(path) from None
+    finally:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass

@@ -97,7 +97,9 @@ class Analysis:
         try:
             findings = []
             for f in self.findings:
-                fixes = tuple(replace(fix, edits=tuple(replace(e, start=move(e.start), end=move(e.end))
+                # an edit of another file (Edit.path) counts in that file: it does not move
+                fixes = tuple(replace(fix, edits=tuple(e if e.path is not None else replace(e, start=move(e.start),
+                                                                                            end=move(e.end))
                                                        for e in fix.edits)) for fix in f.fixes)
                 related = tuple(r if r.path is not None else replace(r, start=move(r.start), end=move(r.end))
                                 for r in f.related)
@@ -142,21 +144,33 @@ class Analysis:
     def fix_all_edits(self, unsafe: bool | None = None) -> list:
         """Every safe fix of every finding (and every unsafe one with unsafe; None: as the
         settings' unsafe_fixes say), non-overlapping, in document order."""
+        return [e for e in self.all_fix_edits(unsafe) if e.path is None]
+
+    def outside_fix_edits(self, unsafe: bool | None = None) -> dict:
+        """What fix_all_edits() leaves out: the edits its fixes make to other files (Edit.path),
+        path -> edits."""
+        from .outside import outside_edits
+        return outside_edits(self.all_fix_edits(unsafe))
+
+    def all_fix_edits(self, unsafe: bool | None = None) -> list:
+        """The edits of the fixes a batch fix applies, of the document and of other files (one
+        fix per finding; a fix whose edits overlap those taken, in the same file, is skipped)."""
         unsafe = self.settings.unsafe_fixes if unsafe is None else unsafe
         edits: list[Edit] = []
-        taken: list[tuple[int, int]] = []
+        taken: dict = {}  # path (None: the document) -> (start, end) taken there
         for f in self.findings:
             for fix in f.fixes:
                 if not fix.applies(unsafe):
                     continue
-                if any(_overlaps(e, taken) for e in fix.edits):
+                if any(_overlaps(e, taken.get(e.path, ())) for e in fix.edits):
                     continue
-                if any(e.start == e.end and any(t == (e.start, e.end) for t in taken) for e in fix.edits):
+                if any(e.start == e.end and (e.start, e.end) in taken.get(e.path, ()) for e in fix.edits):
                     continue
                 edits.extend(fix.edits)
-                taken.extend((e.start, e.end) for e in fix.edits)
+                for e in fix.edits:
+                    taken.setdefault(e.path, []).append((e.start, e.end))
                 break
-        return sorted(edits, key=lambda e: (e.start, e.end))
+        return sorted(edits, key=lambda e: (e.path or "", e.start, e.end))
 
     def fixed_text(self) -> str:
         """The document with every fix fix_all_edits() applies (one pass)."""
@@ -197,12 +211,20 @@ FIX_PASSES = 4
 
 
 def fix_all(text: str, *, path: str | None = None, settings: Settings | None = None,
-            passes: int = FIX_PASSES, **options) -> str:
+            passes: int = FIX_PASSES, outside: dict | None = None, **options) -> str:
     """The text with every safe fix applied (unsafe ones too under settings.unsafe_fixes),
-    repeated while fixes reveal more (PG006, then PG003)."""
+    repeated while fixes reveal more (PG006, then PG003).
+
+    outside: a dict that receives path -> the edits the fixes make to other files (PG006's
+    `.deepspeed_env`), as the last pass computed them from those files on disk (nothing is
+    written to them here: each pass sees them as they are)."""
+    from .outside import outside_edits
     for _ in range(passes):
         current = analyze(text, path=path, settings=settings, **options)
-        edits = current.fix_all_edits()
+        everything = current.all_fix_edits()
+        edits = [e for e in everything if e.path is None]
+        if outside is not None:
+            outside.update(outside_edits(everything))
         if not edits:
             break
         text = apply_edits(current.source.data, edits).decode("utf-8", "replace")

@@ -10,11 +10,18 @@ from .records import factory, record
 
 @record(frozen=True)
 class Edit:
-    """Replace the byte range [start, end) of the document with text."""
+    """Replace the byte range [start, end) of the document with text, or of another file.
+
+    path: that other file, absolute (None: the document analysed); create: it did not exist
+    when the fix was made, and the edit makes it (start and end 0); digest: the sha256 of the
+    bytes the offsets count in, so a writer refuses a file that changed since (core.outside)."""
 
     start: int
     end: int
     text: str
+    path: str | None = None
+    create: bool = False
+    digest: str = ""
 
 
 class Applicability(Enum):

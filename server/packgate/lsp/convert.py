@@ -26,6 +26,7 @@ from pygls.protocol import default_converter
 from pygls.uris import from_fs_path
 
 from packgate.core.findings import Applicability
+from packgate.core.outside import source_of
 from packgate.core.text import Source
 
 SOURCE = "packgate"
@@ -59,6 +60,7 @@ class ClientFeatures:
     markdown: bool = False
     related_information: bool = False
     document_changes: bool = False
+    create_files: bool = False  # workspaceEdit.resourceOperations has "create"
     configuration: bool = False
     watch_files: bool = False
     inlay_hint_refresh: bool = False
@@ -79,6 +81,8 @@ class ClientFeatures:
             related_information=bool(
                 get_capability(caps, "text_document.publish_diagnostics.related_information", False)),
             document_changes=bool(get_capability(caps, "workspace.workspace_edit.document_changes", False)),
+            create_files=types.ResourceOperationKind.Create in (
+                get_capability(caps, "workspace.workspace_edit.resource_operations", None) or []),
             configuration=bool(get_capability(caps, "workspace.configuration", False)),
             watch_files=bool(get_capability(caps, "workspace.did_change_watched_files.dynamic_registration", False)),
             inlay_hint_refresh=bool(get_capability(caps, "workspace.inlay_hint.refresh_support", False)),
@@ -203,7 +207,7 @@ def to_diagnostic(finding: Any, source: Source, uri: str, version: int | None,
             "key": finding.key,
             "rule": finding.rule,
             "version": version,
-            "fixes": [_fix_data(fix, source, enc) for fix in finding.fixes],
+            "fixes": [d for d in (_fix_data(fix, source, enc) for fix in finding.fixes) if d is not None],
         },
     )
 
@@ -220,19 +224,31 @@ def _related(item: Any, source: Source, uri: str, enc: str,
     return types.DiagnosticRelatedInformation(location=location, message=item.message)
 
 
-def _fix_data(fix: Any, source: Source, enc: str) -> dict[str, Any]:
+def _fix_data(fix: Any, source: Source, enc: str) -> dict[str, Any] | None:
     # Plain JSON, so the client can hand it back in codeAction's context unchanged. A fix with a
     # caveat (it rests on the profile `auto` assumed), or an unsafe one (a guessed rename, a
     # joined value), is still offered, labelled where it has a caveat, never preferred: an
-    # editor applies a preferred fix on one keystroke.
+    # editor applies a preferred fix on one keystroke. Nor is one that edits another file.
     caveat = fix.caveat
+    edits = []
+    for e in fix.edits:
+        if e.path is None:
+            edits.append({"range": _range_json(source, e.start, e.end, enc), "newText": e.text})
+            continue
+        other = source_of(e)
+        if other is None:
+            return None  # the other file changed since the analysis: its offsets are no longer its
+        edits.append({"range": _range_json(other, e.start, e.end, enc), "newText": e.text,
+                      "path": e.path, "create": e.create})
+    outside = any(e.path is not None for e in fix.edits)
     return {
         "title": caveat.title if caveat is not None and caveat.title else fix.description,
         "kind": fix.kind,
-        "preferred": bool(fix.preferred) and caveat is None and fix.applicability is not Applicability.UNSAFE,
+        "preferred": bool(fix.preferred) and caveat is None and fix.applicability is not Applicability.UNSAFE
+        and not outside,
         "safe": bool(fix.safe),
         "applicability": fix.applicability.value,
-        "edits": [{"range": _range_json(source, e.start, e.end, enc), "newText": e.text} for e in fix.edits],
+        "edits": edits,
     }
 
 
@@ -461,16 +477,48 @@ def quick_fixes(diagnostic: types.Diagnostic, uri: str, version: int | None,
     data = diagnostic.data if isinstance(diagnostic.data, Mapping) else {}
     actions = []
     for fix in data.get("fixes", ()):
+        raw = fix.get("edits", ())
         edits = [types.TextEdit(range=_range_from_json(e["range"]), new_text=e["newText"])
-                 for e in fix.get("edits", ())]
+                 for e in raw if not e.get("path")]
+        others = [e for e in raw if e.get("path")]
+        edit = workspace_edit(uri, version, edits, client) if not others else \
+            files_edit(uri, version, edits, others, client)
         actions.append(types.CodeAction(
             title=fix["title"],
             kind=types.CodeActionKind.QuickFix,
             diagnostics=[attach or diagnostic],
-            is_preferred=bool(fix.get("preferred")) or None,
-            edit=workspace_edit(uri, version, edits, client),
+            is_preferred=(bool(fix.get("preferred")) and not others) or None,
+            edit=edit,
         ))
     return actions
+
+
+def files_edit(uri: str, version: int | None, edits: list[types.TextEdit], others: list[Mapping[str, Any]],
+               client: ClientFeatures) -> types.WorkspaceEdit:
+    """A fix that also edits other files (a diagnostic's fix data with `path`): with
+    documentChanges, a CreateFile for a file to be made (where the client can create files)
+    then a TextDocumentEdit per file; else `changes`, one entry per file."""
+    per_file: dict = {}
+    creates: list = []
+    for e in others:
+        target = from_fs_path(e["path"]) or e["path"]
+        per_file.setdefault(target, []).append(
+            types.TextEdit(range=_range_from_json(e["range"]), new_text=e["newText"]))
+        if e.get("create") and target not in creates:
+            creates.append(target)
+    if client.document_changes and (client.create_files or not creates):
+        changes: list = []
+        if edits:
+            doc = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+            changes.append(types.TextDocumentEdit(text_document=doc, edits=edits))
+        for target, text_edits in per_file.items():
+            if target in creates:  # made only where there is none: a file made since fails the edit
+                changes.append(types.CreateFile(
+                    uri=target, options=types.CreateFileOptions(overwrite=False, ignore_if_exists=False)))
+            doc = types.OptionalVersionedTextDocumentIdentifier(uri=target, version=None)
+            changes.append(types.TextDocumentEdit(text_document=doc, edits=text_edits))
+        return types.WorkspaceEdit(document_changes=changes)
+    return types.WorkspaceEdit(changes={**({uri: edits} if edits else {}), **per_file})
 
 
 _FIX_ALL_TITLE = {"en": "packgate: fix all safe problems", "zh": "packgate：修复所有可安全修复的问题"}

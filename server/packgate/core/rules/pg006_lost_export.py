@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..findings import Edit
+from ..findings import Applicability, Edit
 from ..flow.facts import ValKind
 from ..parse import Assign, ExportNames, SubKind
-from .base import Context
+from .base import Context, site_value
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
 
 RULE = Rule(
@@ -124,6 +124,21 @@ RULE = Rule(
             doc_en="Where mpirun starts ranks on other hosts: `-x OFFLINE_PACKED_DATA` after `mpirun` "
                    "sends this shell's value there",
             doc_zh="mpirun 在其他主机上启动进程时：在 `mpirun` 之后加上 `-x OFFLINE_PACKED_DATA`，把本 shell 的值传过去"),
+        "env-file": FixText(
+            "List {pairs} in .deepspeed_env", "在 .deepspeed_env 中写入 {pairs}",
+            doc_en="Where deepspeed starts ranks on several nodes and the script changes folder "
+                   "nowhere: the gates' `NAME=value` lines (`OFFLINE_PACKING_BMR=1`) go into the "
+                   "`.deepspeed_env` beside the script, a new file or the end of the one there (in "
+                   "its line endings; a name it already lists is left alone). Unsafe: the file is "
+                   "not the script, and every deepspeed run started from that folder reads it, so "
+                   "the launchers beside this one get the gates too (in the editor it is never the "
+                   "preferred action). No fix where a gate's value is not known or is not a plain word",
+            doc_zh="deepspeed 在多个节点上启动进程且脚本从不切换目录时：把开关的 `NAME=value` 行"
+                   "（`OFFLINE_PACKING_BMR=1`）写入脚本旁边的 `.deepspeed_env`：新建该文件，或追加到已有文件末尾"
+                   "（沿用它的换行符；已列出的变量名不再重复）。不安全：该文件不是脚本本身，从该目录启动的每次 deepspeed "
+                   "运行都会读取它，同目录的其他启动脚本也会拿到这些开关（编辑器中从不作为首选操作）。"
+                   "开关的值未知或不是普通单词时不提供修复",
+            applicability=Applicability.UNSAFE),
         "split": FixText(
             "Run the export in the launching shell", "在启动 shell 中执行该 export",
             doc_en="Run the export in the launching shell: the `&` after it becomes a new line, "
@@ -192,7 +207,7 @@ def _report_dropped(ctx: Context, launch, path, drops: list, offered: set) -> No
         fixes = []
         if d.certain and (launch.start, d.cause) not in offered:
             offered.add((launch.start, d.cause))
-            fixes = _wrapper_fixes(ctx, d, names, name)
+            fixes = _env_file_fixes(ctx) if d.cause == "deepspeed" else _wrapper_fixes(ctx, d, names, name)
         severity = None if d.certain else "information"
         ctx.emit(RULE, ctx.message(RULE, key, **fields), a.name_start, a.name_end, fixes=fixes,
                  related=[ctx.launch_related(launch)], launch=launch, site=a, severity=severity,
@@ -212,6 +227,38 @@ def _wrapper_fixes(ctx: Context, d, names: str, name: str) -> list:
         sends = "".join(f" -x {n}" for n in names.split(","))
         return [ctx.fix(RULE, "send", [Edit(d.end, d.end, sends)], preferred=True, name=names)]
     return []
+
+
+def _env_file_fixes(ctx: Context) -> list:
+    """The fix that lists every gate deepspeed keeps from the other nodes in the
+    .deepspeed_env beside the script (one file for every launch of it: one fix, the same edit
+    under each launch's first finding); none where a value is unknown or two launches differ."""
+    if "deepspeed-env" not in ctx.cache:
+        ctx.cache["deepspeed-env"] = _env_file_fix(ctx)
+    fix = ctx.cache["deepspeed-env"]
+    return [fix] if fix is not None else []
+
+
+def _env_file_fix(ctx: Context):
+    import os
+    from ..deepspeed_env import env_file_edit
+    values: dict = {}
+    for launch in ctx.flow.launches:
+        for path in launch.paths:
+            for name in ctx.live:
+                d = path.gates[name].dropped
+                if d is None or d.assign is None or d.cause != "deepspeed" or not d.certain:
+                    continue
+                val = site_value(ctx, d.assign)
+                if val.kind != ValKind.KNOWN or values.setdefault(name, val.text) != val.text:
+                    return None  # a value the path does not know, or two: nothing to write
+    if not values or not ctx.path:
+        return None
+    edit = env_file_edit(os.path.dirname(ctx.path), list(values.items()))
+    if edit is None:
+        return None
+    pairs = " ".join(f"{n}={v}" for n, v in values.items())
+    return ctx.fix(RULE, "env-file", [edit], pairs=pairs)
 
 
 def _env_file(ctx: Context) -> tuple:
