@@ -331,7 +331,9 @@ def test_sourced_special_files_are_not_read(scene):
     special_files(scene.root)
     (scene.root / "sources.sh").write_text(SOURCING)
     out = audited_cli(scene, ["check", "sources.sh"])
-    assert out.returncode == 1, out.stderr[-400:]
+    # what the refused files would export is unknown (issue 27): information only, exit 0
+    assert out.returncode == 0, out.stderr[-400:]
+    assert b"PG009" in out.stdout and b"error" not in out.stdout
     read = judge(scene)
     assert "/etc/passwd" not in read  # outside the project
     # and through the server, which follows `source` the same way

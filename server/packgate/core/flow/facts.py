@@ -211,21 +211,50 @@ class LaunchPath:
     host_exported: frozenset = frozenset()
     # what the launched program is given: its words after the launcher's name (Vals, a word
     # that splits gives several), and the path's variables with its prefix applied (name ->
-    # Var: `exported` says whether the launch sees it); not compared, the fields above decide
-    args: tuple = factory(tuple, compare=False)
-    vars: dict = factory(dict, compare=False)
+    # Var: `exported` says whether the launch sees it); not compared, the fields above decide.
+    # Read them as `args` and `vars`: a path an editor's walk took over from the last version
+    # moves their offsets only when something reads them (`pending`, see settle()).
+    raw_args: tuple = factory(tuple, compare=False)
+    raw_vars: dict = factory(dict, compare=False)
     cleared: bool = False  # `env -i`: a name the script does not give is not the caller's either
     env_file: bool = False  # `docker run --env-file`: any name may come from a file
     # name -> (start, end) of the `unset` / `export -n` / `env -u` that removed it on this path
     removed: dict = factory(dict, compare=False)
+    # the edits raw_args and raw_vars still have to be moved by (incremental's chain of Moves),
+    # and the relevant names of the walk that took the path over (what a Mapper moves)
+    pending: object = factory(lambda: None, compare=False)
+    pending_relevant: object = factory(lambda: None, compare=False)
+
+    @property
+    def args(self) -> tuple:
+        """The words, at this version's offsets."""
+        if self.pending is not None:
+            self.settle()
+        return self.raw_args
+
+    @property
+    def vars(self) -> dict:
+        """The variables, at this version's offsets."""
+        if self.pending is not None:
+            self.settle()
+        return self.raw_vars
+
+    def settle(self) -> None:
+        """Move the words and variables by the edits since they were recorded."""
+        from .incremental import Mapper  # the mover of offsets (it imports this module)
+        mapper = Mapper(self.pending, self.pending_relevant)
+        self.pending = self.pending_relevant = None
+        self.raw_args, self.raw_vars = mapper.settled_args(self.raw_args), mapper.settled_vars(self.raw_vars)
 
     def var(self, name: str) -> Optional[Var]:
         """The variable as the path left it (None: the script never gave it on this path)."""
         return self.vars.get(name)
 
-    def exported(self) -> dict:
-        """name -> Var for every variable the launch sees from the script (exported, not `export -n`)."""
-        return {n: v for n, v in self.vars.items() if v is not None and v.exported and not v.negated}
+    def exported(self, moved: bool = True) -> dict:
+        """name -> Var for every variable the launch sees from the script (exported, not `export -n`);
+        moved=False: their texts and kinds only matter, the offsets may be an earlier version's."""
+        found = self.vars if moved else self.raw_vars
+        return {n: v for n, v in found.items() if v is not None and v.exported and not v.negated}
 
 
 @record(eq=True)

@@ -19,6 +19,7 @@ from ..records import factory, record, replace
 from .facts import Launch, LaunchPath, Lost, Seen, Unfollowed, Val, Var
 from .state import State
 
+_PENDING = 16  # steps of edits a taken-over launch path's words may wait for before they are moved
 CHECKPOINTS = 16  # per walk, evenly spread over the top-level statements
 
 
@@ -96,7 +97,7 @@ class Unmapped(Exception):
 class Mapper:
     """Carries the walk's facts (values, paths, launches) from one version's offsets to another's."""
 
-    __slots__ = ("steps", "lo", "relevant", "moved")
+    __slots__ = ("steps", "lo", "relevant", "moved", "moved_args")
 
     def __init__(self, moves: tuple, relevant: Optional[frozenset]):
         self.steps = moves
@@ -105,6 +106,7 @@ class Mapper:
         # id of a Var -> (that Var, it moved): the paths and checkpoints of a walk share most of
         # their Vars (a fork copies the dict, not the Vars), so each is moved once
         self.moved: dict = {}
+        self.moved_args: dict = {}  # id of a launch path's words -> (those words, moved): paths share them
 
     def start(self, x: int) -> int:
         """A start offset, moved."""
@@ -180,6 +182,15 @@ class Mapper:
         return {n: (self.var(v) if v is not None and (relevant is None or n in relevant) else v)
                 for n, v in vs.items()}
 
+    def args(self, args: tuple) -> tuple:
+        """A launch path's words, moved (once for the paths that share them)."""
+        done = self.moved_args.get(id(args))
+        if done is not None and done[0] is args:
+            return done[1]
+        out = tuple(self.val(v) for v in args)
+        self.moved_args[id(args)] = (args, out)
+        return out
+
     def labels(self, labels: tuple) -> tuple:
         """Branch decisions moved."""
         return tuple(label._replace(at=self.start(label.at)) for label in labels)
@@ -207,8 +218,45 @@ class Mapper:
         return LaunchPath(self.labels(p.labels), {g: self.seen(x) for g, x in p.gates.items()},
                           self.val(p.mbs) if p.mbs is not None else None, self.span(p.mbs_flag), p.sft,
                           p.pretrain, self.end(p.docker_at) if p.docker_at >= 0 else -1, p.host_exported,
-                          tuple(self.val(v) for v in p.args), self.vars(p.vars), p.cleared, p.env_file,
-                          {n: self.span(sp) for n, sp in p.removed.items()})
+                          p.raw_args, p.raw_vars, p.cleared, p.env_file,
+                          {n: self.span(sp) for n, sp in p.removed.items()}, *self.later(p))
+
+    def later(self, p: LaunchPath) -> tuple:
+        """(pending, pending_relevant) of p moved by this mapper too: its words and variables
+        are moved when something reads them (most keystrokes' checks read none), by the edits
+        since composed into one chain; one grown past _PENDING steps (edits far apart) is
+        applied first."""
+        if p.pending is not None and len(p.pending) > _PENDING:
+            p.settle()
+        return compose(p.pending, self.steps), self.relevant
+
+    def settled_args(self, args: tuple) -> tuple:
+        """args moved; a word inside edited bytes keeps its text without a place (a check
+        reading it late cannot fall back to walking again, as the walk itself does)."""
+        try:
+            return self.args(args)
+        except Unmapped:
+            return tuple(self._placeless(v) for v in args)
+
+    def settled_vars(self, vs: dict) -> dict:
+        """vs moved, as settled_args."""
+        try:
+            return self.vars(vs)
+        except Unmapped:
+            out = {}
+            for n, v in vs.items():
+                try:
+                    out[n] = self.var(v) if v is not None else v
+                except Unmapped:
+                    out[n] = v._replace(val=v.val._replace(lit=None, span=None), array=None if v.array is None else
+                                        tuple(x._replace(lit=None, span=None) for x in v.array))
+            return out
+
+    def _placeless(self, v: Val) -> Val:
+        try:
+            return self.val(v)
+        except Unmapped:
+            return v._replace(lit=None, span=None)
 
     def launch(self, launch: Launch) -> Launch:
         """The launch's header (where it is), without its paths."""

@@ -69,6 +69,11 @@ class Launches:
             args.extend(self.values(w, s))
         if replace == "":  # xargs: its input joins the words at the end
             args.append(Val(_UNKNOWN, via="xargs", origin=Origin.UNKNOWN))
+        args = tuple(args)
+        if launch.paths and launch.paths[-1].pending is None:  # the paths to a launch mostly get
+            last = launch.paths[-1].raw_args  # the same words: one tuple, moved once
+            if len(last) == len(args) and all(a is b for a, b in zip(last, args)):
+                args = last
         child = s.fork()
         if c.clears:  # `env -i`: only the assignments after it (and the names kept) reach the command
             kept = reach.kept if reach is not None else frozenset()

@@ -108,7 +108,7 @@ def _named(ctx) -> tuple:
             break
     for launch in ctx.flow.launches:  # `srun bash child.sh`, `torchrun --no-python child.sh`
         for p in launch.paths:
-            for v in p.args:
+            for v in p.raw_args:  # texts only: the offsets need not be this version's
                 if v.kind in (ValKind.KNOWN, ValKind.DEFAULT) and v.text.endswith(".sh"):
                     named.append(v.text)
     return list(dict.fromkeys(named)), list(dict.fromkeys(unresolved))

@@ -74,6 +74,7 @@ class Words:
         self.spans = [None if v.foreign else v.span for v in self.vals]
         self._takes_value = takes_value
         self._free: list | None = None  # per word: None (literal or a value), "maybe", "free"
+        self._given: set | None = None  # the options literal words give (before a `--`)
 
     def _kinds(self) -> list:
         """What each word the script cannot know may be: "free" (any option: no option before
@@ -96,12 +97,15 @@ class Words:
 
     def mentions(self, option: str) -> bool:
         """Whether a literal word gives the option (as `--opt` or `--opt=value`)."""
-        for text in self.texts:
-            if text == "--":
-                return False
-            if text is not None and (text == option or text.startswith(option + "=")):
-                return True
-        return False
+        if self._given is None:  # once per path: every relation of every profile asks
+            given = set()
+            for text in self.texts:
+                if text == "--":
+                    break
+                if text is not None and text[:1] == "-":
+                    given.add(text.partition("=")[0])
+            self._given = given
+        return option in self._given
 
     def look(self, clause: Clause) -> Looked:
         """The OPTION clause on these words."""

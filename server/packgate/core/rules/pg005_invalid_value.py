@@ -122,7 +122,7 @@ def _parsed_by_the_code(ctx: Context, index) -> None:
     table = reads_by_name(ctx)
     for launch in ctx.flow.launches:
         for path in launch.paths:
-            for name, var in path.exported().items():
+            for name, var in path.exported(moved=False).items():  # reads origins and texts only
                 a = var.origin
                 if a is None or var.val.kind not in _GIVEN or name in G.GATES:
                     continue

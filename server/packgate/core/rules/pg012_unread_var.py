@@ -106,7 +106,7 @@ def check(ctx: Context) -> None:
     expanded = children = None
     for launch in ctx.flow.launches:
         for path in launch.paths:
-            for name, var in path.exported().items():
+            for name, var in path.exported(moved=False).items():  # reads origins and texts only
                 a = var.origin
                 if a is None or name in read or name in G.GATES or pg002_dead_var.reports(ctx, name):
                     continue

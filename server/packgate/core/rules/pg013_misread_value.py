@@ -81,7 +81,7 @@ def check(ctx: Context) -> None:
     table = reads_by_name(ctx)
     for launch in ctx.flow.launches:
         for path in launch.paths:
-            for name, var in path.exported().items():
+            for name, var in path.exported(moved=False).items():  # reads origins and texts only
                 a = var.origin
                 if a is None or var.val.kind not in _GIVEN or name in G.GATES:
                     continue  # the gates are the profile's (PG001, PG005)

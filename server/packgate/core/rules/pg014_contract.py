@@ -100,19 +100,37 @@ def check(ctx: Context) -> None:
     declared = [r for r in ctx.declared if r.owner == RULE.code]
     if not own and not declared:
         return
-    relations = [(r, True) for r in own] + [(r, False) for r in declared]
     scope = _Scope(ctx)
+    # (relation, from the profile, rests on an assumed profile); a profile's relation whose
+    # variables the workspace's code does not read is not this code's: never judged
+    relations = [(r, True, scope.guess(r)) for r in own] + [(r, False, False) for r in declared]
+    relations = [x for x in relations if x[2] is not None]
+    if not relations:
+        return
     for launch in ctx.flow.launches:
+        read: dict = {}  # id of a path's words -> (those words, Words): the paths to a launch share them
         for path in launch.paths:
-            exported = path.exported()
-            words = None if launch.implicit else Words(path.args, scope.takes_value(launch, path))
-            for relation, from_profile in relations:
+            # judged on the words and values as recorded (an editor's walk may not have moved
+            # their offsets yet: texts and kinds are all a judgement reads); a broken relation
+            # is judged again at this version's offsets, which its finding points at
+            exported = path.exported(moved=False)
+            words = None
+            if not launch.implicit:
+                hit = read.get(id(path.raw_args))
+                if hit is None or hit[0] is not path.raw_args:
+                    hit = read[id(path.raw_args)] = (path.raw_args, Words(path.raw_args, scope.takes_value(launch, path)))
+                words = hit[1]
+            for relation, from_profile, guess in relations:
                 judged = judge(relation, path, exported, words)
                 if judged.outcome is not Outcome.BROKEN:
                     continue
-                guess = from_profile and scope.guess(relation)
-                if guess is None or (guess and judged.assumed):
-                    continue  # not this code's relation, or a guess on a guess
+                if path.pending is not None:
+                    path.settle()
+                    exported = path.exported()
+                    words = None if launch.implicit else Words(path.args, scope.takes_value(launch, path))
+                    judged = judge(relation, path, exported, words)
+                if guess and judged.assumed:
+                    continue  # a guess on a guess
                 _report(ctx, scope, launch, path, relation, judged, from_profile,
                         "information" if guess or judged.assumed else None)
 
