@@ -15,7 +15,7 @@ const DEFAULTS = Object.fromEntries(
 
 /** The defaults of the settings the server reads, keyed as the server reads them. */
 const SERVER_DEFAULTS = Object.fromEntries(
-  ['profile', 'lang', 'select', 'extendSelect', 'ignore', 'severity', 'perFileIgnores', 'workspace.maxScripts',
+  ['profile', 'lang', 'select', 'extendSelect', 'ignore', 'severity', 'perFileIgnores', 'contract', 'workspace.maxScripts',
     'workspace.maxFiles'].map(
     (key) => [key, DEFAULTS[`packgate.${key}`]],
   ),
