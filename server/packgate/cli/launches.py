@@ -14,7 +14,7 @@ EXIT_OK, EXIT_USAGE = 0, 2
 def arguments() -> tuple:
     """The arguments of `launches` (cli.main's command table registers them)."""
     from ..core.settings import LANGS, PROFILES
-    from .main import _arg
+    from .arguments import _arg
     return (
         _arg("file", metavar="FILE", help="the launcher script; - for standard input"),
         _arg("--stdin-filename", metavar="NAME",

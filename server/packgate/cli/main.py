@@ -11,7 +11,7 @@ import os
 import sys
 
 from .. import __version__
-from ..core.records import record
+from .arguments import Arg, _arg  # noqa: F401  (Arg: completion and tests read it here)
 from .check import cmd_check  # main() looks it up here (tests watch it)
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -61,35 +61,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # usage errors exit 2 with one line, like the contract says
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
-
-
-@record(frozen=True)
-class Arg:
-    """One argument of a subcommand: its flags (or positional name) and argparse's keywords.
-
-    The table of these is the one source of the parser and of the shell completions."""
-
-    flags: tuple
-    options: dict
-
-    @property
-    def positional(self) -> bool:
-        """True for an argument without a leading dash."""
-        return not self.flags[0].startswith("-")
-
-    @property
-    def takes_value(self) -> bool:
-        """False for a flag that stands alone (--fix)."""
-        return self.options.get("action") not in ("store_true", "store_false", "version", "help")
-
-    @property
-    def wants_path(self) -> bool:
-        """True when the value is a file or folder name (completed from the file system)."""
-        return self.options.get("metavar") in ("PATH", "FILE")
-
-
-def _arg(*flags: str, **options) -> Arg:
-    return Arg(flags, options)
 
 
 def command_table() -> dict:

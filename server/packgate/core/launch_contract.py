@@ -214,7 +214,7 @@ def quoted_span(line_text: Optional[str], column: int, word: str) -> tuple:
 
 def disk_line(path: str, line: int) -> Optional[str]:
     """One 0-based line of a file on disk (bounded as the index reads), or None."""
-    from .project import MAX_FILE_BYTES
+    from .pyfiles import MAX_FILE_BYTES
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)

@@ -8,7 +8,6 @@ or runs the code it reads.
 from __future__ import annotations
 
 import os
-import stat
 
 from . import gates as G
 from .files import upward
@@ -22,11 +21,7 @@ CODE_MARKERS = ("setup.py", "setup.cfg", "aiak_training_llm", "llava")
 # for: packgate's own marks the root only when nothing above the script marks one
 # (`examples/.packgate.toml` in a clone of the training repository leaves the root at the top).
 CONFIG_MARKERS = (".packgate.toml",)
-# Reads in tests and fixtures do not say what the trainer reads.
-SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", "site-packages", ".tox",
-             ".mypy_cache", ".pytest_cache", "build", "dist", "tests", "test", "testing", "fixtures"}
-MAX_FILES = 20_000
-MAX_FILE_BYTES = 2 * 1024 * 1024
+from .pyfiles import MAX_FILE_BYTES, MAX_FILES, SKIP_DIRS, python_files, stamp_changed  # noqa: F401
 
 @record(frozen=True)
 class Read:
@@ -184,29 +179,6 @@ def scan(root: str) -> ProjectIndex:
     return index
 
 
-def python_files(root: str):
-    """(path, its lstat) of every `*.py` file below root the training code's readers look at, in a
-    stable order: SKIP_DIRS and hidden folders are left out, at most MAX_FILES names; the stat is
-    None for a file that is not read (not regular, larger than MAX_FILE_BYTES, gone). The gate
-    scan and the contract index (core/code/index.py) walk the same files."""
-    count = 0
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            count += 1
-            if count > MAX_FILES:
-                return
-            path = os.path.join(folder, name)
-            try:
-                st = os.lstat(path)
-            except OSError:
-                yield path, None
-                continue
-            yield path, (st if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_FILE_BYTES else None)
-
-
 _CACHE: dict = {}
 # a script's path -> its project root (find_root), for typing: a lookup stats every folder up
 # to the root (2-5% of a keystroke); bounded, and forgotten by invalidate()
@@ -294,24 +266,10 @@ def _changed(index: ProjectIndex) -> bool:
     return stamp_changed(index.stamp)
 
 
-def stamp_changed(stamp) -> bool:
-    """Whether a file of a (path, mtime_ns, size) stamp changed or went away."""
-    # cheap check: the files that held reads or existed last time (new files are picked up by
-    # invalidate() from the server's file watcher, or by the next CLI run)
-    for p, mtime, size in stamp:
-        try:
-            st = os.stat(p)
-        except OSError:
-            return True
-        if st.st_mtime_ns != mtime or st.st_size != size:
-            return True
-    return False
-
-
 def invalidate(root: str | None = None) -> None:
     """Forget cached indexes (all, or the one of root), the contract indexes with them, and every
     project root found."""
-    from .code.index import invalidate as forget_contract  # code.index imports this module
+    from .code.index import invalidate as forget_contract  # lazily: check need not import it
     forget_contract(root, files=False)  # the server passes revalidate=False: new files need this
     _ROOTS.clear()
     if root is None:

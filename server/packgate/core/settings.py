@@ -7,6 +7,7 @@ from typing import Any, Mapping
 
 from .files import upward
 from .records import factory, record, replace
+from .written import as_written as _show
 
 PROFILES = ("ov2", "ov15", "three-gate", "auto")
 LANGS = ("en", "zh", "both")
@@ -232,13 +233,6 @@ def unknown_rules(keys) -> list[str]:
     return [k for k in keys if rule_by_key(k) is None]
 
 
-def _show(value: Any) -> str:
-    """A value as TOML (and JSON) write it: "fr", 3, ["a", 1], true."""
-    import json
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 def _invalid(where: str, key: str, value: Any, expected: str, problems: list[str], strict: bool,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import builtins
 import os
 
-from ..project import python_files, stamp_changed
+from ..pyfiles import python_files, stamp_changed
 from ..records import TextEnum, factory, record
 from . import reading
 from .entry import Entry, EntryKind
@@ -435,7 +435,7 @@ def _read(path: str):
 
 def source_limit() -> int:
     """The largest Python file read (the gate scan's cap)."""
-    from ..project import MAX_FILE_BYTES
+    from ..pyfiles import MAX_FILE_BYTES
     return MAX_FILE_BYTES
 
 

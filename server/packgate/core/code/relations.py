@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..records import TextEnum, record
+from ..written import as_written
 
 CONTRACT_RULE = "PG014"  # the rule that reports a relation no dedicated rule owns
 
@@ -181,8 +182,7 @@ class _Entry:
         self.where, self.problems, self.ok = where, problems, True
 
     def bad(self, key: str, value: Any, expected: str) -> None:
-        from ..settings import _show as show
-        self.problems.append(f"{self.where}.{key} = {show(value)}: expected {expected}")
+        self.problems.append(f"{self.where}.{key} = {as_written(value)}: expected {expected}")
         self.ok = False
 
     def missing(self, key: str, expected: str) -> None:
@@ -273,8 +273,7 @@ def _whole(text: str) -> bool:
 
 
 def _shown(value: Any) -> str:
-    from ..settings import _show as show
-    return show(value)
+    return as_written(value)
 
 
 def relation_of(raw: Any, where: str, declared: str, problems: list, name: str = "") -> Relation | None:

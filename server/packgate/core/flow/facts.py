@@ -220,10 +220,9 @@ class LaunchPath:
     env_file: bool = False  # `docker run --env-file`: any name may come from a file
     # name -> (start, end) of the `unset` / `export -n` / `env -u` that removed it on this path
     removed: dict = factory(dict, compare=False)
-    # the edits raw_args and raw_vars still have to be moved by (incremental's chain of Moves),
-    # and the relevant names of the walk that took the path over (what a Mapper moves)
+    # what still moves raw_args and raw_vars to this version's offsets: (args, vars) -> (args,
+    # vars), incremental.Pending (the edits since they were recorded), or None
     pending: object = factory(lambda: None, compare=False)
-    pending_relevant: object = factory(lambda: None, compare=False)
 
     @property
     def args(self) -> tuple:
@@ -241,10 +240,8 @@ class LaunchPath:
 
     def settle(self) -> None:
         """Move the words and variables by the edits since they were recorded."""
-        from .incremental import Mapper  # the mover of offsets (it imports this module)
-        mapper = Mapper(self.pending, self.pending_relevant)
-        self.pending = self.pending_relevant = None
-        self.raw_args, self.raw_vars = mapper.settled_args(self.raw_args), mapper.settled_vars(self.raw_vars)
+        move, self.pending = self.pending, None
+        self.raw_args, self.raw_vars = move(self.raw_args, self.raw_vars)
 
     def var(self, name: str) -> Optional[Var]:
         """The variable as the path left it (None: the script never gave it on this path)."""

@@ -219,16 +219,17 @@ class Mapper:
                           self.val(p.mbs) if p.mbs is not None else None, self.span(p.mbs_flag), p.sft,
                           p.pretrain, self.end(p.docker_at) if p.docker_at >= 0 else -1, p.host_exported,
                           p.raw_args, p.raw_vars, p.cleared, p.env_file,
-                          {n: self.span(sp) for n, sp in p.removed.items()}, *self.later(p))
+                          {n: self.span(sp) for n, sp in p.removed.items()}, self.later(p))
 
-    def later(self, p: LaunchPath) -> tuple:
-        """(pending, pending_relevant) of p moved by this mapper too: its words and variables
-        are moved when something reads them (most keystrokes' checks read none), by the edits
-        since composed into one chain; one grown past _PENDING steps (edits far apart) is
-        applied first."""
-        if p.pending is not None and len(p.pending) > _PENDING:
+    def later(self, p: LaunchPath) -> "Pending":
+        """p's pending moves and this mapper's: its words and variables are moved when
+        something reads them (most keystrokes' checks read none), by the edits since composed
+        into one chain; a chain grown past _PENDING steps (edits far apart) is applied first."""
+        before = p.pending
+        if before is not None and len(before.moves) > _PENDING:
             p.settle()
-        return compose(p.pending, self.steps), self.relevant
+            before = None
+        return Pending(compose(before.moves if before is not None else None, self.steps), self.relevant)
 
     def settled_args(self, args: tuple) -> tuple:
         """args moved; a word inside edited bytes keeps its text without a place (a check
@@ -263,6 +264,18 @@ class Mapper:
         start, end = self.span((launch.start, launch.end))
         name_start, name_end = self.span((launch.name_start, launch.name_end))
         return Launch(start, end, name_start, name_end, launch.label, launch.implicit, command=launch.command)
+
+
+class Pending(NamedTuple):
+    """The edits a taken-over launch path's words and variables still need (LaunchPath.pending)."""
+
+    moves: tuple
+    relevant: Optional[frozenset]
+
+    def __call__(self, args: tuple, vs: dict) -> tuple:
+        """(args, vs) moved to this version's offsets."""
+        mapper = Mapper(self.moves, self.relevant)
+        return mapper.settled_args(args), mapper.settled_vars(vs)
 
 
 def moved_states(states: list, mapper: Optional[Mapper]) -> list:
