@@ -12,58 +12,10 @@ from __future__ import annotations
 
 import ast
 
-from ..records import TextEnum, record
 from .reading import Parsed, column, marked_lines
+from .readkinds import Default, EnvRead, Parse  # noqa: F401  (read from here as well)
 
 
-class Parse(TextEnum):
-    """What the code makes of the value."""
-
-    INT_EQ = "int-eq"  # int(v) == N (values: the Ns; negated for != / not in)
-    STR_EQ = "str-eq"  # v == "s"
-    STR_NE = "str-ne"  # v != "s"
-    IN_SET = "in-set"  # v in ("a", "b") (negated for not in)
-    INT = "int"  # int(v), otherwise used
-    FLOAT = "float"
-    BOOL_INT = "bool-int"  # bool(int(v))
-    LOWER_EQ = "lower-eq"  # v.lower() == "s" (or .casefold())
-    LOWER_IN = "lower-in"
-    UPPER_EQ = "upper-eq"
-    UPPER_IN = "upper-in"
-    PRESENCE = "presence"  # "X" in os.environ, v is None / is not None
-    TRUTHY = "truthy"  # if v: (set and not empty)
-    PATH = "path"  # handed to open(), os.path.*, Path()
-    STRING = "string"  # used as text (formatted, split, concatenated)
-    UNKNOWN = "unknown"  # stored, returned or passed on: its parse is not in sight
-
-
-class Default(TextEnum):
-    """What the read gives when the variable is unset."""
-
-    LITERAL = "literal"  # EnvRead.default holds it
-    NONE = "none"  # get() without a default: None
-    REQUIRED = "required"  # os.environ["X"]: KeyError
-    UNKNOWN = "unknown"  # a default that is not a literal
-    NOT_APPLICABLE = "n/a"  # a presence test reads no value
-
-
-@record(frozen=True)
-class EnvRead:
-    """One place in the workspace's Python code that reads an environment variable."""
-
-    name: str
-    parse: Parse
-    values: tuple  # the literals the value is compared with (after its parse)
-    negated: bool  # compared with != or not in
-    default_kind: Default
-    default: object  # the literal default (Default.LITERAL), else None
-    file: str
-    line: int  # 1-based
-    column: int  # 1-based, code points
-    parsed_line: int  # where the parse happens (the read's line, or a later use of its variable)
-
-
-# how strongly a use says how the value is read: a parse that can raise wins
 _RANK = {Parse.INT_EQ: 9, Parse.BOOL_INT: 9, Parse.INT: 8, Parse.FLOAT: 8, Parse.STR_EQ: 7, Parse.STR_NE: 7,
          Parse.IN_SET: 7, Parse.LOWER_EQ: 7, Parse.LOWER_IN: 7, Parse.UPPER_EQ: 7, Parse.UPPER_IN: 7,
          Parse.PRESENCE: 5, Parse.TRUTHY: 5, Parse.PATH: 4, Parse.STRING: 3, Parse.UNKNOWN: 0}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from ..records import TextEnum, record
-from .envreads import EnvRead, Parse
+from .readkinds import EnvRead, Parse
 
 
 class Kind(TextEnum):

@@ -34,10 +34,10 @@ class Context:
         if "contract" not in self.cache:
             index = None
             if self.path:
-                from ..code.index import contract_index
                 from ..project import root_of
                 root = root_of(self.path, refresh=self.revalidate)
-                if root is not None:
+                if root is not None:  # only then: the index's modules cost a cold check
+                    from ..code.index import contract_index
                     index = contract_index(root, revalidate=self.revalidate)
                     if not index.files:
                         index = None

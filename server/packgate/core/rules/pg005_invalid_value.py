@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import gates as G
-from ..code.envreads import Default, Parse
+from ..code.readkinds import Default, Parse
 from ..code.outcome import Kind, in_data_module, place, reads_by_name, worst
 from ..findings import Applicability
 from ..flow import Origin, ValKind
