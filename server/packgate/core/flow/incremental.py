@@ -229,7 +229,9 @@ class Mapper:
         if before is not None and len(before.moves) > _PENDING:
             p.settle()
             before = None
-        return Pending(compose(before.moves if before is not None else None, self.steps), self.relevant)
+        chain = compose(before.moves if before is not None else None, self.steps)
+        # edits that cancel out (an `x` typed and deleted) compose to nothing: nothing to move
+        return Pending(chain, self.relevant) if chain else None
 
     def settled_args(self, args: tuple) -> tuple:
         """args moved; a word inside edited bytes keeps its text without a place (a check
