@@ -46,12 +46,12 @@ def _steps(text, monkeypatch):
     """The statements the walk steps through (a count, not a clock)."""
     from packgate.core import flow
     count = [0]
-    real = flow.Flow.step
+    real = flow.walk.Walker.step
 
     def counting(self, stmt, states):
         count[0] += 1
         return real(self, stmt, states)
-    monkeypatch.setattr(flow.Flow, "step", counting)
+    monkeypatch.setattr(flow.walk.Walker, "step", counting)
     a = analyze(text, settings=EN)
     return a, count[0]
 

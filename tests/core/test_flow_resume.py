@@ -75,7 +75,7 @@ def test_every_checkpoint_gives_the_walk_from_the_top(name, text, monkeypatch):
     monkeypatch.setattr(flow.incremental, "CHECKPOINTS", 64)  # small scripts get checkpoints too
     first = analyze(text, previous=Previous())
     want = facts(first)
-    resume = first.flow.resume
+    resume = first.walk.resume
     script = first.script
     if script is None or script.has_error:
         pytest.skip("nothing is taken over from a parse with errors")
@@ -83,7 +83,7 @@ def test_every_checkpoint_gives_the_walk_from_the_top(name, text, monkeypatch):
         # the same model (no edit): its statements are the same objects up to the checkpoint
         partial = replace(resume, body=resume.body[:point.index])
         again = analyze(text, previous=Previous(script.tree, script, partial, []))
-        assert again.flow.resumed_at == point.index
+        assert again.walk.resumed_at == point.index
         assert facts(again) == want, (name, point.index)
     if len(script.body.body) >= 8:
         assert resume.points, name
@@ -92,19 +92,19 @@ def test_every_checkpoint_gives_the_walk_from_the_top(name, text, monkeypatch):
 def test_a_checkpoint_is_not_used_when_it_does_not_apply():
     text = FEATURES
     first = analyze(text, previous=Previous())
-    resume, script = first.flow.resume, first.script
+    resume, script = first.walk.resume, first.script
     assert resume.points
     def same(resume):
         return Previous(script.tree, script, resume, [])
-    assert analyze(text, previous=same(resume)).flow.resumed_at > 0
+    assert analyze(text, previous=same(resume)).walk.resumed_at > 0
     # other relevant names (the set is compared, not the text)
     other = replace(resume, relevant=frozenset({"X"}))
-    assert analyze(text, previous=same(other)).flow.resumed_at == 0
+    assert analyze(text, previous=same(other)).walk.resumed_at == 0
     # another file
     moved = replace(resume, path="/elsewhere.sh")
-    assert analyze(text, previous=same(moved)).flow.resumed_at == 0
+    assert analyze(text, previous=same(moved)).walk.resumed_at == 0
     # statements built again (a fresh model) are other objects: nothing is taken over
-    assert analyze(text, previous=Previous(resume=resume)).flow.resumed_at == 0
+    assert analyze(text, previous=Previous(resume=resume)).walk.resumed_at == 0
 
 
 def test_no_checkpoint_after_a_sourced_file_is_read(tmp_path):
@@ -121,8 +121,8 @@ def test_no_checkpoint_after_a_sourced_file_is_read(tmp_path):
     source_index = next(i for i, st in enumerate(result.script.body.body)
                         if getattr(st, "words", None) and st.words[0].text == "source")
     assert result.flow.dependencies
-    assert result.flow.resume.points
-    assert all(p.index <= source_index for p in result.flow.resume.points)
+    assert result.walk.resume.points
+    assert all(p.index <= source_index for p in result.walk.resume.points)
 
 
 # ---------------------------------------------------------------- taking the rest over
@@ -208,7 +208,7 @@ def test_taking_the_rest_over_gives_the_walk_from_the_top(name, text, monkeypatc
         if entry.analysis.flow is None:
             continue  # only a comment changed: the findings moved, nothing was walked
         assert facts(entry.analysis) == facts(analyze(edited)), (name, a, b, inserted)
-        taken += entry.analysis.flow.resynced_at > 0
+        taken += entry.analysis.walk.resynced_at > 0
         session.splice(uri, Source(edited), None, None, text)  # back to the original (a full change)
     if name.startswith("generated") or name in ("late", "calls"):
         assert taken, name  # long launchers: the paths meet again after most edits
@@ -226,14 +226,14 @@ def test_the_rest_is_taken_over_after_an_edit_in_an_early_stage():
     at = text.encode().index(b"--num-workers ") + len(b"--num-workers ")  # byte offsets
     edited = session.splice(uri, Source(text), at, at, "1")
     entry, _ = session.analysis(uri, 2, edited)
-    result = entry.analysis.flow
+    result = entry.analysis.walk
     body = entry.analysis.script.body.body
     assert 0 < result.resynced_at < len(body) // 4
     assert facts(entry.analysis) == facts(analyze(edited))
     # and back: the checkpoints carried over from the first walk serve the next edit
     again = session.splice(uri, Source(edited), at, at + 1, "")
     entry, _ = session.analysis(uri, 3, again)
-    assert 0 < entry.analysis.flow.resynced_at < len(body) // 4
+    assert 0 < entry.analysis.walk.resynced_at < len(body) // 4
     assert facts(entry.analysis) == facts(analyze(again))
 
 
@@ -250,7 +250,7 @@ def test_a_changed_gate_is_never_taken_over():
     line = "export OFFLINE_PACKED_DATA=0\n"
     edited = session.splice(uri, Source(text), at, at, line)
     entry, _ = session.analysis(uri, 2, edited)
-    assert entry.analysis.flow.resynced_at == 0
+    assert entry.analysis.walk.resynced_at == 0
     assert facts(entry.analysis) == facts(analyze(edited))
 
 
@@ -322,7 +322,7 @@ def _edit_and_compare(text: str, old: str, new: str):
     edited = session.splice(uri, Source(text), at, at + len(old.encode()), new)
     entry, _ = session.analysis(uri, 2, edited)
     assert facts(entry.analysis) == facts(analyze(edited))
-    return entry.analysis.flow
+    return entry.analysis.walk
 
 
 def test_a_function_edited_where_it_is_called_once_lets_the_rest_be_taken_over():
@@ -369,13 +369,13 @@ _LIBRARY = ("#!/bin/bash\nexport OFFLINE_PACKING_BMR=1\nMBS=2\n" + _STEPS +
 def _library_walks(monkeypatch) -> list:
     """The functions walked by the editor's analyses (those that record checkpoints)."""
     walked = []
-    real = flow.Flow.call
+    real = flow.walk.Walker.call
 
     def call(self, fdef, states, args=None):
-        if self.record:
+        if self.inp.record:
             walked.append(fdef.name)
         return real(self, fdef, states, args)
-    monkeypatch.setattr(flow.Flow, "call", call)
+    monkeypatch.setattr(flow.walk.Walker, "call", call)
     return walked
 
 
@@ -428,7 +428,7 @@ def test_typing_at_two_places_keeps_the_checkpoints_after_them():
             entry, _ = session.analysis(uri, version, text)
             assert facts(entry.analysis) == facts(analyze(text))
             if line == 1859 and new == "x":
-                flow, top_level = entry.analysis.flow, len(entry.analysis.script.body.body)
+                flow, top_level = entry.analysis.walk, len(entry.analysis.script.body.body)
                 assert flow.resumed_at > top_level * 3 // 4, (flow.resumed_at, top_level)
 
 
@@ -453,5 +453,5 @@ def test_a_character_typed_and_deleted_before_the_next_analysis_leaves_its_state
     entry, _ = session.analysis(uri, 2, text)
     body = entry.analysis.script.body.body
     edited = next(i for i, s in enumerate(body) if s.start <= late <= s.end)
-    assert entry.analysis.flow.resumed_at >= edited - len(body) // 16, (entry.analysis.flow.resumed_at, edited)
+    assert entry.analysis.walk.resumed_at >= edited - len(body) // 16, (entry.analysis.walk.resumed_at, edited)
     assert facts(entry.analysis) == facts(analyze(text))

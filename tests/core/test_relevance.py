@@ -147,7 +147,7 @@ def test_the_remembered_answer_is_a_fresh_one(old, new):
     at = _EDITED.index(old)
     edited = session.splice(uri, Source(_EDITED), at, at + len(old), new)
     entry, _ = session.analysis(uri, 2, edited)
-    assert entry.analysis.flow.resume.relevant == F.relevant_names(parse_bytes(edited.encode()))
+    assert entry.analysis.walk.resume.relevant == F.relevant_names(parse_bytes(edited.encode()))
 
 
 def test_an_edit_that_changes_nothing_it_reads_keeps_the_last_answer(monkeypatch):

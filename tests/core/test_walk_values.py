@@ -31,14 +31,15 @@ def _words(script) -> list:
     return out
 
 
-def _general(flow: Flow, word, s: State) -> Val:
+def _general(evaluator, word, s: State) -> Val:
     """The evaluation without shortcuts: every part, joined."""
+    sourced = evaluator.where.sourced
     if word.text is not None:
         parts = word.parts
         lit = (parts[0].start, parts[0].end) if len(parts) == 1 else None
-        return Val(ValKind.KNOWN, word.text, "", lit, (word.start, word.end), flow.sourced)
-    v = concat([flow.part(p, s) for p in word.parts])
-    return v._replace(span=(word.start, word.end), foreign=v.foreign or flow.sourced)  # every other field as it came
+        return Val(ValKind.KNOWN, word.text, "", lit, (word.start, word.end), sourced)
+    v = concat([evaluator.part(p, s) for p in word.parts])
+    return v._replace(span=(word.start, word.end), foreign=v.foreign or sourced)  # every other field as it came
 
 
 def _state() -> State:
@@ -53,10 +54,11 @@ def test_every_word_has_the_value_the_general_evaluation_gives(path, sourced):
     data = path.read_bytes()
     script = parse_bytes(data)
     fast, slow = Flow(script, data), Flow(script, data)
-    fast.sourced = slow.sourced = sourced
+    fast.where.sourced = slow.where.sourced = sourced
     for word in _words(script):
         for _ in range(2):  # the second time, a literal comes from the cache
-            assert fast.value(word, _state()) == _general(slow, word, _state()), (path.name, word.raw)
+            assert fast.evaluator.value(word, _state()) == _general(slow.evaluator, word, _state()), \
+                (path.name, word.raw)
 
 
 def test_a_literal_keeps_one_value_per_kind_of_file():
@@ -66,9 +68,9 @@ def test_a_literal_keeps_one_value_per_kind_of_file():
     script = parse_bytes(data)
     word = script.body.body[0].words[1]
     flow = Flow(script, data)
-    flow.sourced = True
-    assert flow.value(word, _state()).foreign
-    flow.sourced = False
-    assert not flow.value(word, _state()).foreign
-    flow.sourced = True
-    assert flow.value(word, _state()).foreign
+    flow.where.sourced = True
+    assert flow.evaluator.value(word, _state()).foreign
+    flow.where.sourced = False
+    assert not flow.evaluator.value(word, _state()).foreign
+    flow.where.sourced = True
+    assert flow.evaluator.value(word, _state()).foreign

@@ -305,9 +305,9 @@ def test_every_checkpoint_gives_the_walk_from_the_top(monkeypatch):
                  for launch in a.flow.launches])
 
     first = analyze(WRAPPED, settings=EN, previous=engine.Previous())
-    resume, script = first.flow.resume, first.script
+    resume, script = first.walk.resume, first.script
     assert resume.points
     for point in resume.points:
         partial = replace(resume, body=resume.body[:point.index])
         again = analyze(WRAPPED, settings=EN, previous=engine.Previous(script.tree, script, partial, []))
-        assert again.flow.resumed_at == point.index and facts(again) == facts(first), point.index
+        assert again.walk.resumed_at == point.index and facts(again) == facts(first), point.index

@@ -142,8 +142,8 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
         fresh_analysis = analyze(text)
         assert facts(entry.analysis.findings) == facts(fresh_analysis.findings), (version, text)
         assert entry.analysis.launch_summaries == fresh_analysis.launch_summaries, (version, text)
-        resumed += entry.analysis.flow.resumed_at > 0
-        resynced += entry.analysis.flow.resynced_at > 0
+        resumed += entry.analysis.walk.resumed_at > 0
+        resynced += entry.analysis.walk.resynced_at > 0
         if previous is not None and script.tops:
             old = {id(s) for top in previous.tops.values() for s in top.stmts}
             taken += any(id(s) in old for top in script.tops.values() for s in top.stmts)

@@ -11,7 +11,7 @@ from . import gates as G
 from .directives import file_directive, profile_of, suppressed
 from .notices import notices
 from .files import too_large  # the bounds every text read keeps (MAX_BYTES and the rest)
-from .flow import FlowResult, analyze_flow
+from .flow import EditorWalk, FlowResult, analyze_flow, analyze_flow_for_editor
 from .findings import Applicability, Edit, Finding, Fix
 from .parse import Script, parse_bytes
 from .parse.edit import ParseState, reparse
@@ -53,6 +53,8 @@ class Analysis:
         self.path = path
         self.note = note  # why the document was not analysed, if it was not
         self.notices: list = []  # warnings about the file itself, no rule's (core.notices)
+        # an editor's document: the walk's checkpoints for the next version (None for the CLI)
+        self.walk: Optional[EditorWalk] = None
         self._other: dict = {}
         self.slim = False  # True: the model and the flow facts were dropped (see slimmed())
         self._summaries: Optional[list] = None  # launch_summaries, kept when slimmed or moved
@@ -309,11 +311,13 @@ def _analyze(source: Source, path, settings: Settings, script: Script, loader,
     if loader is _DEFAULT:
         from .sourced import SourceLoader, default_root
         loader = SourceLoader(default_root(path, refresh=revalidate)).load if path else None
+    walk = None
     if previous is None:
         flow = analyze_flow(script, source.data, path, loader, wide=wide)
     else:
-        flow = analyze_flow(script, source.data, path, loader, resume=previous.resume, record=True,
-                            edits=previous.edits, wide=wide)
+        walk = analyze_flow_for_editor(script, source.data, path, loader, resume=previous.resume,
+                                       edits=previous.edits, wide=wide)
+        flow = walk.facts
     profile = resolve_profile(settings, script, path, revalidate)
     ctx = Context(source, script, flow, profile, settings.lang, path, revalidate=revalidate,
                   declared=settings.contract)
@@ -338,6 +342,7 @@ def _analyze(source: Source, path, settings: Settings, script: Script, loader,
                                 end_column=end_col, fixes=fixes))
     findings.sort(key=lambda f: (f.start, f.code, f.end))
     out = Analysis(source, script, flow, profile, settings, findings, path)
+    out.walk = walk
     out.notices = notices(source, directives, settings.lang)
     return out
 

@@ -277,7 +277,7 @@ class Session:
         # the analysis is done with its tree: keep one (for the next incremental parse) instead
         # of a copy per version, which a few hundred open documents feel
         doc.tree = parse_edit().kept(result.script, len(result.source.data),
-                                     result.flow.resume if result.flow is not None else None)
+                                     result.walk.resume if result.walk is not None else None)
         if doc.tree is not None:
             doc.parsed = next(self._clock)
         if current:  # a slimmed entry made full again: the same findings, keep the rendering

@@ -9,11 +9,12 @@ get lost. Facts are computed once here (facts.py); rules only read them.
 Where things are: walk.py (statements, paths, merging), commands.py (the command table: what a
 command does, as effects.py records), apply.py (the effects applied to the paths),
 values.py (words), launches.py, sourcing.py, children.py, relevance.py (static pre-passes),
-incremental.py (checkpoints and take-over), library.py (the functions never called),
-analysis.py (the Flow that joins them).
+record.py (the recorder of facts), context.py (the walk's input and where it is),
+incremental.py (checkpoints and take-over, wrapping the recorder), library.py (the functions
+never called), analysis.py (the Flow that builds the parts and joins them).
 """
 
-from .analysis import Flow, analyze_flow
+from .analysis import EditorWalk, Flow, analyze_flow, analyze_flow_for_editor
 from .children import MAX_CHILD_DEPTH
 from .commands import COMMANDS
 from .facts import (UNSET, FlowResult, GateSite, Label, LabelKind, Launch, LaunchPath, Lost, Origin,
@@ -24,9 +25,10 @@ from .state import MAX_LABELS, State
 from .walk import MAX_CALL_DEPTH, MAX_CALL_STEPS, MAX_PATHS
 
 __all__ = [
-    "COMMANDS", "Checkpoint", "Flow", "FlowResult", "GateSite", "Label", "LabelKind", "Launch",
+    "COMMANDS", "Checkpoint", "EditorWalk", "Flow", "FlowResult", "GateSite", "Label", "LabelKind", "Launch",
     "LaunchPath", "Lost", "MAX_CALL_DEPTH", "MAX_CALL_STEPS", "MAX_CHILD_DEPTH", "MAX_LABELS",
     "MAX_PATHS", "Moves", "Origin", "Overwrite", "Reason", "RelevanceMemo", "Resume", "Seen", "State", "Stop",
-    "UNSET", "Unfollowed", "UnfollowedKind", "Val", "ValKind", "Var", "analyze_flow", "compose",
+    "UNSET", "Unfollowed", "UnfollowedKind", "Val", "ValKind", "Var", "analyze_flow",
+    "analyze_flow_for_editor", "compose",
     "moves_of", "relevant_names",
 ]

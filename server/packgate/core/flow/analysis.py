@@ -1,157 +1,142 @@
-"""One flow analysis: the Flow object that holds a walk's tables, assembled from the parts that
-each do one job (walk.py walks, commands.py says what commands do and apply.py applies it,
-values.py evaluates words, launches.py, sourcing.py and children.py handle launches, `source` and child shells,
-relevance.py what may be skipped, incremental.py the checkpoints and take-over, library.py
-the functions never called), and run()."""
+"""One flow analysis: the Flow that joins the parts of a walk and runs it. Each part is an object
+of its own with one job, given the few others it calls: walk.py walks (the Walker owns the
+paths), apply.py applies what commands do (the effects commands.py's table returns), values.py
+evaluates words, launches.py, sourcing.py and children.py handle launches, `source` and child
+shells, relevance.py says what may be skipped, record.py's Recorder collects the facts,
+incremental.py wraps the recorder for an editor's next walk (checkpoints and take-over), and
+library.py walks the functions never called."""
 
-from __future__ import annotations
+# No `from __future__ import annotations` in this module: typing compiles every string
+# annotation of a NamedTuple's fields (EditorWalk), and the first compile makes CPython build its
+# ~120 AST classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py).
 
 import os
-from typing import Optional
+from typing import NamedTuple, Optional
 
+from .apply import Applier
 from .children import Children
-from .apply import EFFECTS, Applier
 from .commands import shebang_errexit
+from .context import Input, Where
 from .facts import FlowResult, Launch
-from .incremental import Checkpoint, Incremental, Resume, Unmapped, moved_states, moves_of
+from .incremental import Incremental, Resume, Unmapped, moved_states, moves_of
 from .launches import Launches
 from .library import Library
+from .record import Recorder
 from .relevance import Inertness, RelevanceMemo, relevant_names
 from .sourcing import Sourcing
 from .state import State
 from .values import Values
-from .walk import STATEMENTS, Walker
+from .walk import Walker
 
 
-class Flow(Walker, Applier, Values, Launches, Sourcing, Children, Inertness, Incremental, Library):
-    """The walk of one script. Create one per analysis and call run()."""
+class EditorWalk(NamedTuple):
+    """An editor's walk: the facts, and what only the editor's next walk reads."""
+
+    facts: FlowResult
+    resume: Resume  # where the walk of an edited version may start again
+    resumed_at: int  # top-level statements taken from an earlier walk (0: walked from the start)
+    resynced_at: int  # where the walk took the rest from the earlier walk (0: it did not)
+
+
+class Flow:
+    """The walk of one script. Create one per analysis and call run() (or run_for_editor())."""
 
     def __init__(self, script, data: bytes, path: Optional[str] = None, loader=None,
                  resume: Optional[Resume] = None, record: bool = False, edits: Optional[list] = None,
                  wide: bool = False):
-        self.script = script
-        self.wide = wide  # every word a launch is given is followed (`packgate launches`)
-        self.resume_from = resume
-        self.record = record
-        self.moves = moves_of(edits)  # from the version `resume` was walked on to this one
-        self.data = data
-        self.path = os.path.abspath(path) if path else None
-        self.loader = loader
-        self.new_logs()  # the tables of incremental.TABLES
-        self.mappers: dict = {}  # Moves -> its Mapper (Incremental.mapper)
-        # where the walk is
-        self.file_stack: list = [self.path]  # the file being walked (None: the main text has no path)
-        self.sourced = False  # walking a sourced file (len(file_stack) > 1, read on every value)
-        self.via: Optional[tuple] = None  # the main file's `source` command while walking a sourced file
-        self.call_depth = 0
-        self.calling: list = []  # the functions being walked, outermost first
-        self.call_steps = 0  # statements walked inside the calls of the current top-level statement
-        self.child_depth = 0
-        self.loop_depth = 0  # for loops being walked pass by pass (walk.for_items)
-        self.no_errexit = 0  # > 0 where bash suspends `set -e` (conditions, lists, after `!`)
-        self.errexit_at_start = shebang_errexit(data)
-        # tables filled from the logs (incremental.Incremental.define, lost_entry, add_path)
-        self.launches: dict = {}  # launch key (its span) -> Launch
-        self.functions: dict = {}  # name -> FuncDef
-        self.def_states: dict = {}  # name -> (paths where it was defined, Moves they still need)
-        self.lost: dict = {}  # Assign -> Lost
-        # facts of sourced files (no checkpoint is taken once a file is sourced)
-        self.sourced_at: dict = {}  # Assign in a sourced file -> span of its source command
-        self.overwritten_in: dict = {}  # overwriting statement in a sourced file -> (file, span)
-        self.foreign: dict = {}
-        self.dependencies: set = set()
-        self.source_cache: dict = {}
-        # memories
-        self.literals: dict = {}  # literal Word of this script -> its Val
-        self.sourced_literals: dict = {}  # ... of a sourced file (its offsets are the file's)
-        self.args_cache: dict = {}  # FuncDef -> the positional parameters its body reads
-        self.inert_cache: dict = {}  # (Block, fn_version) -> (inert, the functions the answer read)
-        self.child_cache: dict = {}  # span of a `bash -c` string -> its model
-        self.folder_changes: Optional[bool] = None  # the script runs cd/pushd/popd (Launches.changes_folder)
-        self.written_files: dict = {}  # a sourced path -> whether the script writes it (Sourcing.writes_file)
-        # counters (incremental.Scalars)
-        self.fn_version = 0  # function definitions walked so far (inert() depends on them)
-        self.made = 0  # assignments and subshells the walk made up (env X=1, ${X:=d}, bash -c)
-        self.truncated = False
-        self.sub_launches = 0
-        self.resynced = 0
-        self.end: Optional[Checkpoint] = None
-        self.library_runs: list = []  # of library.LibraryRun, in the order they were walked
+        path = os.path.abspath(path) if path else None
+        self.memo = RelevanceMemo(resume.memo if resume is not None else None) if record else None
+        self.inp = Input(script, data, path, loader, relevant_names(script, self.memo, wide), record, wide,
+                         shebang_errexit(data))
+        self.resume, self.edits = resume, edits
+        self.rec = Recorder()
+        self.where = Where(path)
+        self.evaluator = Values(self.inp, self.where, self.rec)
+        self.inertness = Inertness(self.inp, self.rec)
+        self.walker = Walker(self.inp, self.where, self.rec, self.evaluator, self.inertness)
+        self.applier = Applier(self.inp, self.where, self.rec, self.evaluator, self.inertness, self.walker)
+        self.launching = Launches(self.inp, self.where, self.rec, self.evaluator, self.applier)
+        self.sourcing = Sourcing(self.inp, self.where, self.rec, self.walker)
+        self.kids = Children(self.inp, self.where, self.rec, self.evaluator, self.applier, self.walker)
+        self.applier.connect(self.launching, self.sourcing, self.kids)
+        self.walker.connect(self.applier)
+        self.incremental = Incremental(self.inp, self.rec, self.where, self.walker, self.sourcing, resume,
+                                       moves_of(edits))
+        self.library = Library(self.inp, self.rec, self.where, self.walker, self.sourcing, self.incremental)
 
     def run(self) -> FlowResult:
         """Walk the whole script and return the facts."""
-        self.memo = RelevanceMemo(self.resume_from.memo if self.resume_from is not None else None) \
-            if self.record else None
-        self.relevant = relevant_names(self.script, self.memo, self.wide)
-        states, points, resumed = self.start()
+        return self.run_for_editor().facts
+
+    def run_for_editor(self) -> EditorWalk:
+        """Walk the whole script; with record, leave the checkpoints for the next version's walk."""
+        inc, rec = self.incremental, self.rec
+        states, points, resumed = inc.start()
         try:
-            states = self.top(self.script.body.body, resumed, states, points)
-            if self.resynced:
+            states = inc.top(self.inp.script.body.body, resumed, states, points)
+            if inc.resynced:
                 # the paths at the end are the last walk's: needed as they are only without a launch
-                if not self.launches:
-                    states = moved_states(self.end.states, self.mapper(self.end.moves))
-            elif self.record:
-                self.end = self.checkpoint(len(self.script.body.body), states)
-            sourced = bool(self.dependencies or self.source_cache)  # before the library functions
-            self.library_functions()
+                if not rec.launches:
+                    states = moved_states(inc.end.states, inc.mapper(inc.end.moves))
+            elif self.inp.record:
+                inc.end = inc.checkpoint(len(self.inp.script.body.body), states)
+            sourced = bool(rec.dependencies or self.sourcing.source_cache)  # before the library functions
+            self.library.library_functions()
         except Unmapped:
             # a fact taken from the last walk points into edited bytes (Incremental.resync checks
             # for this; this is the safety net): walk the whole script instead
-            return Flow(self.script, self.data, self.path, self.loader, None, self.record, wide=self.wide).run()
-        if not self.launches:
+            inp = self.inp
+            return Flow(inp.script, inp.data, inp.path, inp.loader, None, inp.record, wide=inp.wide).run_for_editor()
+        if not rec.launches:
             self.end_of_file(states)
-        return self.result(points, resumed, sourced)
+        body = self.inp.script.body.body
+        resume = Resume(body, [st.start for st in body], self.inp.relevant, self.inp.path, points, rec.logs(),
+                        inc.end, sourced, self.memo, self.library.library_runs) if self.inp.record else None
+        return EditorWalk(self.facts(), resume, resumed, inc.resynced)
 
     def end_of_file(self, states: list) -> None:
         """A script without a launch is judged at its end, anchored on the last line that holds anything."""
-        end = len(self.data.rstrip())
-        line_start = max(self.data.rfind(b"\n", 0, end), self.data.rfind(b"\r", 0, end)) + 1
+        end = len(self.inp.data.rstrip())
+        line_start = max(self.inp.data.rfind(b"\n", 0, end), self.inp.data.rfind(b"\r", 0, end)) + 1
         launch = Launch(end, end, line_start, end, "end of file", implicit=True)
         for st in states:  # a path that ran `exit` ends the script where it stopped
-            launch.paths.append(self.see(st, [], [], implicit=True))
+            launch.paths.append(self.launching.see(st, [], [], implicit=True))
         if not launch.paths:
-            launch.paths.append(self.see(State({}, relevant=self.relevant), [], [], implicit=True))
-        self.launches[(end, end)] = launch
+            launch.paths.append(self.launching.see(State({}, relevant=self.inp.relevant), [], [], implicit=True))
+        self.rec.launches[(end, end)] = launch
 
-    def result(self, points: list, resumed: int, sourced: bool) -> FlowResult:
-        """The facts, for the rules (sourced: a file was sourced before the library functions)."""
-        body = self.script.body.body
+    def facts(self) -> FlowResult:
+        """The facts, for the rules."""
+        rec = self.rec
         return FlowResult(
-            launches=sorted(self.launches.values(), key=lambda l: l.start),
-            gate_sites=list(self.gate_sites.values()),
-            overwritten=[v for k, v in self.overwrites.items() if k not in self.read],
-            lost=list(self.lost.values()),
-            extra_occurrences=self.extra_occ,
-            children=self.children,
-            truncated=self.truncated,
-            unfollowed=self.unfollowed,
-            foreign=self.foreign,
-            dependencies=self.dependencies,
-            resume=Resume(body, [st.start for st in body], self.relevant, self.path, points,
-                          self.logs(), self.end, sourced, self.memo, self.library_runs) if self.record else None,
-            resumed_at=resumed,
-            resynced_at=self.resynced,
-            sourced_at=dict(self.sourced_at),
-            overwritten_in=dict(self.overwritten_in),
+            launches=sorted(rec.launches.values(), key=lambda l: l.start),
+            gate_sites=list(rec.gate_sites.values()),
+            overwritten=[v for k, v in rec.overwrites.items() if k not in rec.read],
+            lost=list(rec.lost.values()),
+            extra_occurrences=rec.extra_occ,
+            children=rec.children,
+            truncated=rec.truncated,
+            unfollowed=rec.unfollowed,
+            foreign=rec.foreign,
+            dependencies=rec.dependencies,
+            sourced_at=dict(rec.sourced_at),
+            overwritten_in=dict(rec.overwritten_in),
         )
 
 
-# the walk's dispatch: model type -> the method that walks it
-Flow.statements = {kind: getattr(Flow, name) for kind, name in STATEMENTS.items()}
-# the effects' application: effect type -> the method that applies it
-Flow.effects = {kind: getattr(Flow, name) for kind, name in EFFECTS.items()}
-
-
-def analyze_flow(script, data: bytes, path: Optional[str] = None, loader=None,
-                 resume: Optional[Resume] = None, record: bool = False,
-                 edits: Optional[list] = None, wide: bool = False) -> FlowResult:
+def analyze_flow(script, data: bytes, path: Optional[str] = None, loader=None, wide: bool = False) -> FlowResult:
     """Run the flow analysis over a parsed script (loader reads sourced files; None: not followed).
 
     wide: follow every word a launch is given, not only those the checks read (a dry run's
     argv); costs up to a third more on a long launcher.
-
-    record: leave checkpoints in the result's `resume` for the walk of the next version (an
-    editor's document); resume: those of the last walk, where they still apply; edits: the
-    edits from the text of that walk to this one ((start, old end, new end), as parse_bytes).
     """
-    return Flow(script, data, path, loader, resume, record, edits, wide).run()
+    return Flow(script, data, path, loader, wide=wide).run()
+
+
+def analyze_flow_for_editor(script, data: bytes, path: Optional[str] = None, loader=None,
+                            resume: Optional[Resume] = None, edits: Optional[list] = None,
+                            wide: bool = False) -> EditorWalk:
+    """The flow analysis of an editor's document: the facts, and checkpoints in `resume` for the
+    walk of its next version. resume: those of the last walk, where they still apply; edits:
+    the edits from the text of that walk to this one ((start, old end, new end), as parse_bytes)."""
+    return Flow(script, data, path, loader, resume, True, edits, wide).run_for_editor()

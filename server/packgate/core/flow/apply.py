@@ -18,7 +18,7 @@ from .environ import (Clear, DeepSpeedEnv, InputArgs, Keep, Pass, PassPrefix, Se
                       UnsetVar)
 from .arith import evaluate
 from .facts import UNSET, GateSite, Origin, Overwrite, Stop, UnfollowedKind, Val, ValKind, Var
-from .incremental import Define
+from .record import Define
 from .state import FAILED, OK, State
 from .values import CALLER_ARGS, SOME_ARGS, LazyValues, concat, element_of, positional_vars, with_element
 
@@ -29,15 +29,22 @@ _NOT_REASSIGNING = frozenset((AssignMode.PREFIX, AssignMode.ENV, AssignMode.ENV_
 
 
 class Applier:
-    """The walk's commands and declarations (a part of flow.analysis.Flow): a command's effects
-    applied to its path (`effects` is EFFECTS resolved)."""
+    """The walk's commands and declarations: a command's effects applied to its path. It knows no
+    command's name; a launch, a `source` and a child shell are handed to their parts."""
 
-    effects: dict = {}
+    def __init__(self, inp, where, rec, evaluator, inertness, walker) -> None:
+        self.inp, self.where, self.rec, self.evaluator, self.inertness = inp, where, rec, evaluator, inertness
+        self.walker = walker
+        self.launching = self.sourcing = self.kids = None  # connect()
+
+    def connect(self, launching, sourcing, kids) -> None:
+        """The parts a command is handed to: launches, `source`, child shells and containers."""
+        self.launching, self.sourcing, self.kids = launching, sourcing, kids
 
     def command(self, cmd: Command, states: list) -> list:
         """A simple command on every path (its command substitutions first)."""
         for sub in cmd.pre:
-            states = self.stmt(sub, states)
+            states = self.walker.stmt(sub, states)
         out = []
         for s in states:
             out.extend(self.command_in(cmd, s))
@@ -50,9 +57,9 @@ class Applier:
             return [s]
         for w in words:
             if w.effects:  # ${X:=d} assigns, a gate read makes it the caller's: even for `echo`
-                self.value(w, s)
+                self.evaluator.value(w, s)
         s.status = None  # an ordinary command may succeed or fail
-        c = Call(cmd, LazyValues(self, words, s), s)
+        c = Call(cmd, LazyValues(self.evaluator, words, s), s)
         if cmd.test is not None:
             return self.apply(test(c), c)
         while c.i < len(words):
@@ -71,9 +78,9 @@ class Applier:
             return self.replaced(c, out)
         else:
             return [s]  # wrappers of nothing (`exec` alone only redirects)
-        launcher = self.launcher(c)
+        launcher = self.launching.launcher(c)
         if launcher:
-            self.launch(c, launcher)
+            self.launching.launch(c, launcher)
             return self.replaced(c, [s])
         return self.replaced(c, self.function_call(c))
 
@@ -81,7 +88,7 @@ class Applier:
         """A handler's effects, in order, on the command's path: the paths after them, or _NEXT
         (the command is the word c.i now points at) or _AS_COMMAND (what the command names runs)."""
         states = [c.s]
-        table = self.effects
+        table = EFFECTS
         for e in effects:
             kind = type(e)
             if kind is Next:
@@ -108,7 +115,7 @@ class Applier:
                 if c.reach is not None:
                     c.reach.drops.pop(a.name, None)
             elif kind is UnsetVar:
-                self.made += 1
+                self.rec.made += 1
                 c.prefix.append(Assign(t.start, t.end, name=t.name, mode=AssignMode.ENV_UNSET))
             elif kind is Clear:
                 if t.cause or c.reach is not None:
@@ -175,7 +182,7 @@ class Applier:
         elif kind is InputArgs:
             reach.input_args = t.replace
         elif kind is DeepSpeedEnv:
-            lines = self.deepspeed_env()
+            lines = self.launching.deepspeed_env()
             if lines is None:
                 reach.unseen_file = True
                 return
@@ -195,7 +202,7 @@ class Applier:
 
     def text_assign(self, name: str, text: str, start: int, end: int) -> Assign:
         """The Assign of a literal NAME=value inside a word."""
-        self.made += 1
+        self.rec.made += 1
         value = Word([Lit(text, start, end)], start, end, "", text, text)
         name_start = max(start - len(name) - 1, 0)
         a = Assign(start, end, name=name, name_start=name_start, name_end=name_start + len(name),
@@ -240,10 +247,10 @@ class Applier:
 
     def effect_unread_names(self, e: UnreadNames, c: Call, states: list) -> list:
         """Exports of names packgate cannot read: the gates unknown after it (sourcing.unread)."""
-        where = (e.start, e.end) if self.via is None else self.via
+        where = (e.start, e.end) if self.where.via is None else self.where.via
         out = []
         for k, s in enumerate(states):
-            out.extend(self.unread(s, where, UnfollowedKind.COMPUTED if k == 0 else None, e.detail))
+            out.extend(self.sourcing.unread(s, where, UnfollowedKind.COMPUTED if k == 0 else None, e.detail))
         return out
 
     def effect_set_shell_option(self, e: SetOption, c: Call, states: list) -> list:
@@ -295,26 +302,26 @@ class Applier:
         """`source FILE`: walked in this shell (sourcing.py)."""
         out = []
         for s in states:
-            out.extend(self.source(c.cmd, e.word, e.val, s))
+            out.extend(self.sourcing.source(c.cmd, e.word, e.val, s))
         return out
 
     def effect_run_here(self, e: RunHere, c: Call, states: list) -> list:
         """`eval 'literal'`: the text walked in this shell."""
-        return self.block(self.inner_script(e.word).body, states)
+        return self.walker.block(self.kids.inner_script(e.word).body, states)
 
     def effect_run_child(self, e: RunChild, c: Call, states: list) -> list:
         """A string walked in a child shell (children.py)."""
         for s in states:
             if e.env is ChildEnv.COMMAND:
-                self.split_string(c, e.word, s)
+                self.kids.split_string(c, e.word, s)
             else:
-                self.shell_c(c, e.word, s, e.env)
+                self.kids.shell_c(c, e.word, s, e.env)
         return states
 
     def effect_run_container(self, e: RunContainer, c: Call, states: list) -> list:
         """`docker run ... IMAGE CMD` (children.py)."""
         for s in states:
-            self.run_container(c, e, s)
+            self.kids.run_container(c, e, s)
         return states
 
     @staticmethod
@@ -329,23 +336,23 @@ class Applier:
     def function_call(self, c: Call) -> list:
         """`name args`: a function defined earlier runs where it is called (walk.call)."""
         s, name = c.s, c.names[c.i]
-        fdef = self.functions.get(name)
+        fdef = self.rec.functions.get(name)
         if fdef is None:
             return [s]
-        self.called[name] = None
-        self.looked_up.append(name)
+        self.rec.called[name] = None
+        self.rec.looked_up.append(name)
         if not c.prefix:
-            if self.inert(fdef.body):  # log(), die(): nothing to walk (but it may change variables)
+            if self.inertness.inert(fdef.body):  # log(), die(): nothing to walk (but it may change variables)
                 s.facts = ()
                 return [s]
             args = []
             for w in c.words[c.i + 1:]:
-                args.extend(self.values(w, s))
-            return self.call(fdef, [s], args)
+                args.extend(self.evaluator.values(w, s))
+            return self.walker.call(fdef, [s], args)
         child = s.fork()  # `X=1 f`: the prefix holds for the call only
         for a in c.prefix:
             self.assign(child, a) if a.mode != AssignMode.ENV_UNSET else child.drop(a.name)
-        self.call(fdef, [child])
+        self.walker.call(fdef, [child])
         return [s]
 
     # ---------------------------------------------------------------- declarations
@@ -398,9 +405,9 @@ class Applier:
         functions instead, `-n` namerefs (none here); a readonly name stays, status 1."""
         if "f" in st.option:
             for name, _, _ in st.names:
-                if name in self.functions:
-                    self.fn_version += 1
-                    self.define(Define(name, None, [], None))
+                if name in self.rec.functions:
+                    self.rec.fn_version += 1
+                    self.rec.define(Define(name, None, [], None))
             for s in states:
                 s.status = OK
             return states
@@ -455,13 +462,13 @@ class Applier:
         elif value is None:
             if a.array is not None:
                 elems = []
-                cache = self.sourced_literals if self.sourced else self.literals
+                cache = self.evaluator.sourced_literals if self.where.sourced else self.evaluator.literals
                 for w in a.array:
                     if w.text is not None:  # a literal element: its value is computed once
                         v = cache.get(w)
-                        elems.append(v if v is not None else self.value(w, s))
+                        elems.append(v if v is not None else self.evaluator.value(w, s))
                     else:
-                        elems.extend(self.values(w, s))
+                        elems.extend(self.evaluator.values(w, s))
                 array = tuple(elems)
                 if a.append and old is not None and old.array is not None:
                     array = old.array + array
@@ -469,7 +476,7 @@ class Applier:
             elif a.value is None:
                 value = Val(_KNOWN, "", lit=(a.eq_end, a.eq_end), span=(a.eq_end, a.eq_end))
             else:
-                value = self.value(a.value, s)
+                value = self.evaluator.value(a.value, s)
                 if a.append and old is not None:
                     value = concat([old.val, value])
             if a.name in s.integers and mode_evaluates(a.mode) and array is None:
@@ -486,17 +493,17 @@ class Applier:
             self.overwrite(old.origin, a, old.exported)
         s.set(a.name, Var(value, exported, a, array, False, keys))
         if a.name in G.GATES or a.name in G.OTHER_VARS:
-            self.gate_sites.setdefault(a, GateSite(a, value))
-            if a.file is not None and self.via is not None:
-                self.sourced_at.setdefault(a, self.via)
+            self.rec.gate_sites.setdefault(a, GateSite(a, value))
+            if a.file is not None and self.where.via is not None:
+                self.rec.sourced_at.setdefault(a, self.where.via)
 
     def elements(self, s: State, a: Assign, old: Optional[Var]) -> tuple:
         """(elements, keys, the value `$NAME` gives) after `A[key]=v` or `A=([key]=v ...)`: an
         element at a key the path cannot tell makes the whole array unknown."""
         assoc = a.name in s.assocs
         if a.index is not None:
-            key = self.subscript_key(a.name, a.index, s)
-            val = self.value(a.value, s) if a.value is not None else Val(_KNOWN, "")
+            key = self.evaluator.subscript_key(a.name, a.index, s)
+            val = self.evaluator.value(a.value, s) if a.value is not None else Val(_KNOWN, "")
             if key is not None and a.append:
                 prior = element_of(old, key) if old is not None else None
                 val = concat([prior, val]) if prior is not None else val
@@ -515,7 +522,7 @@ class Applier:
             for i, w in enumerate(a.array):
                 key_word = keyed.get(i)
                 if key_word is not None:
-                    key = self.subscript_key(a.name, key_word, s)
+                    key = self.evaluator.subscript_key(a.name, key_word, s)
                     if key is None:
                         return None, None, Val(ValKind.UNKNOWN, via=f"{a.name}[...]", origin=Origin.UNKNOWN)
                 elif assoc:
@@ -524,7 +531,7 @@ class Applier:
                     key = str(nxt)
                 if not assoc:
                     nxt = int(key) + 1
-                elems, keys = with_element(var, key, self.value(w, s), assoc)
+                elems, keys = with_element(var, key, self.evaluator.value(w, s), assoc)
                 var = Var(UNSET, False, None, elems, False, keys)
             if var is None:
                 return (), None, Val(_KNOWN, "")
@@ -538,7 +545,7 @@ class Applier:
         text = value.text
         if a.append and old is not None and old.val.kind == _KNOWN:
             text = old.val.text + "+(" + value.text[len(old.val.text):] + ")"
-        n, _ = evaluate(text, self.arith_lookup(s))
+        n, _ = evaluate(text, self.evaluator.arith_lookup(s))
         if n is None:
             return Val(ValKind.UNKNOWN, via=a.name, origin=Origin.UNKNOWN)
         return Val(_KNOWN, str(n), span=value.span, foreign=value.foreign)
@@ -546,10 +553,10 @@ class Applier:
     def overwrite(self, origin: Assign, by, exported: bool = False) -> None:
         """A gate's assignment, or an exported variable's (the launch contract reads any), replaced
         (or unset) by `by`."""
-        if (exported or origin.name in G.GATES) and origin not in self.overwrites:
-            self.overwrites[origin] = Overwrite(origin, by)
-            if len(self.file_stack) > 1 and self.via is not None:  # `by` is in a sourced file
-                self.overwritten_in[by] = (self.file_stack[-1], self.via)
+        if (exported or origin.name in G.GATES) and origin not in self.rec.overwrites:
+            self.rec.overwrites[origin] = Overwrite(origin, by)
+            if len(self.where.file_stack) > 1 and self.where.via is not None:  # `by` is in a sourced file
+                self.rec.overwritten_in[by] = (self.where.file_stack[-1], self.where.via)
 
     def word_assign(self, word: Word, mode: str, text: Optional[str] = None) -> Assign:
         """An Assign for a NAME=value word (env, docker -e)."""
@@ -565,12 +572,12 @@ class Applier:
             value_parts.append(Lit(lit.text[len(name) + 1:], eq_end, lit.end))
         value_parts.extend(word.parts[1:])
         value = Word(value_parts, eq_end, word.end, "", "") if value_parts else None
-        self.made += 1
+        self.rec.made += 1
         a = Assign(word.start, word.end, name=name, name_start=base, name_end=name_end,
                    value=value, mode=mode, exported=True, eq_end=eq_end,
                    decl_start=word.start, decl_end=word.end)
         if name in G.GATES:
-            self.extra_occ.append(Occurrence(name, base, name_end, mode))
+            self.rec.extra_occ.append(Occurrence(name, base, name_end, mode))
         return a
 
 
@@ -586,18 +593,18 @@ def mode_evaluates(mode: str) -> bool:
 
 # effect type -> the Applier method that applies it
 EFFECTS = {
-    Environ: "effect_environ",
-    SetValue: "effect_set_value",
-    AssignWord: "effect_assign_word",
-    Export: "effect_export",
-    UnsetNames: "effect_unset",
-    UnreadNames: "effect_unread_names",
-    SetOption: "effect_set_shell_option",
-    NewPositional: "effect_new_positional",
-    Status: "effect_status",
-    StopPath: "effect_stop",
-    Source: "effect_source_file",
-    RunHere: "effect_run_here",
-    RunChild: "effect_run_child",
-    RunContainer: "effect_run_container",
+    Environ: Applier.effect_environ,
+    SetValue: Applier.effect_set_value,
+    AssignWord: Applier.effect_assign_word,
+    Export: Applier.effect_export,
+    UnsetNames: Applier.effect_unset,
+    UnreadNames: Applier.effect_unread_names,
+    SetOption: Applier.effect_set_shell_option,
+    NewPositional: Applier.effect_new_positional,
+    Status: Applier.effect_status,
+    StopPath: Applier.effect_stop,
+    Source: Applier.effect_source_file,
+    RunHere: Applier.effect_run_here,
+    RunChild: Applier.effect_run_child,
+    RunContainer: Applier.effect_run_container,
 }

@@ -20,22 +20,26 @@ MAX_CHILD_DEPTH = 3
 
 
 class Children:
-    """The walk's child shells and containers (a part of flow.analysis.Flow)."""
+    """The walk's child shells and containers, walked by the walker on copies of the path."""
+
+    def __init__(self, inp, where, rec, evaluator, applier, walker) -> None:
+        self.inp, self.where, self.rec, self.evaluator = inp, where, rec, evaluator
+        self.applier, self.walker = applier, walker
 
     def inner_script(self, word: Word, whole: bool = False):
         """The model of a `bash -c` string (parsed once per place), noted for its directives;
         whole: the word's bytes are the script as they are (a here-document has no quotes)."""
         key = (word.start, word.end)
-        if key in self.child_cache:
-            return self.child_cache[key]
-        raw = self.data[word.start:word.end]
+        if key in self.rec.child_cache:
+            return self.rec.child_cache[key]
+        raw = self.inp.data[word.start:word.end]
         base = word.start
         if word.quote and len(raw) >= 2 and not whole:
             raw, base = raw[1:-1], word.start + 1
         script = parse_bytes(raw, base=base)
-        self.child_cache[key] = script
-        self.children.append(script)
-        self.child_log.append(key)
+        self.rec.child_cache[key] = script
+        self.rec.children.append(script)
+        self.rec.child_log.append(key)
         return script
 
     def shell_c(self, c, script_word: Word, s: State, how: ChildEnv = ChildEnv.EXPORTED) -> None:
@@ -43,7 +47,7 @@ class Children:
         sees what this one exported, as far as its wrappers pass it (c: the commands.Call: `env
         -i`, sudo's reset). For `bash <<EOF` this shell expands the text first: the child reads
         this shell's unexported variables' values too, and still does not hand them on."""
-        if self.child_depth >= MAX_CHILD_DEPTH or (self.sourced and how is not ChildEnv.EXPORTED):
+        if self.where.child_depth >= MAX_CHILD_DEPTH or (self.where.sourced and how is not ChildEnv.EXPORTED):
             return
         reach = c.reach
         kept = (reach.kept if reach is not None else frozenset()) if c.clears else None
@@ -51,10 +55,10 @@ class Children:
         if how is ChildEnv.EXPANDED:
             passes = {**{k: v._replace(exported=False) for k, v in s.vars.items()
                          if v is not None and not v.exported}, **passes}
-        child = State(passes, labels=s.labels, relevant=self.relevant)
+        child = State(passes, labels=s.labels, relevant=self.inp.relevant)
         for a in c.prefix:
             if a.mode != AssignMode.ENV_UNSET:
-                self.assign(child, a)
+                self.applier.assign(child, a)
             else:
                 child.drop(a.name)
         if reach is not None and reach.unknown:
@@ -66,10 +70,10 @@ class Children:
         """`env -S 'NAME=1 CMD ...'` on path s: the string, split into words, is the command env
         runs with what this shell exported and the assignments before it (c: the commands.Call)."""
         child = State({} if c.clears else {k: v for k, v in s.vars.items() if v.exported}, labels=s.labels,
-                      relevant=self.relevant)
+                      relevant=self.inp.relevant)
         for a in c.prefix:
             if a.mode != AssignMode.ENV_UNSET:
-                self.assign(child, a)
+                self.applier.assign(child, a)
             else:
                 child.drop(a.name)
         self.run_child(word, child, parent=s)
@@ -77,21 +81,21 @@ class Children:
     def run_child(self, word: Word, child: State, parent: Optional[State] = None, whole: bool = False) -> None:
         """Walk a child shell's script; its exports are lost when it launches nothing."""
         script = self.inner_script(word, whole)
-        self.child_depth += 1
+        self.where.child_depth += 1
         try:
-            before = self.sub_launches
-            marker = len(self.gate_sites)
-            self.block(script.body, [child])
-            if self.sub_launches == before:
-                for a, _ in islice(self.gate_sites.values(), marker, None):
+            before = self.rec.sub_launches
+            marker = len(self.rec.gate_sites)
+            self.walker.block(script.body, [child])
+            if self.rec.sub_launches == before:
+                for a, _ in islice(self.rec.gate_sites.values(), marker, None):
                     if a.exported:
-                        self.made += 1
+                        self.rec.made += 1
                         sub = Sub(word.start, word.end, kind=SubKind.CHILD)
-                        self.lose(a, sub)
+                        self.walker.lose(a, sub)
                         if parent is not None:
                             parent.lost[a.name] = Lost(a, sub)
         finally:
-            self.child_depth -= 1
+            self.where.child_depth -= 1
 
     def run_container(self, c, e, s: State) -> None:
         """`docker run [options] IMAGE CMD` on path s: CMD runs in a container that sees only its
@@ -100,7 +104,7 @@ class Children:
         words = c.words
         exported = {k: v for k, v in s.vars.items() if v.exported}
         container = State({} if any(type(t) is Clear for t in e.env) else dict(exported), labels=s.labels,
-                          container=True, docker_at=words[e.run_at].end, relevant=self.relevant,
+                          container=True, docker_at=words[e.run_at].end, relevant=self.inp.relevant,
                           host_exported=frozenset(exported))
         for t in e.env:
             kind = type(t)
@@ -111,13 +115,13 @@ class Children:
             elif kind is EnvFile:
                 container.env_file = True
         if e.shell:
-            if e.script is not None and self.child_depth < MAX_CHILD_DEPTH:
+            if e.script is not None and self.where.child_depth < MAX_CHILD_DEPTH:
                 self.run_child(e.script, container)
         elif e.command:
             first = words[e.command[0]]
             sub_cmd = Command(first.start, c.cmd.end, words=[words[k] for k in e.command],
                               name_start=first.start, name_end=first.end)
-            self.command_in(sub_cmd, container)
+            self.applier.command_in(sub_cmd, container)
 
     def container_set(self, container: State, t: SetVar) -> None:
         """One `-e NAME=value`: set in the container."""
@@ -126,7 +130,7 @@ class Children:
             lit = word.parts[0]
             word = Word([Lit(lit.text[strip:], lit.start + strip, lit.end)] + word.parts[1:],
                         word.start + strip, word.end)
-        self.assign(container, self.word_assign(word, AssignMode.DOCKER))
+        self.applier.assign(container, self.applier.word_assign(word, AssignMode.DOCKER))
 
     def container_pass(self, container: State, host: State, t: PassHost) -> None:
         """One `-e NAME`: the host's NAME passed when the host exported it."""
@@ -134,10 +138,10 @@ class Children:
         var = host.vars.get(name)
         if var is not None and var.exported:
             container.set(name, var)
-            self.mark_read(var)
+            self.evaluator.mark_read(var)
         elif var is not None and var.origin is not None:
             # the host only assigned it: -e NAME passes nothing, the way a missing export does
             container.set(name, Var(var.val, False, var.origin))
-            self.mark_read(var)
+            self.evaluator.mark_read(var)
         if name in G.GATES:
-            self.extra_occ.append(Occurrence(name, t.word.start + t.strip, t.word.end, OccurrenceKind.DOCKER))
+            self.rec.extra_occ.append(Occurrence(name, t.word.start + t.strip, t.word.end, OccurrenceKind.DOCKER))

@@ -287,9 +287,6 @@ class FlowResult:
     unfollowed: list = factory(list)  # of Unfollowed
     foreign: dict = factory(dict)  # sourced file path -> its text
     dependencies: set = factory(set)  # every file the analysis read (or tried to)
-    resume: object = None  # incremental.Resume: where the walk of an edited version may start again
-    resumed_at: int = 0  # top-level statements taken from an earlier walk (0: walked from the start)
-    resynced_at: int = 0  # where the walk took the rest from the earlier walk (0: it did not)
     # keyed by the statement objects (records hash by identity, so two equal assignments at
     # the same offsets of different walks stay apart); left out of equality for that reason
     sourced_at: dict = factory(dict, compare=False)  # Assign in a sourced file -> its source command's span

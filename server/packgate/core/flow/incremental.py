@@ -1,22 +1,22 @@
 """The incremental layer: an editor's next walk starts at a checkpoint of the last one, and takes
 the rest over from it where the paths meet again, moved by the edit.
 
-Every table the walk fills is an append-only log declared once, in TABLES: how it is kept (an
-ordered dict, a list, or entries replayed into derived tables), how an entry moves with an
-edit, and whether entries after a take-over point can be taken at all. A checkpoint keeps the
-length of each log, so the tables at any checkpoint are prefixes of the last walk's logs.
+The walk's facts are the recorder's append-only logs (record.py); this layer wraps it: a
+checkpoint keeps the paths and the length of each log, so the recorder at any checkpoint is made
+from prefixes of the last walk's logs, and the rest of a walk can be taken over as the last
+walk's later entries, each moved by the edit as _MOVES says.
 """
 
 # No `from __future__ import annotations` in this module: typing compiles every string
 # annotation of a NamedTuple's fields, and the first compile makes CPython build its ~120 AST
 # classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py keeps it at none).
 
-from enum import Enum
 from itertools import islice
-from typing import Callable, NamedTuple, Optional
+from typing import NamedTuple, Optional
 
 from ..records import factory, record, replace
-from .facts import Launch, LaunchPath, Lost, Seen, Unfollowed, Val, Var
+from .facts import Launch, LaunchPath, Seen, Unfollowed, Val, Var
+from .record import NAMES, TABLES, Kind, LaunchEntry, Recorder, Scalars
 from .state import State
 
 _PENDING = 16  # steps of edits a taken-over launch path's words may wait for before they are moved
@@ -335,84 +335,6 @@ def may_be_same_path(new: State, old: State, relevant: Optional[frozenset]) -> b
     return True
 
 
-# ---------------------------------------------------------------- the fact log
-
-class LostEntry(NamedTuple):
-    key: object  # the Assign
-    lost: Lost
-
-
-class Define(NamedTuple):
-    """A function definition walked: the paths where it was defined, the Moves they still need."""
-
-    name: str
-    fdef: object
-    forks: list
-    moves: Optional[tuple]  # a chain of Moves
-
-
-class LaunchEntry(NamedTuple):
-    """One path reaching a launch: the launch's key (its span), a Launch with its place, the path."""
-
-    key: tuple
-    header: Launch
-    path: LaunchPath
-
-
-class Kind(Enum):
-    DICT = "an ordered dict, only added to"
-    LIST = "a list, only appended to"
-    ENTRIES = "a list of entries, each replayed into derived tables by a Flow method"
-
-
-class Table(NamedTuple):
-    """One log of the walk."""
-
-    name: str  # the Flow attribute
-    kind: Kind
-    replay: str = ""  # ENTRIES: the Flow method that takes one entry (and appends it here)
-    # how an entry moves with an edit (Mapper, the edit's Moves, entry) -> entry; None: as it is
-    move: Optional[Callable] = None
-    taken_over: bool = True  # False: entries after a take-over point make it fail
-
-
-def _moved_unfollowed(m: Mapper, moves, u: Unfollowed) -> Unfollowed:
-    start, end = m.span((u.start, u.end))
-    return Unfollowed(start, end, u.reason)
-
-
-TABLES = (
-    # Assign -> GateSite, every gate assignment that ran
-    Table("gate_sites", Kind.DICT, move=lambda m, moves, e: (e[0], e[1]._replace(val=m.val(e[1].val)))),
-    Table("overwrites", Kind.DICT),  # Assign -> Overwrite
-    Table("read", Kind.DICT),  # Assign whose value was read -> None
-    Table("called", Kind.DICT),  # function name -> None, in call order
-    # the name of every function whose definition the walk used: called, looked into to see
-    # whether it is inert, or defined again (resync lets a definition differ where none of
-    # the rest used it)
-    Table("looked_up", Kind.LIST),
-    Table("fn_log", Kind.ENTRIES, "define",
-          move=lambda m, moves, e: e._replace(moves=compose(e.moves, moves))),
-    Table("lost_log", Kind.ENTRIES, "lost_entry"),
-    Table("launch_log", Kind.ENTRIES, "add_path",
-          move=lambda m, moves, e: LaunchEntry(m.span(e.key), m.launch(e.header), m.path(e.path))),
-    Table("extra_occ", Kind.LIST, move=lambda m, moves, o: replace(o, start=m.start(o.start), end=m.end(o.end))),
-    Table("children", Kind.LIST, taken_over=False),  # a `bash -c` body's model would need moving
-    Table("child_log", Kind.LIST, taken_over=False),  # the child_cache key of each of children
-    Table("unfollowed", Kind.LIST, move=_moved_unfollowed),
-)
-NAMES = tuple(t.name for t in TABLES)
-
-
-class Scalars(NamedTuple):
-    """The walk's counters a checkpoint keeps besides its logs."""
-
-    truncated: bool
-    sub_launches: int
-    made: int
-    fn_version: int
-
-
 @record
 class Checkpoint:
     """The walk between two top-level statements: copies of its paths, and how long each of its
@@ -450,50 +372,35 @@ class Resume:
     library: list = factory(list)  # library.LibraryRun of each function judged where defined
 
 
+def _moved_unfollowed(m: Mapper, moves, u: Unfollowed) -> Unfollowed:
+    start, end = m.span((u.start, u.end))
+    return Unfollowed(start, end, u.reason)
+
+
+# how an entry of a recorder log moves with an edit (Mapper, the edit's Moves, entry) -> entry;
+# a log not named here keeps its entries as they are
+_MOVES = {
+    "gate_sites": lambda m, moves, e: (e[0], e[1]._replace(val=m.val(e[1].val))),
+    "fn_log": lambda m, moves, e: e._replace(moves=compose(e.moves, moves)),
+    "launch_log": lambda m, moves, e: LaunchEntry(m.span(e.key), m.launch(e.header), m.path(e.path)),
+    "extra_occ": lambda m, moves, o: replace(o, start=m.start(o.start), end=m.end(o.end)),
+    "unfollowed": _moved_unfollowed,
+}
+
+
 class Incremental:
-    """Checkpoints, the start from one and the take-over of the rest (a part of
-    flow.analysis.Flow), and the three logs replayed into tables of their own."""
+    """Checkpoints, the start from one and the take-over of the rest: wraps the walk's recorder
+    (it reads the recorder's logs, restores them from a checkpoint and appends the last walk's
+    moved entries) and calls the walker's step() for the top-level statements."""
 
-    def new_logs(self) -> None:
-        """Empty logs, one attribute per table of TABLES."""
-        for t in TABLES:
-            setattr(self, t.name, {} if t.kind is Kind.DICT else [])
-
-    def logs(self) -> tuple:
-        """The logs, in TABLES order."""
-        return tuple(getattr(self, n) for n in NAMES)
-
-    def lens(self) -> tuple:
-        """How long each log is now."""
-        return tuple(len(getattr(self, n)) for n in NAMES)
-
-    def scalars(self) -> Scalars:
-        """The counters now."""
-        return Scalars(self.truncated, self.sub_launches, self.made, self.fn_version)
-
-    # the logs whose entries fill tables of their own: each entry goes through one of these, in
-    # the walk and when restore() or resync() replay another walk's entries
-    def lost_entry(self, entry: LostEntry) -> None:
-        self.lost[entry.key] = entry.lost
-        self.lost_log.append(entry)
-
-    def define(self, entry: Define) -> None:
-        """A function defined (see Define); fdef None: removed by `unset -f`."""
-        if entry.fdef is None:
-            self.functions.pop(entry.name, None)
-            self.def_states.pop(entry.name, None)
-        else:
-            self.functions[entry.name] = entry.fdef
-            self.def_states[entry.name] = (entry.forks, entry.moves)
-        self.fn_log.append(entry)
-
-    def add_path(self, entry: LaunchEntry) -> None:
-        """One path reaching a launch: the first path of a key records a launch like the given one."""
-        launch = self.launches.get(entry.key)
-        if launch is None:
-            launch = self.launches[entry.key] = entry.header.header(0)
-        launch.paths.append(entry.path)
-        self.launch_log.append(entry)
+    def __init__(self, inp, rec: Recorder, where, walker, sourcing, resume: Optional[Resume],
+                 moves: Optional[tuple]) -> None:
+        self.inp, self.rec, self.where, self.walker, self.sourcing = inp, rec, where, walker, sourcing
+        self.resume_from = resume
+        self.moves = moves  # from the version `resume` was walked on to this one
+        self.mappers: dict = {}  # Moves -> its Mapper (mapper())
+        self.end: Optional[Checkpoint] = None
+        self.resynced = 0  # the top-level statement where the rest was taken over (0: none)
 
     def mapper(self, moves: Optional[tuple]) -> Optional[Mapper]:
         """The Mapper of moves for this walk's relevant names (one per Moves: its memory of
@@ -502,17 +409,17 @@ class Incremental:
             return None
         mapper = self.mappers.get(moves)
         if mapper is None:
-            mapper = self.mappers[moves] = Mapper(moves, self.relevant)
+            mapper = self.mappers[moves] = Mapper(moves, self.inp.relevant)
         return mapper
 
     def start(self) -> tuple:
         """The paths to start the top-level walk with, the checkpoints still valid, and how
         many top-level statements they cover."""
-        fresh = [State({}, relevant=self.relevant, errexit=self.errexit_at_start)]
+        fresh = [State({}, relevant=self.inp.relevant, errexit=self.inp.errexit_at_start)]
         r = self.resume_from
-        if r is None or r.logs is None or r.relevant != self.relevant or r.path != self.path or not r.points:
+        if r is None or r.logs is None or r.relevant != self.inp.relevant or r.path != self.inp.path or not r.points:
             return fresh, [], 0
-        body, old, starts = self.script.body.body, r.body, r.starts
+        body, old, starts = self.inp.script.body.body, r.body, r.starts
         same, limit = 0, min(len(body), len(old))
         while same < limit and body[same] is old[same] and body[same].start == starts[same]:
             same += 1
@@ -524,30 +431,17 @@ class Incremental:
             states = moved_states(p.states, self.mapper(p.moves))
         except Unmapped:
             return fresh, [], 0
-        self.restore(r.logs, p.lens)
-        self.truncated, self.sub_launches, self.made, self.fn_version = p.scalars
+        self.rec.restore(r.logs, p.lens)
+        self.rec.set_scalars(p.scalars)
         return states, points, p.index
-
-    def restore(self, logs: tuple, lens: tuple) -> None:
-        """The tables as they were at a checkpoint: the prefixes of the last walk's logs."""
-        for t, old, n in zip(TABLES, logs, lens):
-            if t.kind is Kind.DICT:
-                setattr(self, t.name, dict(islice(old.items(), n)))
-            elif t.kind is Kind.LIST:
-                setattr(self, t.name, old[:n])
-            else:
-                put = getattr(self, t.replay)
-                for entry in islice(old, n):
-                    put(entry)
-        self.child_cache = dict(zip(self.child_log, self.children))
 
     def candidates(self, body: list, first: int) -> dict:
         """The last walk's checkpoints where this walk may take the rest from it: inside the
         common tail of the two bodies (the same statement objects, moved by the edit), past
         where this walk started. New index -> Checkpoint."""
         r = self.resume_from
-        if r is None or r.logs is None or r.end is None or r.sourced or r.relevant != self.relevant \
-                or r.path != self.path:
+        if r is None or r.logs is None or r.end is None or r.sourced or r.relevant != self.inp.relevant \
+                or r.path != self.inp.path:
             return {}
         old = r.body
         tail, limit = 0, min(len(body), len(old))
@@ -575,16 +469,16 @@ class Incremental:
         taking checkpoints on the way when asked to, and taking the rest from the last walk
         where its paths meet this one's again."""
         step = max(4, len(body) // CHECKPOINTS)
-        cands = self.candidates(body, first) if self.record else {}
+        cands = self.candidates(body, first) if self.inp.record else {}
         for i in range(first, len(body)):
-            if self.record and i > first and i % step == 0 and not self.dependencies \
-                    and not self.source_cache:
+            if self.inp.record and i > first and i % step == 0 and not self.rec.dependencies \
+                    and not self.sourcing.source_cache:
                 points.append(self.checkpoint(i, states))
-            if i in cands and not self.dependencies and not self.source_cache \
+            if i in cands and not self.rec.dependencies and not self.sourcing.source_cache \
                     and self.resync(cands[i], i, states, points):
                 return states
-            self.call_steps = 0
-            after = self.step(body[i], states)
+            self.where.call_steps = 0
+            after = self.walker.step(body[i], states)
             if after is None:
                 break
             states = after
@@ -592,7 +486,7 @@ class Incremental:
 
     def checkpoint(self, index: int, states: list) -> Checkpoint:
         """The walk now, before top-level statement index."""
-        return Checkpoint(index, [st.fork() for st in states], self.lens(), self.scalars())
+        return Checkpoint(index, [st.fork() for st in states], self.rec.lens(), self.rec.scalars())
 
     def resync(self, p: Checkpoint, j: int, states: list, points: list) -> bool:
         """At statement j, the last walk's checkpoint p (same statement, moved): when the paths
@@ -615,7 +509,7 @@ class Incremental:
                     their_moves: Optional[tuple]) -> bool:
         """Whether two lists of paths, each moved to this version's offsets by its Moves, lead to
         the same walk (same_path, pair by pair); a cheap look first at what moving never changes."""
-        relevant = self.relevant
+        relevant = self.inp.relevant
         if len(mine) != len(theirs) or not all(may_be_same_path(a, b, relevant) for a, b in zip(mine, theirs)):
             return False
         try:
@@ -631,7 +525,7 @@ class Incremental:
         """Nothing the rest of the walk reads differs from the last walk's at p, and nothing it
         made needs more than moving."""
         r, end = self.resume_from, self.resume_from.end
-        if self.truncated != p.scalars.truncated or self.made != p.scalars.made \
+        if self.rec.truncated != p.scalars.truncated or self.rec.made != p.scalars.made \
                 or end.scalars.made != p.scalars.made:
             return False
         at, upto = dict(zip(NAMES, p.lens)), dict(zip(NAMES, end.lens))
@@ -639,18 +533,17 @@ class Incremental:
         if any(upto[t.name] != at[t.name] for t in TABLES if not t.taken_over):
             return False
         functions = {e.name: e.fdef for e in islice(old["fn_log"], at["fn_log"])}
-        if functions.keys() != self.functions.keys():
+        if functions.keys() != self.rec.functions.keys():
             return False
-        changed = {n for n in functions if functions[n] is not self.functions[n]}
+        changed = {n for n in functions if functions[n] is not self.rec.functions[n]}
         if changed and not changed.isdisjoint(islice(old["looked_up"], at["looked_up"], upto["looked_up"])):
             return False  # a function defined otherwise here, and the rest of the walk used it
-        if any(n not in self.called for n in islice(old["called"], at["called"])):
+        if any(n not in self.rec.called for n in islice(old["called"], at["called"])):
             return False  # the last walk called a function before p that this one did not
         later_fns = [e.fdef for e in islice(old["fn_log"], at["fn_log"], upto["fn_log"])]
-        bodies = [f for n, f in self.functions.items() if n not in changed] + later_fns
-        for name in ("gate_sites", "overwrites"):
+        bodies = [f for n, f in self.rec.functions.items() if n not in changed] + later_fns
+        for name, mine in (("gate_sites", self.rec.gate_sites), ("overwrites", self.rec.overwrites)):
             before = dict(islice(old[name].items(), at[name]))
-            mine = getattr(self, name)
             if before.keys() != mine.keys():
                 # an assignment seen before p by one walk only: fine unless the rest of the
                 # walk can run it again (it sits in a function)
@@ -658,11 +551,11 @@ class Incremental:
                          [v[0] for k, v in mine.items() if k not in before]
                 if any(f.start <= a.start < f.end for a in differ for f in bodies):
                     return False
-        unsure = [k for k in islice(old["read"], at["read"]) if k not in self.read]
+        unsure = [k for k in islice(old["read"], at["read"]) if k not in self.rec.read]
         if unsure:
             # read before p by the last walk only: the rest may read it again or not, which
             # decides only whether an overwritten gate assignment was read
-            final = set(self.overwrites)
+            final = set(self.rec.overwrites)
             final.update(islice(old["overwrites"], at["overwrites"], upto["overwrites"]))
             if any(k in final for k in unsure):
                 return False
@@ -674,12 +567,12 @@ class Incremental:
         end, moves = self.resume_from.end, self.moves
         try:
             rest = dict(zip(NAMES, self.moved_entries(p.lens, end.lens)))
-            called = set(self.called)
+            called = set(self.rec.called)
             called.update(name for name, _ in rest["called"])
             for e in rest["fn_log"]:
                 if e.name not in called:  # judged where defined: check they move
                     moved_states(e.forks, self.mapper(compose(e.moves, moves)))
-            if not self.launches and not rest["launch_log"]:
+            if not self.rec.launches and not rest["launch_log"]:
                 moved_states(end.states, self.mapper(compose(end.moves, moves)))
         except Unmapped:
             return None
@@ -692,16 +585,10 @@ class Incremental:
         out = []
         for t, old, a, b in zip(TABLES, self.resume_from.logs, start, stop):
             rows = islice(old.items(), a, b) if t.kind is Kind.DICT else islice(old, a, b)
-            out.append([t.move(mapper, moves, e) for e in rows] if mapper is not None and t.move is not None
+            move = _MOVES.get(t.name)
+            out.append([move(mapper, moves, e) for e in rows] if mapper is not None and move is not None
                        else list(rows))
         return out
-
-    def putter(self, t: Table) -> Callable:
-        """How one entry of table t is appended to this walk's log (an ENTRIES table replays it)."""
-        if t.kind is Kind.DICT:
-            log = getattr(self, t.name)
-            return lambda entry: log.setdefault(*entry)
-        return getattr(self, t.name).append if t.kind is Kind.LIST else getattr(self, t.replay)
 
     def take_over(self, p: Checkpoint, j: int, rest: dict, points: list) -> None:
         """Append the moved rest of the last walk after p (this walk is at statement j), noting
@@ -709,8 +596,7 @@ class Incremental:
         r, end, moves = self.resume_from, self.resume_from.end, self.moves
         later = [q for q in r.points if q.index > p.index]
         cuts = [dict() for _ in later]
-        for k, (t, a) in enumerate(zip(TABLES, p.lens)):
-            log, put = getattr(self, t.name), self.putter(t)
+        for k, (t, a, log, put) in enumerate(zip(TABLES, p.lens, self.rec.logs(), self.rec.putters())):
             position = a
             for entry in [None] + rest[t.name]:
                 if entry is not None:
@@ -721,16 +607,16 @@ class Incremental:
                         cut[t.name] = len(log)
         shift = j - p.index
         base = p.scalars
-        subs, fns_before = self.sub_launches, self.fn_version
+        subs, fns_before = self.rec.sub_launches, self.rec.fn_version
         for q, cut in zip(later, cuts):
             qs = q.scalars
             points.append(Checkpoint(q.index + shift, q.states, tuple(cut[n] for n in NAMES),
                                      Scalars(qs.truncated, subs + qs.sub_launches - base.sub_launches, qs.made,
                                              fns_before + qs.fn_version - base.fn_version),
                                      compose(q.moves, moves)))
-        self.truncated = end.scalars.truncated
-        self.sub_launches = subs + end.scalars.sub_launches - base.sub_launches
-        self.fn_version = fns_before + end.scalars.fn_version - base.fn_version
-        self.end = Checkpoint(len(self.script.body.body), end.states, self.lens(), self.scalars(),
+        self.rec.truncated = end.scalars.truncated
+        self.rec.sub_launches = subs + end.scalars.sub_launches - base.sub_launches
+        self.rec.fn_version = fns_before + end.scalars.fn_version - base.fn_version
+        self.end = Checkpoint(len(self.inp.script.body.body), end.states, self.rec.lens(), self.rec.scalars(),
                               compose(end.moves, moves))
         self.resynced = j

@@ -14,7 +14,7 @@ from .commands import Call, base_name
 from .effects import Environ
 from .environ import read_launcher
 from .facts import UNSET, Dropped, Launch, LaunchPath, Origin, Seen, Val, ValKind, Var
-from .incremental import LaunchEntry
+from .record import LaunchEntry
 from .state import State
 
 _KNOWN, _DEFAULT, _UNKNOWN = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN
@@ -22,7 +22,11 @@ _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)  # the script gives the text (a defaul
 
 
 class Launches:
-    """The walk's launches (a part of flow.analysis.Flow)."""
+    """The walk's launches: what each path reaching one gives it, recorded as LaunchEntry."""
+
+    def __init__(self, inp, where, rec, evaluator, applier) -> None:
+        self.inp, self.where, self.rec, self.evaluator, self.applier = inp, where, rec, evaluator, applier
+        self.folder_changes: Optional[bool] = None  # the script runs cd/pushd/popd (changes_folder())
 
     def launcher(self, c: Call) -> str:
         """The label of the launch the command c is ('' when it is none): a launcher, a
@@ -45,17 +49,17 @@ class Launches:
     def launch(self, c: Call, launcher: str) -> None:
         """Record one path reaching the launch c: what it sees with its prefix applied."""
         cmd, words, i, s, prefix = c.cmd, c.words, c.i, c.s, c.prefix
-        if self.via is not None:  # a launch in a sourced file: shown at the `source` command
-            key = self.via
-            launch = self.launches.get(key) or Launch(key[0], key[1], key[0], key[1], launcher + " (sourced)")
+        if self.where.via is not None:  # a launch in a sourced file: shown at the `source` command
+            key = self.where.via
+            launch = self.rec.launches.get(key) or Launch(key[0], key[1], key[0], key[1], launcher + " (sourced)")
         else:
             key = (cmd.start, cmd.end)
-            launch = self.launches.get(key) or Launch(cmd.start, cmd.end, words[i].start, words[i].end, launcher,
+            launch = self.rec.launches.get(key) or Launch(cmd.start, cmd.end, words[i].start, words[i].end, launcher,
                                                       command=c.names[i] or "")
-        self.sub_launches += 1
+        self.rec.sub_launches += 1
         ranks = read_launcher(base_name(c.names[i]), c.names, words, i + 1)
         if ranks:  # srun --export, mpirun -x, deepspeed's nodes: what the ranks see
-            self.effect_environ(Environ(ranks), c, [s])
+            self.applier.effect_environ(Environ(ranks), c, [s])
             prefix = c.prefix
         reach = c.reach
         # bash expands the arguments before it makes the prefix assignments: in
@@ -66,7 +70,7 @@ class Launches:
             if replace and w.text is not None and replace in w.text:  # xargs -I{}: its input goes there
                 args.append(Val(_UNKNOWN, w.text, via="xargs", span=(w.start, w.end), origin=Origin.UNKNOWN))
                 continue
-            args.extend(self.values(w, s))
+            args.extend(self.evaluator.values(w, s))
         if replace == "":  # xargs: its input joins the words at the end
             args.append(Val(_UNKNOWN, via="xargs", origin=Origin.UNKNOWN))
         args = tuple(args)
@@ -80,19 +84,19 @@ class Launches:
             for name in [n for n, v in child.vars.items() if v is not None and v.exported and n not in kept]:
                 child.drop(name)
         prefix_sites = []
-        relevant = self.relevant
+        relevant = self.inp.relevant
         for a in prefix:
             if a.mode == AssignMode.ENV_UNSET:
                 child.drop(a.name)
                 child.removed = {**child.removed, a.name: (a.start, a.end)}
                 continue
-            if relevant is not None and not self.wide and a.name not in relevant and a.name not in G.OTHER_VARS \
+            if relevant is not None and not self.inp.wide and a.name not in relevant and a.name not in G.OTHER_VARS \
                     and not (a.value is not None and a.value.effects):
                 continue  # PYTHONPATH=... torchrun: nothing a check reads (a dry run shows it)
-            self.assign(child, a)
+            self.applier.assign(child, a)
             prefix_sites.append(a)
         dropped = self.reached(reach, child) if reach is not None else None
-        self.add_path(LaunchEntry(key, launch, self.see(child, args, prefix_sites, cleared=c.clears,
+        self.rec.add_path(LaunchEntry(key, launch, self.see(child, args, prefix_sites, cleared=c.clears,
                                                         dropped=dropped)))
 
     def reached(self, reach, child: State) -> dict:
@@ -124,13 +128,13 @@ class Launches:
         """The NAME=value lines of `.deepspeed_env` where deepspeed would read it: the script's
         folder, when the script changes folder nowhere ({} when there is no such file); None
         when packgate cannot tell where the working folder is."""
-        if self.path is None or self.loader is None or self.changes_folder():
+        if self.inp.path is None or self.inp.loader is None or self.changes_folder():
             return None
-        target = os.path.join(os.path.dirname(self.path), G.DEEPSPEED_ENV_FILE)
-        self.dependencies.add(os.path.realpath(target))
+        target = os.path.join(os.path.dirname(self.inp.path), G.DEEPSPEED_ENV_FILE)
+        self.rec.dependencies.add(os.path.realpath(target))
         if not os.path.isfile(target):
             return {}
-        text, _reason = self.loader(target)
+        text, _reason = self.inp.loader(target)
         if text is None:
             return None
         lines = {}
@@ -144,7 +148,7 @@ class Launches:
         """Whether the script runs `cd`, `pushd` or `popd` anywhere (computed once)."""
         found = self.folder_changes
         if found is None:
-            found = self.folder_changes = _changes_folder(self.script.body)
+            found = self.folder_changes = _changes_folder(self.inp.script.body)
         return found
 
     def see(self, s: State, args: list, prefix_sites: list, implicit: bool = False,
@@ -152,7 +156,7 @@ class Launches:
         """What a launch given args sees on path s: each gate, the micro-batch size, the packing
         flags (dropped: gate -> Dropped, what a wrapper's rules keep from the launch)."""
         seen = {}
-        read = self.read
+        read = self.rec.read
         for var in s.vars.values():  # the launched program may read every variable it is given
             if var is not None and var.exported and var.origin is not None:
                 read[var.origin] = None
@@ -160,7 +164,7 @@ class Launches:
             var = s.vars.get(gate)
             lost = s.lost.get(gate)
             if var is not None and var.origin is not None:
-                self.read[var.origin] = None
+                self.rec.read[var.origin] = None
             removed = s.removed.get(gate)
             drop = dropped.get(gate) if dropped else None
             if var is None or var.val.kind == ValKind.UNSET:

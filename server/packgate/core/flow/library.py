@@ -11,12 +11,9 @@ in the tables whose membership it tests."""
 from itertools import islice
 from typing import NamedTuple, Optional
 
-from .incremental import NAMES, TABLES, Scalars, Unmapped, compose, moved_states
+from .incremental import Unmapped, compose, moved_states
+from .record import NAMES, Scalars
 from .state import State
-
-# the tables a walk tests keys of (setdefault, `in`): a key in one walk only, where a library
-# function may test it, makes its walk differ
-_TESTED = ("gate_sites", "overwrites", "read")
 
 
 class LibraryRun(NamedTuple):
@@ -37,34 +34,39 @@ class LibraryRun(NamedTuple):
 
 
 class Library:
-    """The library functions' walks (a part of flow.analysis.Flow)."""
+    """The library functions' walks, after the top-level walk."""
+
+    def __init__(self, inp, rec, where, walker, sourcing, incremental) -> None:
+        self.inp, self.rec, self.where, self.walker, self.sourcing = inp, rec, where, walker, sourcing
+        self.incremental = incremental
+        self.library_runs: list = []  # of LibraryRun, in the order they were walked
 
     def library_functions(self) -> None:
         """Functions never called: judged where they were defined (or taken over from the last walk)."""
         old = self.old_library_runs()
-        for name, fdef in list(self.functions.items()):
-            if name in self.called:
+        for name, fdef in list(self.rec.functions.items()):
+            if name in self.rec.called:
                 continue
-            self.called[name] = None
-            forks, moves = self.def_states.get(name, ([State({}, relevant=self.relevant)], None))
-            before, scalars = self.lens(), self.scalars()
-            called, functions, launched = frozenset(self.called), dict(self.functions), bool(self.launches)
-            deps = len(self.dependencies)
+            self.rec.called[name] = None
+            forks, moves = self.rec.def_states.get(name, ([State({}, relevant=self.inp.relevant)], None))
+            before, scalars = self.rec.lens(), self.rec.scalars()
+            called, functions, launched = frozenset(self.rec.called), dict(self.rec.functions), bool(self.rec.launches)
+            deps = len(self.rec.dependencies)
             run = old.get(name)
             if run is None or not self.take_library_run(run, fdef, forks, moves):
-                self.call_steps = 0
-                self.call(fdef, moved_states(forks, self.mapper(moves)))
-            after = self.scalars()
+                self.where.call_steps = 0
+                self.walker.call(fdef, moved_states(forks, self.incremental.mapper(moves)))
+            after = self.rec.scalars()
             # a child shell's model is kept by place (child_cache): with any, a walk may reuse one
-            clean = after.made == scalars.made and len(self.dependencies) == deps and not self.children
+            clean = after.made == scalars.made and len(self.rec.dependencies) == deps and not self.rec.children
             self.library_runs.append(LibraryRun(name, fdef, forks, moves, functions, called, launched,
-                                                before, self.lens(), scalars, after, clean))
+                                                before, self.rec.lens(), scalars, after, clean))
 
     def old_library_runs(self) -> dict:
         """The last walk's library runs that may be taken over, by name ({} when none can)."""
-        r = self.resume_from
-        if r is None or r.logs is None or r.sourced or r.relevant != self.relevant or r.path != self.path \
-                or self.dependencies or self.source_cache or self.children:
+        r = self.incremental.resume_from
+        if r is None or r.logs is None or r.sourced or r.relevant != self.inp.relevant or r.path != self.inp.path \
+                or self.rec.dependencies or self.sourcing.source_cache or self.rec.children:
             return {}
         return {run.name: run for run in r.library if run.clean}
 
@@ -75,29 +77,28 @@ class Library:
             return False
         # a Define kept from before the edit keeps its Moves (its paths lie before the edit);
         # one taken over after it has the edit's composed in; one walked again is compared
-        if (run.forks is not forks or moves not in (run.moves, compose(run.moves, self.moves))) \
-                and not self.same_states(forks, moves, run.forks, compose(run.moves, self.moves)):
+        if (run.forks is not forks or moves not in (run.moves, compose(run.moves, self.incremental.moves))) \
+                and not self.incremental.same_states(forks, moves, run.forks, compose(run.moves, self.incremental.moves)):
             return False
-        if run.launched != bool(self.launches) or run.scalars.truncated != self.truncated \
-                or run.called != self.called.keys() or not _same_table(run.functions, self.functions):
+        if run.launched != bool(self.rec.launches) or run.scalars.truncated != self.rec.truncated \
+                or run.called != self.rec.called.keys() or not _same_table(run.functions, self.rec.functions):
             return False
-        logs = dict(zip(NAMES, self.resume_from.logs))
+        logs = dict(zip(NAMES, self.incremental.resume_from.logs))
         at = dict(zip(NAMES, run.before))
-        if any(self.tested_differently(getattr(self, name).keys(), islice(logs[name], at[name]), forks)
-               for name in _TESTED):
+        if any(self.tested_differently(mine.keys(), islice(logs[name], at[name]), forks)
+               for name, mine in self.rec.tested()):
             return False
         try:
-            entries = self.moved_entries(run.before, run.after)
+            entries = self.incremental.moved_entries(run.before, run.after)
         except Unmapped:
             return False
-        for t, rows in zip(TABLES, entries):
-            put = self.putter(t)
+        for put, rows in zip(self.rec.putters(), entries):
             for entry in rows:
                 put(entry)
         was, now = run.scalars, run.scalars_after
-        self.truncated = now.truncated
-        self.sub_launches += now.sub_launches - was.sub_launches
-        self.fn_version += now.fn_version - was.fn_version
+        self.rec.truncated = now.truncated
+        self.rec.sub_launches += now.sub_launches - was.sub_launches
+        self.rec.fn_version += now.fn_version - was.fn_version
         return True
 
     def tested_differently(self, mine, theirs, forks: list) -> bool:
@@ -106,7 +107,7 @@ class Library:
         differ = mine ^ set(theirs)
         if not differ:
             return False
-        bodies = list(self.functions.values())
+        bodies = list(self.rec.functions.values())
         origins = {v.origin for s in forks for vs in (s.vars,) + s.frames for v in vs.values()
                    if v is not None and v.origin is not None}
         return any(a in origins or any(f.start <= a.start < f.end for f in bodies) for a in differ)

@@ -25,24 +25,29 @@ _USES_ARGS = (Assign, ExportNames, Unset, SetOpt, FuncDef, Opaque_)
 
 
 class Inertness:
-    """What the walk may step over (a part of flow.analysis.Flow): statements and function
-    bodies that change nothing a check sees."""
+    """What the walk may step over: statements and function bodies that change nothing a check
+    sees (it reads the functions the recorder holds)."""
+
+    def __init__(self, inp, rec) -> None:
+        self.inp, self.rec = inp, rec
+        self.args_cache: dict = {}  # FuncDef -> the positional parameters its body reads
+        self.inert_cache: dict = {}  # (Block, fn_version) -> (inert, the functions the answer read)
 
     def inert(self, block: Block, depth: int = 0) -> bool:
         """True when walking block can change nothing a check sees (no assignment that matters,
         no export, exit, launch, source or call of a function that is not inert itself)."""
-        key = (block, self.fn_version)  # a function defined later can change the answer
+        key = (block, self.rec.fn_version)  # a function defined later can change the answer
         cached = self.inert_cache.get(key)
         if cached is not None:
             result, used = cached
-            self.looked_up.extend(used)  # the answer read these functions' bodies
+            self.rec.looked_up.extend(used)  # the answer read these functions' bodies
             return result
         if depth > MAX_CALL_DEPTH:  # a long chain of calls: assume it matters (and stay shallow)
             return False
         self.inert_cache[key] = (False, ())  # recursion (a function calling itself) is not inert
-        mark = len(self.looked_up)
+        mark = len(self.rec.looked_up)
         result = self.quiet([block], depth)
-        self.inert_cache[key] = (result, tuple(dict.fromkeys(self.looked_up[mark:])))
+        self.inert_cache[key] = (result, tuple(dict.fromkeys(self.rec.looked_up[mark:])))
         return result
 
     def skippable(self, st) -> bool:
@@ -61,14 +66,14 @@ class Inertness:
             return False
         if kind is Command and st.words:
             name = st.words[0].text
-            if name in self.functions:
-                self.called[name] = None  # as walking the call would
+            if name in self.rec.functions:
+                self.rec.called[name] = None  # as walking the call would
         return True
 
     def quiet(self, stack: list, depth: int) -> bool:
         """inert() for a list of statements (not cached)."""
-        relevant = self.relevant
-        functions = self.functions
+        relevant = self.inp.relevant
+        functions = self.rec.functions
         result = True
         while stack and result:
             st = stack.pop()
@@ -88,7 +93,7 @@ class Inertness:
                         any(w.effects for w in st.words):
                     result = name in functions and not st.prefix
                     if result:
-                        self.looked_up.append(name)
+                        self.rec.looked_up.append(name)
                         result = self.inert(functions[name].body, depth + 1)
             elif kind in _CHANGES:
                 result = False

@@ -21,12 +21,17 @@ _UNREAD = Val(ValKind.UNKNOWN, via="a file packgate could not read", origin=Orig
 
 
 class Sourcing:
-    """The walk's `source` (a part of flow.analysis.Flow)."""
+    """The walk's `source`: a sourced file is walked by the walker, in this shell."""
+
+    def __init__(self, inp, where, rec, walker) -> None:
+        self.inp, self.where, self.rec, self.walker = inp, where, rec, walker
+        self.source_cache: dict = {}  # a sourced file's real path -> its model (False: not followed)
+        self.written_files: dict = {}  # a sourced path -> whether the script writes it (writes_file())
 
     def source(self, cmd: Command, word: Word, val: Val, s: State) -> list:
         """Run a sourced file in this shell, when it can be found and read safely."""
         override = self.source_directive(cmd)
-        where = (word.start, word.end) if self.via is None else self.via
+        where = (word.start, word.end) if self.where.via is None else self.where.via
         if override is not None:
             target = override
         elif val.kind in _GIVEN and val.text:
@@ -35,14 +40,14 @@ class Sourcing:
             return self.unread(s, where, UnfollowedKind.PROCESS, self.shown(word))
         else:
             return self.unread(s, where, UnfollowedKind.DYNAMIC, val.via or "?")
-        if self.loader is None:  # following is off (no file location): nothing more to say
+        if self.inp.loader is None:  # following is off (no file location): nothing more to say
             return [s]
         if "\0" in target:
             return self.unread(s, where, UnfollowedKind.REFUSED, "a path with a NUL byte")
         written = target
         if self.writes_file(written):  # made (or rewritten) at run time: what is on disk now is not it
             return self.unread(s, where, UnfollowedKind.WRITTEN, written)
-        current = self.file_stack[-1]
+        current = self.where.file_stack[-1]
         if not os.path.isabs(target):
             if current is None:
                 return self.unread(s, where, UnfollowedKind.RELATIVE, target)
@@ -50,39 +55,39 @@ class Sourcing:
         target = os.path.normpath(target)
 
         real = os.path.realpath(target)
-        chain = [p for p in self.file_stack if p]
+        chain = [p for p in self.where.file_stack if p]
         if real in {os.path.realpath(p) for p in chain}:
             cycle = " → ".join(os.path.basename(p) for p in chain + [real])
-            self.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.CYCLE, cycle)))
+            self.rec.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.CYCLE, cycle)))
             return [s]
-        if len(self.file_stack) > MAX_SOURCE_DEPTH:
+        if len(self.where.file_stack) > MAX_SOURCE_DEPTH:
             return self.unread(s, where, UnfollowedKind.DEPTH, written)
-        self.dependencies.add(real)
+        self.rec.dependencies.add(real)
         script = self.source_cache.get(real)
         if script is None:
-            text, reason = self.loader(target)
+            text, reason = self.inp.loader(target)
             if text is None:
-                self.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.REFUSED, f"{written}: {reason}")))
+                self.rec.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.REFUSED, f"{written}: {reason}")))
                 self.source_cache[real] = False
                 if not os.path.lexists(target):
                     return [s]  # bash says so and goes on: the file sets nothing
                 return self.unread(s, where, None, "")
-            self.foreign[real] = text
+            self.rec.foreign[real] = text
             script = parse_bytes(text.encode("utf-8", "surrogatepass"), file=real)
             self.source_cache[real] = script
         elif script is False:
             return [s] if not os.path.lexists(target) else self.unread(s, where, None, "")
-        outer_via = self.via
-        if self.via is None:
-            self.via = (cmd.start, cmd.end)
-        self.file_stack.append(real)
-        self.sourced = True
+        outer_via = self.where.via
+        if self.where.via is None:
+            self.where.via = (cmd.start, cmd.end)
+        self.where.file_stack.append(real)
+        self.where.sourced = True
         try:
-            out = self.block(script.body, [s])
+            out = self.walker.block(script.body, [s])
         finally:
-            self.file_stack.pop()
-            self.sourced = len(self.file_stack) > 1
-            self.via = outer_via
+            self.where.file_stack.pop()
+            self.where.sourced = len(self.where.file_stack) > 1
+            self.where.via = outer_via
         for st in out:
             if st.done == Stop.RETURN:
                 st.done = Stop.NONE
@@ -92,7 +97,7 @@ class Sourcing:
         """A file (or a command's output) sourced unseen: PG009 says so (kind None: said
         already), and what the gates are after it is unknown on this path."""
         if kind is not None:
-            self.unfollowed.append(Unfollowed(*where, Reason(kind, detail)))
+            self.rec.unfollowed.append(Unfollowed(*where, Reason(kind, detail)))
         for gate in G.GATES:
             s.set(gate, Var(_UNREAD, True, None))
         return [s]
@@ -104,30 +109,30 @@ class Sourcing:
         if found is None:
             name = re.escape(os.path.basename(written).encode("utf-8", "surrogatepass"))
             pattern = rb"(?:>>?|>\||\btee(?:\s+-a)?)\s*[\"']?(?:[^\s\"';&|<>]*/)?" + name + rb"[\"']?(?=[\s;&|)]|$)"
-            found = self.written_files[written] = bool(name) and not self.sourced and \
-                re.search(pattern, self.data) is not None
+            found = self.written_files[written] = bool(name) and not self.where.sourced and \
+                re.search(pattern, self.inp.data) is not None
         return found
 
     def process_substitution(self, word: Word) -> bool:
         """Whether a sourced word is a process substitution, `<(curl ...)`."""
         parts = word.parts
         return len(parts) == 1 and type(parts[0]) is Opaque and parts[0].reason == SUBSTITUTION and \
-            not self.sourced and self.data[parts[0].start:parts[0].start + 2] == b"<("
+            not self.where.sourced and self.inp.data[parts[0].start:parts[0].start + 2] == b"<("
 
     def shown(self, word: Word) -> str:
         """A word as the script spells it (in this document)."""
-        if self.sourced:
+        if self.where.sourced:
             return "?"
-        return self.data[word.start:word.end].decode("utf-8", "replace")
+        return self.inp.data[word.start:word.end].decode("utf-8", "replace")
 
     def source_directive(self, cmd: Command) -> Optional[str]:
         """The path of a `# packgate source=PATH` comment that covers this command."""
-        if self.via is not None:
+        if self.where.via is not None:
             return None
-        for d in self.script.directives:
+        for d in self.inp.script.directives:
             if d.kind == DirectiveKind.SOURCE and d.values and d.scope_start <= cmd.start < d.scope_end:
                 path = d.values[0]
-                if not os.path.isabs(path) and self.path:
-                    path = os.path.join(os.path.dirname(self.path), path)
+                if not os.path.isabs(path) and self.inp.path:
+                    path = os.path.join(os.path.dirname(self.inp.path), path)
                 return path
         return None

@@ -21,23 +21,28 @@ _CALLER, _ARGUMENT, _FROM_DEFAULT, _NOBODY = Origin.CALLER, Origin.ARGUMENT, Ori
 
 
 class Values:
-    """The walk's word evaluation (a part of flow.analysis.Flow): reads the path's variables,
-    notes what was read, and makes the assignments `${X:=d}` does."""
+    """The walk's word evaluation: reads the path's variables, notes what was read (in the
+    recorder), and makes the assignments `${X:=d}` does."""
+
+    def __init__(self, inp, where, rec) -> None:
+        self.inp, self.where, self.rec = inp, where, rec
+        self.literals: dict = {}  # literal Word of this script -> its Val
+        self.sourced_literals: dict = {}  # ... of a sourced file (its offsets are the file's)
 
     def value(self, word: Word, s: State) -> Val:
         """Evaluate a word to one value."""
         if word.text is not None:  # literal: the same value on every path, computed once
-            cache = self.sourced_literals if self.sourced else self.literals
+            cache = self.sourced_literals if self.where.sourced else self.literals
             v = cache.get(word)
             if v is None:
                 parts = word.parts
                 lit = (parts[0].start, parts[0].end) if len(parts) == 1 else None
-                v = cache[word] = Val(_KNOWN, word.text, "", lit, (word.start, word.end), self.sourced)
+                v = cache[word] = Val(_KNOWN, word.text, "", lit, (word.start, word.end), self.where.sourced)
             return v
         parts = word.parts
         v = self.part(parts[0], s) if len(parts) == 1 else concat([self.part(p, s) for p in parts])
         return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end),
-                   v.foreign or self.sourced, v.origin, v.name, v.required)
+                   v.foreign or self.where.sourced, v.origin, v.name, v.required)
 
     def positional_args(self, word: Word, s: State) -> list:
         """What a word of `set -- ...` expands to: `"$@"` where the script never set the
@@ -85,20 +90,20 @@ class Values:
         """Note that the assignment var came from was read (it is not an unread overwrite)."""
         origin = var.origin
         if origin is not None:
-            self.read[origin] = None
+            self.rec.read[origin] = None
 
     def part(self, p, s: State) -> Val:
         """The value of one part of a word."""
         kind = type(p)
         if kind is Lit:
-            return Val(_KNOWN, p.text, lit=(p.start, p.end), foreign=self.sourced)
+            return Val(_KNOWN, p.text, lit=(p.start, p.end), foreign=self.where.sourced)
         if kind is Opaque:
-            if p.reason == "script-dir" and self.file_stack[-1]:
-                return Val(_KNOWN, os.path.dirname(self.file_stack[-1]))
+            if p.reason == "script-dir" and self.where.file_stack[-1]:
+                return Val(_KNOWN, os.path.dirname(self.where.file_stack[-1]))
             if p.text and p.reason == "arithmetic":
                 n, assigned = evaluate(p.text, self.arith_lookup(s))
                 if n is not None and not assigned:  # one that assigns is not followed here
-                    return Val(_KNOWN, str(n), foreign=self.sourced)
+                    return Val(_KNOWN, str(n), foreign=self.where.sourced)
             return Val(_UNKNOWN, via=p.reason, origin=_NOBODY)
         return self.ref(p, s)
 
@@ -111,10 +116,10 @@ class Values:
             self.mark_read(var)
         name = r.name
         positional = name.isdigit() and name.isascii() or name in _SPECIAL_PARAMETERS
-        if var is None and r.name == "0" and self.path:
-            var = Var(Val(_KNOWN, self.path), False, None)
-        elif var is None and r.name == "BASH_SOURCE" and self.file_stack[-1]:
-            var = Var(Val(_KNOWN, self.file_stack[-1]), False, None)
+        if var is None and r.name == "0" and self.inp.path:
+            var = Var(Val(_KNOWN, self.inp.path), False, None)
+        elif var is None and r.name == "BASH_SOURCE" and self.where.file_stack[-1]:
+            var = Var(Val(_KNOWN, self.where.file_stack[-1]), False, None)
         if var is not None:
             base = var.val
         elif s.container and not positional:
@@ -164,15 +169,15 @@ class Values:
             result = alt
         if op in (":=", "=") and var is None:
             # ${X:=d} assigns X in this shell (not exported): an assignment of its own
-            self.made += 1
+            self.rec.made += 1
             a = Assign(r.start, r.end, name=r.name, name_start=r.name_start, name_end=r.name_end,
                        mode=AssignMode.PARAM_DEFAULT, eq_end=r.name_end, decl_start=r.start, decl_end=r.end,
-                       file=self.file_stack[-1] if len(self.file_stack) > 1 else None)
+                       file=self.where.file_stack[-1] if len(self.where.file_stack) > 1 else None)
             s.set(r.name, Var(result, s.allexport, a))
             if r.name in G.GATES:
-                self.gate_sites.setdefault(a, GateSite(a, result))
-                if a.file is not None and self.via is not None:
-                    self.sourced_at.setdefault(a, self.via)
+                self.rec.gate_sites.setdefault(a, GateSite(a, result))
+                if a.file is not None and self.where.via is not None:
+                    self.rec.sourced_at.setdefault(a, self.where.via)
         return result
 
 
@@ -342,7 +347,7 @@ class LazyValues:
 
     __slots__ = ("flow", "words", "state", "cache")
 
-    def __init__(self, flow: "Values", words: list, state: State):
+    def __init__(self, flow: Values, words: list, state: State):
         self.flow, self.words, self.state, self.cache = flow, words, state, {}
 
     @property

@@ -1,6 +1,6 @@
 """The walk: blocks, if, case, && / ||, loops, subshells and function calls over a list of
 paths, merging the paths that end up the same and pruning past MAX_PATHS. It knows no command:
-what a command or declaration does is commands.py's (the walk calls the method STATEMENTS
+what a command or declaration does is commands.py's (the walk calls the method `statements`
 names for each model type; ShellCheck's CFGAnalysis.hs is the model)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from ..parse.model import (AndOr, Assign, AssignMode, Block, Case, Command, Exit
                            SetOpt, Sub, SubKind, Unset)
 from .commands import case_covers, case_match, quiet_status
 from .facts import UNSET, Label, LabelKind, Lost, Origin, Stop, Val, ValKind, Var, and_or_label
-from .incremental import Define, LostEntry
+from .record import Define, LostEntry
 from .state import FAILED, OK, Tested, is_known, learnt
 
 MAX_PATHS = 16  # distinct paths kept per statement; a launch rarely has more than 3 that differ
@@ -35,29 +35,23 @@ _LOOP_ENDS = (Stop.BREAK, Stop.CONTINUE)  # end an iteration, not the script
 # through a command inside, which is checked where it runs)
 _ERREXIT_ENDS = frozenset((Command, Assign, ExportNames, Unset, Sub))
 
-# model type -> the Flow method that walks it (walk.py's for the compound statements,
-# commands.py's for commands and declarations); Opaque_ and unknown types change nothing
-STATEMENTS = {
-    Assign: "assignment",
-    Command: "command",
-    ExportNames: "export_names",
-    Unset: "unset_names",
-    SetOpt: "set_option",
-    Exit: "exit_statement",
-    Block: "group",
-    If: "if_",
-    Case: "case",
-    AndOr: "and_or",
-    Loop: "loop",
-    Sub: "sub",
-    FuncDef: "define_function",
-}
 
 
 class Walker:
-    """The walk over paths (a part of flow.analysis.Flow; `statements` is STATEMENTS resolved)."""
+    """The walk over paths. It applies no command itself: `statements` maps each model type of a
+    simple command or declaration to the applier's method (connect()), the compound ones to its own."""
 
-    statements: dict = {}
+    def __init__(self, inp, where, rec, evaluator, inertness) -> None:
+        self.inp, self.where, self.rec, self.evaluator, self.inertness = inp, where, rec, evaluator, inertness
+        # model type -> the method that walks it; Opaque_ and unknown types change nothing
+        self.statements: dict = {Block: self.group, If: self.if_, Case: self.case, AndOr: self.and_or,
+                                 Loop: self.loop, Sub: self.sub, FuncDef: self.define_function}
+
+    def connect(self, applier) -> None:
+        """The applier walks the simple commands and declarations."""
+        self.statements.update({Assign: applier.assignment, Command: applier.command,
+                                ExportNames: applier.export_names, Unset: applier.unset_names,
+                                SetOpt: applier.set_option, Exit: applier.exit_statement})
 
     def block(self, block: Block, states: list) -> list:
         """The statements of a block, in order, while any path is live."""
@@ -70,31 +64,31 @@ class Walker:
 
     def step(self, stmt, states: list) -> Optional[list]:
         """One statement of a block walked on every live path; None when no path is left."""
-        if self.skippable(stmt):
+        if self.inertness.skippable(stmt):
             status = quiet_status(stmt)
             for s in states:
                 if not s.done:
                     s.status = status
                     if s.facts:  # a variable no check reads changed, or a function ran
                         self.forget_skipped(stmt, s)
-            if status == FAILED and not self.no_errexit:
+            if status == FAILED and not self.where.no_errexit:
                 self.errexit(states)
             return states
-        if self.loop_depth:  # a loop's extra passes: what they cost is statements times paths
-            self.call_steps += len(states)
-        elif self.calling:
-            self.call_steps += 1
+        if self.where.loop_depth:  # a loop's extra passes: what they cost is statements times paths
+            self.where.call_steps += len(states)
+        elif self.where.calling:
+            self.where.call_steps += 1
         live = [s for s in states if not s.done]
         if not live:
             return None
         # paths that stopped wait: return/break for their frame, `exit` for the end of the
         # script, which is judged only when it has no launch (once one is seen, they go)
-        if self.launches:
+        if self.rec.launches:
             dead = [s for s in states if s.done and s.done != Stop.EXIT]
         else:
             dead = [s for s in states if s.done]
         after = self.stmt(stmt, live)
-        if not self.no_errexit and type(stmt) in _ERREXIT_ENDS:
+        if not self.where.no_errexit and type(stmt) in _ERREXIT_ENDS:
             self.errexit(after)
         states = dead + after
         if len(states) > MAX_PATHS // 2:
@@ -105,7 +99,7 @@ class Walker:
         """What a path's tests said no longer holds after a statement stepped over changed it."""
         if type(stmt) is Assign:
             s.forget(stmt.name)
-        elif stmt.words and stmt.words[0].text in self.functions:
+        elif stmt.words and stmt.words[0].text in self.rec.functions:
             s.forget_all()
 
     @staticmethod
@@ -119,11 +113,11 @@ class Walker:
 
     def suspended(self, block: Block, states: list) -> list:
         """A block walked where bash suspends errexit."""
-        self.no_errexit += 1
+        self.where.no_errexit += 1
         try:
             return self.block(block, states)
         finally:
-            self.no_errexit -= 1
+            self.where.no_errexit -= 1
 
     def group(self, block: Block, states: list) -> list:
         """A nested block (a `{ ...; }` group, a pipeline); `! cmd` inverts its status."""
@@ -138,7 +132,7 @@ class Walker:
     def stmt(self, st, states: list) -> list:
         """One statement on the given paths."""
         walk = self.statements.get(type(st))
-        return walk(self, st, states) if walk is not None else states
+        return walk(st, states) if walk is not None else states
 
     @staticmethod
     def merge(states: list) -> list:
@@ -171,7 +165,7 @@ class Walker:
                     gate_seen.add(key)
                     slim.append(s)
             if len(slim) > MAX_PATHS:
-                self.truncated = True
+                self.rec.truncated = True
                 slim = slim[:MAX_PATHS]
             out = slim
         return out
@@ -187,7 +181,7 @@ class Walker:
     def label(self, offset: int, kind: LabelKind, **details: str) -> Label:
         """A branch decision at offset, shown in this script: inside a sourced file, at its
         `source` command (a path label's line is read in this script)."""
-        return Label(offset if self.via is None else self.via[0], kind, **details)
+        return Label(offset if self.where.via is None else self.where.via[0], kind, **details)
 
     # ---------------------------------------------------------------- compound statements
 
@@ -261,12 +255,12 @@ class Walker:
         for extra in range(MAX_LOOP_PASSES):
             again = []
             if extra:
-                self.loop_depth += 1  # another pass: its statements count against MAX_LOOP_STEPS
+                self.where.loop_depth += 1  # another pass: its statements count against MAX_LOOP_STEPS
             try:
                 after = self.block(st.body, goes)
             finally:
                 if extra:
-                    self.loop_depth -= 1
+                    self.where.loop_depth -= 1
             for r in after:
                 if r.done == Stop.BREAK:
                     r.done, r.status = Stop.NONE, None
@@ -298,7 +292,7 @@ class Walker:
             goes = self.prune(goes)
             if not goes:
                 break
-            if extra == MAX_LOOP_PASSES - 1 or self.call_steps >= MAX_LOOP_STEPS:
+            if extra == MAX_LOOP_PASSES - 1 or self.where.call_steps >= MAX_LOOP_STEPS:
                 # passes enough: the rest leave as they are (one pass stands for any number)
                 for r in goes:
                     r.status = None
@@ -318,12 +312,12 @@ class Walker:
                 continue
             values = []
             for w in st.items:
-                values.extend(self.values(w, s))
+                values.extend(self.evaluator.values(w, s))
             if any(v.kind == ValKind.UNKNOWN for v in values) or len(values) > MAX_LOOP_ITEMS:
                 values = [Val(ValKind.UNKNOWN, via=st.var, origin=Origin.UNKNOWN)]
             if not values:
                 out.append(s.fork(self.label(st.start, LabelKind.LOOP_SKIPPED)))
-            elif self.loop_depth < MAX_SEQUENTIAL and len(values) > 1 and self.call_steps < MAX_LOOP_STEPS:
+            elif self.where.loop_depth < MAX_SEQUENTIAL and len(values) > 1 and self.where.call_steps < MAX_LOOP_STEPS:
                 passes.append((s.fork(self.label(st.start, LabelKind.LOOP_RAN)), values))
                 continue
             for v in values:
@@ -334,19 +328,19 @@ class Walker:
         for r in runs:
             if r.done in _LOOP_ENDS:
                 r.done = Stop.NONE
-        self.loop_depth += 1
+        self.where.loop_depth += 1
         try:
             for s, values in passes:
                 runs.extend(self.passes(st, s, values))
         finally:
-            self.loop_depth -= 1
+            self.where.loop_depth -= 1
         return self.merge(out + runs)
 
     def passes(self, st: Loop, s, values: list) -> list:
         """The body of a for loop once per value, in order, from path s: the paths after the last pass."""
         going, out = [s], []
         for k, v in enumerate(values):
-            if self.call_steps >= MAX_LOOP_STEPS:  # passes enough: one walk stands for the rest
+            if self.where.call_steps >= MAX_LOOP_STEPS:  # passes enough: one walk stands for the rest
                 forks = []
                 for p in going:
                     for rest in values[k:]:
@@ -435,7 +429,7 @@ class Walker:
         word = st.subject
         if word is None or word.effects:
             return None
-        val = self.value(word, s)
+        val = self.evaluator.value(word, s)
         return val.text if val.kind == ValKind.KNOWN else None
 
     def sub(self, st: Sub, states: list) -> list:
@@ -444,14 +438,14 @@ class Walker:
         status = OK if st.kind == SubKind.BACKGROUND else None  # `cmd &` returns 0 at once
         for s in states:
             s.status = status
-        if self.inert(st.body):  # `$(date +%F)`, `( cd dir && ls )`: nothing a check can see
+        if self.inertness.inert(st.body):  # `$(date +%F)`, `( cd dir && ls )`: nothing a check can see
             return states
-        launched_before = self.sub_launches
-        marker = len(self.gate_sites)
+        launched_before = self.rec.sub_launches
+        marker = len(self.rec.gate_sites)
         self.block(st.body, [s.fork() for s in states])
-        if self.sub_launches == launched_before:
+        if self.rec.sub_launches == launched_before:
             # gate exports made inside never reach a launch: remember them as lost
-            for a, _ in islice(self.gate_sites.values(), marker, None):
+            for a, _ in islice(self.rec.gate_sites.values(), marker, None):
                 if a.exported or a.mode == AssignMode.EXPORT:
                     self.lose(a, st)
                     for s in states:
@@ -460,16 +454,16 @@ class Walker:
 
     def lose(self, a: Assign, where: Sub) -> None:
         """An export that never reaches a launch (made in a subshell or child shell)."""
-        self.lost_entry(LostEntry(a, Lost(a, where)))
+        self.rec.lost_entry(LostEntry(a, Lost(a, where)))
 
     # ---------------------------------------------------------------- functions
 
     def define_function(self, st: FuncDef, states: list) -> list:
         """name() { ... }: defined here, walked where it is called."""
-        self.looked_up.append(st.name)  # whether it is defined again depends on the last definition
-        if self.functions.get(st.name) is not st:
-            self.fn_version += 1  # the table inert() reads changed (a definition run again did not)
-        self.define(Define(st.name, st, [s.fork() for s in states[:4]], None))
+        self.rec.looked_up.append(st.name)  # whether it is defined again depends on the last definition
+        if self.rec.functions.get(st.name) is not st:
+            self.rec.fn_version += 1  # the table inert() reads changed (a definition run again did not)
+        self.rec.define(Define(st.name, st, [s.fork() for s in states[:4]], None))
         return states
 
     def call(self, fdef: FuncDef, states: list, args: Optional[list] = None) -> list:
@@ -480,19 +474,19 @@ class Walker:
         itself (a half-typed `}` makes one of any helper) would cost 2**depth walks. Past
         MAX_CALL_STEPS statements walked in the calls of one top-level statement, its further
         calls are not walked (truncated)."""
-        if self.call_depth >= MAX_CALL_DEPTH or any(f is fdef for f in self.calling):
+        if self.where.call_depth >= MAX_CALL_DEPTH or any(f is fdef for f in self.where.calling):
             return states
-        if self.call_steps > MAX_CALL_STEPS:
-            self.truncated = True
+        if self.where.call_steps > MAX_CALL_STEPS:
+            self.rec.truncated = True
             return states
-        self.calling.append(fdef)
-        self.call_depth += 1
+        self.where.calling.append(fdef)
+        self.where.call_depth += 1
         self.bind_args(fdef, states, args)
         try:
             out = self.block(fdef.body, states)
         finally:
-            self.call_depth -= 1
-            self.calling.pop()
+            self.where.call_depth -= 1
+            self.where.calling.pop()
         for s in out:
             if s.done == Stop.RETURN:
                 s.done = Stop.NONE
@@ -507,7 +501,7 @@ class Walker:
 
     def bind_args(self, fdef: FuncDef, states: list, args: Optional[list]) -> None:
         """A new frame on each path, with the positional parameters the body reads bound."""
-        binds = self.uses_args(fdef)
+        binds = self.inertness.uses_args(fdef)
         every = len(binds) == 9  # it reads "$@": the call's words are its positional parameters
         for s in states:
             s.frames = s.frames + ({},)
