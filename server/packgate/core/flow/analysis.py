@@ -2,7 +2,8 @@
 of its own with one job, given the few others it calls: walk.py walks (the Walker owns the
 paths), apply.py applies what commands do (the effects commands.py's table returns), values.py
 evaluates words, launches.py, sourcing.py and children.py handle launches, `source` and child
-shells, relevance.py says what may be skipped, record.py's Recorder collects the facts,
+shells, declare.py applies declarations and assignments, loops.py walks loops, relevance.py
+says what may be skipped, record.py's Recorder collects the facts,
 incremental.py wraps the recorder for an editor's next walk (checkpoints and take-over), and
 library.py walks the functions never called."""
 
@@ -17,10 +18,12 @@ from .apply import Applier
 from .children import Children
 from .commands import shebang_errexit
 from .context import Input, Where
+from .declare import Declarations
 from .facts import FlowResult, Launch
 from .incremental import Incremental, Resume, Unmapped, moved_states, moves_of
 from .launches import Launches
 from .library import Library
+from .loops import Loops
 from .record import Recorder
 from .relevance import Inertness, RelevanceMemo, relevant_names
 from .sourcing import Sourcing
@@ -54,12 +57,14 @@ class Flow:
         self.evaluator = Values(self.inp, self.where, self.rec)
         self.inertness = Inertness(self.inp, self.rec)
         self.walker = Walker(self.inp, self.where, self.rec, self.evaluator, self.inertness)
-        self.applier = Applier(self.inp, self.where, self.rec, self.evaluator, self.inertness, self.walker)
-        self.launching = Launches(self.inp, self.where, self.rec, self.evaluator, self.applier)
+        declarations = Declarations(self.inp, self.where, self.rec, self.evaluator)
+        self.applier = Applier(self.inp, self.where, self.rec, self.evaluator, self.inertness, self.walker,
+                               declarations)
+        self.launching = Launches(self.inp, self.where, self.rec, self.evaluator, declarations, self.applier)
         self.sourcing = Sourcing(self.inp, self.where, self.rec, self.walker)
-        self.kids = Children(self.inp, self.where, self.rec, self.evaluator, self.applier, self.walker)
+        self.kids = Children(self.inp, self.where, self.rec, self.evaluator, declarations, self.applier, self.walker)
         self.applier.connect(self.launching, self.sourcing, self.kids)
-        self.walker.connect(self.applier)
+        self.walker.connect(self.applier, declarations, Loops(self.where, self.evaluator, self.walker))
         self.incremental = Incremental(self.inp, self.rec, self.where, self.walker, self.sourcing, resume,
                                        moves_of(edits))
         self.library = Library(self.inp, self.rec, self.where, self.walker, self.sourcing, self.incremental)

@@ -22,9 +22,9 @@ MAX_CHILD_DEPTH = 3
 class Children:
     """The walk's child shells and containers, walked by the walker on copies of the path."""
 
-    def __init__(self, inp, where, rec, evaluator, applier, walker) -> None:
+    def __init__(self, inp, where, rec, evaluator, declarations, applier, walker) -> None:
         self.inp, self.where, self.rec, self.evaluator = inp, where, rec, evaluator
-        self.applier, self.walker = applier, walker
+        self.declarations, self.applier, self.walker = declarations, applier, walker
 
     def inner_script(self, word: Word, whole: bool = False):
         """The model of a `bash -c` string (parsed once per place), noted for its directives;
@@ -58,7 +58,7 @@ class Children:
         child = State(passes, labels=s.labels, relevant=self.inp.relevant)
         for a in c.prefix:
             if a.mode != AssignMode.ENV_UNSET:
-                self.applier.assign(child, a)
+                self.declarations.assign(child, a)
             else:
                 child.drop(a.name)
         if reach is not None and reach.unknown:
@@ -73,7 +73,7 @@ class Children:
                       relevant=self.inp.relevant)
         for a in c.prefix:
             if a.mode != AssignMode.ENV_UNSET:
-                self.applier.assign(child, a)
+                self.declarations.assign(child, a)
             else:
                 child.drop(a.name)
         self.run_child(word, child, parent=s)
@@ -130,7 +130,7 @@ class Children:
             lit = word.parts[0]
             word = Word([Lit(lit.text[strip:], lit.start + strip, lit.end)] + word.parts[1:],
                         word.start + strip, word.end)
-        self.applier.assign(container, self.applier.word_assign(word, AssignMode.DOCKER))
+        self.declarations.assign(container, self.declarations.word_assign(word, AssignMode.DOCKER))
 
     def container_pass(self, container: State, host: State, t: PassHost) -> None:
         """One `-e NAME`: the host's NAME passed when the host exported it."""

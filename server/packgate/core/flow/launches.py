@@ -24,8 +24,9 @@ _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)  # the script gives the text (a defaul
 class Launches:
     """The walk's launches: what each path reaching one gives it, recorded as LaunchEntry."""
 
-    def __init__(self, inp, where, rec, evaluator, applier) -> None:
-        self.inp, self.where, self.rec, self.evaluator, self.applier = inp, where, rec, evaluator, applier
+    def __init__(self, inp, where, rec, evaluator, declarations, applier) -> None:
+        self.inp, self.where, self.rec, self.evaluator = inp, where, rec, evaluator
+        self.declarations, self.applier = declarations, applier
         self.folder_changes: Optional[bool] = None  # the script runs cd/pushd/popd (changes_folder())
 
     def launcher(self, c: Call) -> str:
@@ -93,7 +94,7 @@ class Launches:
             if relevant is not None and not self.inp.wide and a.name not in relevant and a.name not in G.OTHER_VARS \
                     and not (a.value is not None and a.value.effects):
                 continue  # PYTHONPATH=... torchrun: nothing a check reads (a dry run shows it)
-            self.applier.assign(child, a)
+            self.declarations.assign(child, a)
             prefix_sites.append(a)
         dropped = self.reached(reach, child) if reach is not None else None
         self.rec.add_path(LaunchEntry(key, launch, self.see(child, args, prefix_sites, cleared=c.clears,

@@ -1,0 +1,271 @@
+"""Declarations on a path: what `NAME=value`, `export`, `declare`/`local`/`readonly`, `unset`,
+`set -a` and `exit` do, as the parser already knows them (one method per statement type, which
+the walker calls), and the assignment itself that every part making one goes through (assign():
+the value, the attributes, the export mark, a local's frame, the overwrite it makes)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .. import gates as G
+from ..parse.model import Assign, AssignMode, ExportNames, Lit, Occurrence, SetOpt, Unset, Word
+from .arith import evaluate
+from .commands import attributes, quiet_status
+from .facts import UNSET, GateSite, Origin, Overwrite, Stop, Val, ValKind, Var
+from .record import Define
+from .state import FAILED, OK, State
+from .values import concat, element_of, with_element
+
+_KNOWN = ValKind.KNOWN
+# assignments that do not reassign this shell's variable (a readonly one stays as it is)
+_NOT_REASSIGNING = frozenset((AssignMode.PREFIX, AssignMode.ENV, AssignMode.ENV_UNSET, AssignMode.DOCKER))
+
+
+class Declarations:
+    """The walk's declarations and assignments; the facts they make go to the recorder."""
+
+    def __init__(self, inp, where, rec, evaluator) -> None:
+        self.inp, self.where, self.rec, self.evaluator = inp, where, rec, evaluator
+
+    def assignment(self, st: Assign, states: list) -> list:
+        """NAME=value (plain, exported, declared or local) on every path: status 0 (a plain
+        one with a command substitution: the substitution's, unknown here)."""
+        status = quiet_status(st)
+        local = st.mode == AssignMode.LOCAL
+        for s in states:
+            if local and not s.frames:  # `local` outside a function: an error, nothing assigned
+                s.status = FAILED
+                continue
+            s.status = status
+            self.assign(s, st)
+        return states
+
+    def export_names(self, st: ExportNames, states: list) -> list:
+        """`export NAME...` marks the names exported; `export -n NAME` removes the mark;
+        `readonly NAME` makes later changes fail."""
+        for s in states:
+            if st.local and not s.frames:  # `local` outside a function: an error, nothing declared
+                s.status = FAILED
+                continue
+            s.status = OK
+            if st.readonly:
+                s.readonly = s.readonly | {name for name, _, _ in st.names}
+            if st.attributes:
+                declared = frozenset(name for name, _, _ in st.names)
+                if "i" in st.attributes:
+                    s.integers = s.integers | declared
+                if "A" in st.attributes:
+                    s.assocs = s.assocs | declared
+            for name, _, _ in st.names:
+                var = s.vars.get(name)
+                if not st.exports:
+                    continue
+                if st.negate:
+                    if var is not None:
+                        s.set(name, var._replace(exported=False, negated=True))
+                        s.removed[name] = (st.start, st.end)
+                else:
+                    # `export X` after `export -n X` exports it again: the mark is gone
+                    s.set(name, var._replace(exported=True, negated=False) if var is not None else
+                          Var(UNSET, True, None))
+        return states
+
+    def unset_names(self, st: Unset, states: list) -> list:
+        """`unset NAME...` removes the variables (an overwrite of their assignments); `-f` the
+        functions instead, `-n` namerefs (none here); a readonly name stays, status 1."""
+        if "f" in st.option:
+            for name, _, _ in st.names:
+                if name in self.rec.functions:
+                    self.rec.fn_version += 1
+                    self.rec.define(Define(name, None, [], None))
+            for s in states:
+                s.status = OK
+            return states
+        if "n" in st.option:
+            for s in states:
+                s.status = OK
+            return states
+        for s in states:
+            s.status = OK
+            for name, _, _ in st.names:
+                if name in s.readonly:
+                    s.status = FAILED
+                    continue
+                old = s.drop(name)
+                s.removed[name] = (st.start, st.end)
+                if old is not None and old.origin is not None:
+                    self.overwrite(old.origin, st, old.exported)
+        return states
+
+    def set_option(self, st: SetOpt, states: list) -> list:
+        """`set -a` as a statement of its own."""
+        for s in states:
+            s.allexport, s.status = st.allexport, OK
+        return states
+
+    def exit_statement(self, st, states: list) -> list:
+        """An Exit statement: every path stops."""
+        for s in states:
+            s.done = Stop(st.kind)
+        return states
+
+    def assign(self, s: State, a: Assign, value: Optional[Val] = None) -> None:
+        """What an assignment does to one path: the value, the export mark, a local's frame; to
+        a readonly name it fails (status 1) and changes nothing but an export's mark."""
+        old = s.vars.get(a.name)
+        if a.name in s.readonly and a.mode not in _NOT_REASSIGNING:
+            s.status = FAILED
+            if a.mode == AssignMode.EXPORT and old is not None:
+                s.set(a.name, old._replace(exported=True))
+            return
+        declared = attributes(a.keyword) if a.keyword else ""
+        if a.mode == AssignMode.READONLY or "r" in declared:
+            s.readonly = s.readonly | {a.name}
+        if declared:
+            if "i" in declared and a.name not in s.integers:
+                s.integers = s.integers | {a.name}
+            if "A" in declared and a.name not in s.assocs:
+                s.assocs = s.assocs | {a.name}
+        array = keys = None
+        if value is None and (a.index is not None or a.keys is not None):
+            array, keys, value = self.elements(s, a, old)
+        elif value is None:
+            if a.array is not None:
+                elems = []
+                cache = self.evaluator.sourced_literals if self.where.sourced else self.evaluator.literals
+                for w in a.array:
+                    if w.text is not None:  # a literal element: its value is computed once
+                        v = cache.get(w)
+                        elems.append(v if v is not None else self.evaluator.value(w, s))
+                    else:
+                        elems.extend(self.evaluator.values(w, s))
+                array = tuple(elems)
+                if a.append and old is not None and old.array is not None:
+                    array = old.array + array
+                value = array[0] if array else Val(_KNOWN, "")
+            elif a.value is None:
+                value = Val(_KNOWN, "", lit=(a.eq_end, a.eq_end), span=(a.eq_end, a.eq_end))
+            else:
+                value = self.evaluator.value(a.value, s)
+                if a.append and old is not None:
+                    value = concat([old.val, value])
+            if a.name in s.integers and mode_evaluates(a.mode) and array is None:
+                value = self.integer(value, a, old, s)
+            if array is None and old is not None and old.array is not None and a.mode == AssignMode.PLAIN:
+                # `A=x` on an array sets its element 0 and keeps the others
+                array, keys = with_element(old, "0", value, a.name in s.assocs)
+        mode = a.mode
+        exported = a.exported or s.allexport or (old is not None and old.exported)
+        if mode == AssignMode.LOCAL or (mode == AssignMode.DECLARE and s.frames and "g" not in a.keyword):
+            s.save_local(a.name)  # local / declare in a function: undone on return
+        s.removed.pop(a.name, None)
+        if old is not None and old.origin is not None and mode != AssignMode.PREFIX:
+            self.overwrite(old.origin, a, old.exported)
+        s.set(a.name, Var(value, exported, a, array, False, keys))
+        if a.name in G.GATES or a.name in G.OTHER_VARS:
+            self.rec.gate_sites.setdefault(a, GateSite(a, value))
+            if a.file is not None and self.where.via is not None:
+                self.rec.sourced_at.setdefault(a, self.where.via)
+
+    def elements(self, s: State, a: Assign, old: Optional[Var]) -> tuple:
+        """(elements, keys, the value `$NAME` gives) after `A[key]=v` or `A=([key]=v ...)`: an
+        element at a key the path cannot tell makes the whole array unknown."""
+        assoc = a.name in s.assocs
+        if a.index is not None:
+            key = self.evaluator.subscript_key(a.name, a.index, s)
+            val = self.evaluator.value(a.value, s) if a.value is not None else Val(_KNOWN, "")
+            if key is not None and a.append:
+                prior = element_of(old, key) if old is not None else None
+                val = concat([prior, val]) if prior is not None else val
+            if key is None or (old is not None and old.val.kind == ValKind.UNKNOWN and old.array is None):
+                unknown = Val(ValKind.UNKNOWN, via=f"{a.name}[...]", origin=Origin.UNKNOWN)
+                return None, None, unknown
+            base = old if not (old is not None and a.mode == AssignMode.PREFIX) else None
+            elems, keys = with_element(base, key, val, assoc)
+        else:
+            keyed = dict(a.keys)
+            start = None if not a.append or old is None else old
+            elems, keys = (start.array or (start.val,), start.keys) if start is not None else ((), None)
+            var = Var(UNSET, False, None, elems, False, keys) if elems else None
+            nxt = 0 if var is None else 1 + max((int(k) for k in (keys or map(str, range(len(elems))))
+                                                 if k.lstrip("-").isdigit()), default=-1)
+            for i, w in enumerate(a.array):
+                key_word = keyed.get(i)
+                if key_word is not None:
+                    key = self.evaluator.subscript_key(a.name, key_word, s)
+                    if key is None:
+                        return None, None, Val(ValKind.UNKNOWN, via=f"{a.name}[...]", origin=Origin.UNKNOWN)
+                elif assoc:
+                    continue  # bash refuses an element without a key in an associative array
+                else:
+                    key = str(nxt)
+                if not assoc:
+                    nxt = int(key) + 1
+                elems, keys = with_element(var, key, self.evaluator.value(w, s), assoc)
+                var = Var(UNSET, False, None, elems, False, keys)
+            if var is None:
+                return (), None, Val(_KNOWN, "")
+        first = element_of(Var(UNSET, False, None, elems, False, keys), "0")
+        return elems, keys, first if first is not None else Val(_KNOWN, "")
+
+    def integer(self, value: Val, a: Assign, old: Optional[Var], s: State) -> Val:
+        """What a `declare -i` variable gets: the value evaluated arithmetically (`+=` adds)."""
+        if value.kind != _KNOWN:
+            return Val(ValKind.UNKNOWN, via=a.name, origin=Origin.UNKNOWN)
+        text = value.text
+        if a.append and old is not None and old.val.kind == _KNOWN:
+            text = old.val.text + "+(" + value.text[len(old.val.text):] + ")"
+        n, _ = evaluate(text, self.evaluator.arith_lookup(s))
+        if n is None:
+            return Val(ValKind.UNKNOWN, via=a.name, origin=Origin.UNKNOWN)
+        return Val(_KNOWN, str(n), span=value.span, foreign=value.foreign)
+
+    def overwrite(self, origin: Assign, by, exported: bool = False) -> None:
+        """A gate's assignment, or an exported variable's (the launch contract reads any), replaced
+        (or unset) by `by`."""
+        if (exported or origin.name in G.GATES) and origin not in self.rec.overwrites:
+            self.rec.overwrites[origin] = Overwrite(origin, by)
+            if len(self.where.file_stack) > 1 and self.where.via is not None:  # `by` is in a sourced file
+                self.rec.overwritten_in[by] = (self.where.file_stack[-1], self.where.via)
+
+    def word_assign(self, word: Word, mode: str, text: Optional[str] = None) -> Assign:
+        """An Assign for a NAME=value word (env, docker -e)."""
+        lit = word.parts[0] if word.parts and isinstance(word.parts[0], Lit) else None
+        raw = text if text is not None else (lit.text if lit else "")
+        name = raw.split("=", 1)[0]
+        base = lit.start if lit else word.start
+        # the name's bytes: ASCII, so len(name) bytes
+        name_end = base + len(name)
+        eq_end = name_end + 1
+        value_parts = []
+        if lit and len(lit.text) > len(name) + 1:
+            value_parts.append(Lit(lit.text[len(name) + 1:], eq_end, lit.end))
+        value_parts.extend(word.parts[1:])
+        value = Word(value_parts, eq_end, word.end, "", "") if value_parts else None
+        self.rec.made += 1
+        a = Assign(word.start, word.end, name=name, name_start=base, name_end=name_end,
+                   value=value, mode=mode, exported=True, eq_end=eq_end,
+                   decl_start=word.start, decl_end=word.end)
+        if name in G.GATES:
+            self.rec.extra_occ.append(Occurrence(name, base, name_end, mode))
+        return a
+
+    def text_assign(self, name: str, text: str, start: int, end: int) -> Assign:
+        """The Assign of a literal NAME=value inside a word."""
+        self.rec.made += 1
+        value = Word([Lit(text, start, end)], start, end, "", text, text)
+        name_start = max(start - len(name) - 1, 0)
+        a = Assign(start, end, name=name, name_start=name_start, name_end=name_start + len(name),
+                   value=value, mode=AssignMode.ENV, exported=True, eq_end=start,
+                   decl_start=name_start, decl_end=end)
+        return a
+
+
+# assignments a `declare -i` name evaluates (a command's prefix too; `${X:=d}` is not one here)
+_EVALUATING = frozenset((AssignMode.PLAIN, AssignMode.EXPORT, AssignMode.DECLARE, AssignMode.LOCAL,
+                         AssignMode.READONLY, AssignMode.PREFIX))
+
+
+def mode_evaluates(mode: str) -> bool:
+    """Whether an assignment of this mode to an integer variable is evaluated arithmetically."""
+    return mode in _EVALUATING
