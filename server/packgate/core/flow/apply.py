@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Optional
 
 from .. import gates as G
-from ..parse.model import Assign, AssignMode, Command, ExportNames, Opaque, Unset, Word
+from ..parse.model import Assign, AssignMode, Command, Opaque, Word
 from .commands import COMMANDS, Call, Reach, base_name, test
-from .effects import (AsCommand, AssignWord, ChildEnv, Environ, Export, NewPositional, Next, RunChild, RunContainer,
+from .declare import DECLARATIONS
+from .effects import (AsCommand, AssignWord, ChildEnv, Declare, Environ, NewPositional, Next, RunChild, RunContainer,
                       RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames, UnsetNames)
 from .environ import (Clear, DeepSpeedEnv, InputArgs, Keep, Pass, PassPrefix, SetText, SetVar, Unreadable,
                       UnsetVar)
@@ -78,6 +79,13 @@ class Applier:
             self.launching.launch(c, launcher)
             return self.replaced(c, [s])
         return self.replaced(c, self.function_call(c))
+
+    def declaration(self, st, states: list) -> list:
+        """A declaration the parser knows (`export NAME`, `unset`, `set -a`, `exit`...): its
+        effects (declare.DECLARATIONS) on every path."""
+        for e in DECLARATIONS[type(st)](st):
+            states = EFFECTS[type(e)](self, e, None, states)
+        return states
 
     def apply(self, effects, c: Call):
         """A handler's effects, in order, on the command's path: the paths after them, or _NEXT
@@ -220,15 +228,13 @@ class Applier:
             self.declarations.assign(s, a)
         return states
 
-    def effect_export(self, e: Export, c: Call, states: list) -> list:
-        """`export NAME` / `export -n NAME` as a command."""
-        return self.declarations.export_names(ExportNames(e.start, e.end, names=[(e.name, e.start, e.end)], negate=e.negate),
-                                 states)
+    def effect_declare(self, e: Declare, c: Optional[Call], states: list) -> list:
+        """Names declared without a value (declare.py)."""
+        return self.declarations.declare(e, states)
 
-    def effect_unset(self, e: UnsetNames, c: Call, states: list) -> list:
-        """`unset NAME...` as a command."""
-        option = "f" if e.functions else "n" if e.namerefs else ""
-        return self.declarations.unset_names(Unset(e.start, e.end, names=list(e.names), option=option), states)
+    def effect_unset(self, e: UnsetNames, c: Optional[Call], states: list) -> list:
+        """`unset NAME...` (declare.py)."""
+        return self.declarations.unset(e, states)
 
     def effect_unread_names(self, e: UnreadNames, c: Call, states: list) -> list:
         """Exports of names packgate cannot read: the gates unknown after it (sourcing.unread)."""
@@ -238,7 +244,7 @@ class Applier:
             out.extend(self.sourcing.unread(s, where, UnfollowedKind.COMPUTED if k == 0 else None, e.detail))
         return out
 
-    def effect_set_shell_option(self, e: SetOption, c: Call, states: list) -> list:
+    def effect_set_shell_option(self, e: SetOption, c: Optional[Call], states: list) -> list:
         """`set -e`, `set +u`, `set -o allexport`...: the path's option."""
         for s in states:
             setattr(s, e.option.value, e.on)
@@ -271,13 +277,13 @@ class Applier:
                     s.set(name, var)
         return states
 
-    def effect_status(self, e: Status, c: Call, states: list) -> list:
+    def effect_status(self, e: Status, c: Optional[Call], states: list) -> list:
         """The command's exit status."""
         for s in states:
             s.status = e.status
         return states
 
-    def effect_stop(self, e: StopPath, c: Call, states: list) -> list:
+    def effect_stop(self, e: StopPath, c: Optional[Call], states: list) -> list:
         """The path stops here."""
         for s in states:
             s.done = e.how
@@ -346,7 +352,7 @@ EFFECTS = {
     Environ: Applier.effect_environ,
     SetValue: Applier.effect_set_value,
     AssignWord: Applier.effect_assign_word,
-    Export: Applier.effect_export,
+    Declare: Applier.effect_declare,
     UnsetNames: Applier.effect_unset,
     UnreadNames: Applier.effect_unread_names,
     SetOption: Applier.effect_set_shell_option,

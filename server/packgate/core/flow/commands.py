@@ -21,9 +21,9 @@ from ..parse.words import SUBSTITUTION, is_name
 from ..records import record
 from .environ import CLEAR, SPLIT_STRING, WRAPPERS, Unreadable, UnsetVar, element_assignment
 from .environ import read as read_environ
-from .effects import (AsCommand, AssignWord, ChildEnv, Environ, Export, NewPositional, Next, Option, RunChild,
+from .effects import (AsCommand, AssignWord, ChildEnv, Declare, Environ, NewPositional, Next, Option, RunChild,
                       RunContainer, RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames,
-                      UnsetNames)
+                      UnsetNames, attributes_of)
 from .arith import assigned_names, read_names
 from .facts import Origin, Stop, Val, ValKind
 from .state import FAILED, OK, Fact, State, Tested, decided
@@ -220,6 +220,7 @@ def status_of(status: int) -> Callable:
 _OPTION_LETTERS = {"a": Option.ALLEXPORT, "e": Option.ERREXIT, "u": Option.NOUNSET}
 _OPTIONS = {o.value: o for o in Option}
 _STATUS_OK = Status(OK)
+_NONE: frozenset = frozenset()
 
 
 def set_(c: Call):
@@ -435,7 +436,7 @@ def declare(c: Call):
             if eq:
                 out.append(SetValue(name, Val(ValKind.KNOWN, value), True if exported else None, local=local))
             elif exported or negate:
-                out.append(Export(name, w.start, w.end, negate))
+                out.append(Declare(((name, w.start, w.end),), w.start, w.end, export=not negate))
     out.append(_STATUS_OK if not any(type(e) is Status for e in out) else Status(FAILED))
     return out
 
@@ -625,9 +626,9 @@ REACHING = frozenset(name for name, h in COMMANDS.items()
                      if h.effects is not None and not h.stops and not h.status_only) | G.LAUNCH_COMMANDS
 
 
-def attributes(keyword: str) -> str:
-    """The attribute letters a declaration gives as written (`declare -rx` gives "rx"; `export`
-    and `readonly`, whose modes say what they do, give none)."""
+def attributes(keyword: str) -> frozenset:
+    """The Attributes a declaration gives as written (`declare -rx` gives READONLY and EXPORTED;
+    `export` and `readonly`, whose modes say what they do, give none)."""
     word, _, flags = keyword.partition(" ")
     entry = COMMANDS.get(word)
-    return flags[1:] if entry is not None and entry.declares and flags.startswith("-") else ""
+    return attributes_of(flags[1:]) if entry is not None and entry.declares and flags.startswith("-") else _NONE

@@ -1,22 +1,27 @@
-"""Declarations on a path: what `NAME=value`, `export`, `declare`/`local`/`readonly`, `unset`,
-`set -a` and `exit` do, as the parser already knows them (one method per statement type, which
-the walker calls), and the assignment itself that every part making one goes through (assign():
-the value, the attributes, the export mark, a local's frame, the overwrite it makes)."""
+"""Declarations on a path. The declarations the parser already knows (`export NAME`, `declare -i
+NAME`, `readonly`, `local`, `unset`, `set -a`, `exit`) become the effects a command's handler
+would return (DECLARATIONS), which the applier applies; the two that change variables, Declare and
+UnsetNames, are applied here. An assignment statement is applied as it is (assignment()), and
+every part that makes an assignment goes through assign(): the value, the attributes, the export
+mark, a local's frame, the overwrite it makes."""
 
 from __future__ import annotations
 
 from typing import Optional
 
 from .. import gates as G
-from ..parse.model import Assign, AssignMode, ExportNames, Lit, Occurrence, SetOpt, Unset, Word
+from ..parse.model import Assign, AssignMode, Exit, ExportNames, Lit, Occurrence, SetOpt, Unset, Word
 from .arith import evaluate
 from .commands import attributes, quiet_status
+from .effects import Attribute, Declare, Option, SetOption, Status, StopPath, UnsetNames, attributes_of
 from .facts import UNSET, GateSite, Origin, Overwrite, Stop, Val, ValKind, Var
 from .record import Define
 from .state import FAILED, OK, State
 from .values import concat, element_of, with_element
 
 _KNOWN = ValKind.KNOWN
+_NONE: frozenset = frozenset()
+_READONLY, _INTEGER, _ASSOC = Attribute.READONLY, Attribute.INTEGER, Attribute.ASSOC
 # assignments that do not reassign this shell's variable (a readonly one stays as it is)
 _NOT_REASSIGNING = frozenset((AssignMode.PREFIX, AssignMode.ENV, AssignMode.ENV_UNSET, AssignMode.DOCKER))
 
@@ -40,73 +45,59 @@ class Declarations:
             self.assign(s, st)
         return states
 
-    def export_names(self, st: ExportNames, states: list) -> list:
-        """`export NAME...` marks the names exported; `export -n NAME` removes the mark;
-        `readonly NAME` makes later changes fail."""
+    def declare(self, e: Declare, states: list) -> list:
+        """Names declared without a value: their attributes, the export mark given or removed
+        (`export X` after `export -n X` exports it again); `local` outside a function fails."""
+        names = frozenset(name for name, _, _ in e.names)
         for s in states:
-            if st.local and not s.frames:  # `local` outside a function: an error, nothing declared
+            if e.local and not s.frames:  # `local` outside a function: an error, nothing declared
                 s.status = FAILED
                 continue
             s.status = OK
-            if st.readonly:
-                s.readonly = s.readonly | {name for name, _, _ in st.names}
-            if st.attributes:
-                declared = frozenset(name for name, _, _ in st.names)
-                if "i" in st.attributes:
-                    s.integers = s.integers | declared
-                if "A" in st.attributes:
-                    s.assocs = s.assocs | declared
-            for name, _, _ in st.names:
+            if _READONLY in e.attributes:
+                s.readonly = s.readonly | names
+            if _INTEGER in e.attributes:
+                s.integers = s.integers | names
+            if _ASSOC in e.attributes:
+                s.assocs = s.assocs | names
+            if e.export is None:
+                continue
+            for name, _, _ in e.names:
                 var = s.vars.get(name)
-                if not st.exports:
-                    continue
-                if st.negate:
+                if not e.export:
                     if var is not None:
                         s.set(name, var._replace(exported=False, negated=True))
-                        s.removed[name] = (st.start, st.end)
+                        s.removed[name] = (e.start, e.end)
                 else:
-                    # `export X` after `export -n X` exports it again: the mark is gone
                     s.set(name, var._replace(exported=True, negated=False) if var is not None else
                           Var(UNSET, True, None))
         return states
 
-    def unset_names(self, st: Unset, states: list) -> list:
+    def unset(self, e: UnsetNames, states: list) -> list:
         """`unset NAME...` removes the variables (an overwrite of their assignments); `-f` the
         functions instead, `-n` namerefs (none here); a readonly name stays, status 1."""
-        if "f" in st.option:
-            for name, _, _ in st.names:
+        if e.functions:
+            for name, _, _ in e.names:
                 if name in self.rec.functions:
                     self.rec.fn_version += 1
                     self.rec.define(Define(name, None, [], None))
             for s in states:
                 s.status = OK
             return states
-        if "n" in st.option:
+        if e.namerefs:
             for s in states:
                 s.status = OK
             return states
         for s in states:
             s.status = OK
-            for name, _, _ in st.names:
+            for name, _, _ in e.names:
                 if name in s.readonly:
                     s.status = FAILED
                     continue
                 old = s.drop(name)
-                s.removed[name] = (st.start, st.end)
+                s.removed[name] = (e.start, e.end)
                 if old is not None and old.origin is not None:
-                    self.overwrite(old.origin, st, old.exported)
-        return states
-
-    def set_option(self, st: SetOpt, states: list) -> list:
-        """`set -a` as a statement of its own."""
-        for s in states:
-            s.allexport, s.status = st.allexport, OK
-        return states
-
-    def exit_statement(self, st, states: list) -> list:
-        """An Exit statement: every path stops."""
-        for s in states:
-            s.done = Stop(st.kind)
+                    self.overwrite(old.origin, e, old.exported)
         return states
 
     def assign(self, s: State, a: Assign, value: Optional[Val] = None) -> None:
@@ -118,13 +109,13 @@ class Declarations:
             if a.mode == AssignMode.EXPORT and old is not None:
                 s.set(a.name, old._replace(exported=True))
             return
-        declared = attributes(a.keyword) if a.keyword else ""
-        if a.mode == AssignMode.READONLY or "r" in declared:
+        declared = attributes(a.keyword) if a.keyword else _NONE
+        if a.mode == AssignMode.READONLY or _READONLY in declared:
             s.readonly = s.readonly | {a.name}
         if declared:
-            if "i" in declared and a.name not in s.integers:
+            if _INTEGER in declared and a.name not in s.integers:
                 s.integers = s.integers | {a.name}
-            if "A" in declared and a.name not in s.assocs:
+            if _ASSOC in declared and a.name not in s.assocs:
                 s.assocs = s.assocs | {a.name}
         array = keys = None
         if value is None and (a.index is not None or a.keys is not None):
@@ -156,7 +147,7 @@ class Declarations:
                 array, keys = with_element(old, "0", value, a.name in s.assocs)
         mode = a.mode
         exported = a.exported or s.allexport or (old is not None and old.exported)
-        if mode == AssignMode.LOCAL or (mode == AssignMode.DECLARE and s.frames and "g" not in a.keyword):
+        if mode == AssignMode.LOCAL or (mode == AssignMode.DECLARE and s.frames and Attribute.GLOBAL not in declared):
             s.save_local(a.name)  # local / declare in a function: undone on return
         s.removed.pop(a.name, None)
         if old is not None and old.origin is not None and mode != AssignMode.PREFIX:
@@ -269,3 +260,28 @@ _EVALUATING = frozenset((AssignMode.PLAIN, AssignMode.EXPORT, AssignMode.DECLARE
 def mode_evaluates(mode: str) -> bool:
     """Whether an assignment of this mode to an integer variable is evaluated arithmetically."""
     return mode in _EVALUATING
+
+
+# ---------------------------------------------------------------- the parsed declarations as effects
+
+def _export_names(st: ExportNames) -> tuple:
+    attrs = attributes_of(st.attributes) | ({_READONLY} if st.readonly else _NONE)
+    export = (not st.negate) if st.exports else None
+    return (Declare(tuple(st.names), st.start, st.end, attrs, export, st.local),)
+
+
+def _unset(st: Unset) -> tuple:
+    return (UnsetNames(tuple(st.names), st.start, st.end, "f" in st.option, "n" in st.option),)
+
+
+def _set_option(st: SetOpt) -> tuple:
+    return (SetOption(Option.ALLEXPORT, st.allexport), Status(OK))
+
+
+def _exit(st: Exit) -> tuple:
+    return (StopPath(Stop(st.kind)),)
+
+
+# a declaration statement the parser knows -> its effects, as a command's handler returns them
+# (an assignment, the hottest statement, is applied as it is: assignment())
+DECLARATIONS = {ExportNames: _export_names, Unset: _unset, SetOpt: _set_option, Exit: _exit}

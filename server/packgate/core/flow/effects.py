@@ -71,14 +71,39 @@ class AssignWord:
     keyword: str = ""
 
 
-@record(frozen=True)
-class Export:
-    """`export NAME` (negate: `export -n NAME`, the mark removed)."""
+class Attribute(TextEnum):
+    """An attribute a declaration gives a name, by its `declare` option letter."""
 
-    name: str
+    EXPORTED = "x"
+    READONLY = "r"  # later assignments and `unset` fail
+    INTEGER = "i"  # assignments are evaluated arithmetically
+    INDEXED = "a"
+    ASSOC = "A"  # keys are strings
+    NAMEREF = "n"  # the name refers to another variable (not followed here)
+    GLOBAL = "g"  # `declare -g` in a function: not local to it
+    LOWER = "l"
+    UPPER = "u"
+    TRACE = "t"
+
+
+def attributes_of(letters: str) -> frozenset:
+    """The Attributes that option letters give (`declare -ri` gives "ri"); other letters none."""
+    return frozenset(a for a in Attribute if a.value in letters)
+
+
+@record(frozen=True)
+class Declare:
+    """Names declared without a value: `export NAME`, `export -n NAME`, `readonly NAME`,
+    `declare -i -A NAME`, `local NAME`. export: True marks them exported, False removes the
+    mark (`export -n`), None leaves it; local: the declaration fails outside a function (and
+    declares nothing there)."""
+
+    names: tuple  # of (name, start, end)
     start: int
     end: int
-    negate: bool = False
+    attributes: frozenset = frozenset()  # of Attribute
+    export: Optional[bool] = None
+    local: bool = False
 
 
 @record(frozen=True)

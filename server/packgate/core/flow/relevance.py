@@ -15,6 +15,7 @@ from ..parse.model import (Assign, AssignMode, Block, Case, Command, Exit, Expor
 from ..parse.visit import children
 from .arith import read_names
 from .commands import ACTIVE, ASSIGNS, CHILD_SHELLS, OPAQUE, READS_ALL_ARGS, REACHING, STATUS, attributes, base_name
+from .effects import Attribute
 from .walk import MAX_CALL_DEPTH
 
 # statements a walk cannot step over: they change exports, options or functions, end the
@@ -148,7 +149,7 @@ def _summarize(top) -> _Summary:
             values.append((st.name, words))
             if st.exported:
                 exported.append(st.name)
-            if st.keyword and "i" in attributes(st.keyword):
+            if st.keyword and Attribute.INTEGER in attributes(st.keyword):
                 integers.append(st.name)
         elif kind is ExportNames:
             if st.exports and not st.negate:

@@ -41,10 +41,9 @@ class Walker:
 
     def connect(self, applier, declarations, loops) -> None:
         """The applier walks the simple commands, declare.py the declarations, loops.py the loops."""
-        self.statements.update({Command: applier.command, Loop: loops.loop,
-                                Assign: declarations.assignment, ExportNames: declarations.export_names,
-                                Unset: declarations.unset_names, SetOpt: declarations.set_option,
-                                Exit: declarations.exit_statement})
+        self.statements.update({Command: applier.command, Loop: loops.loop, Assign: declarations.assignment,
+                                ExportNames: applier.declaration, Unset: applier.declaration,
+                                SetOpt: applier.declaration, Exit: applier.declaration})
 
     def block(self, block: Block, states: list) -> list:
         """The statements of a block, in order, while any path is live."""
