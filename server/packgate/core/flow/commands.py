@@ -12,7 +12,6 @@ recognised). It never touches the walk: apply.py applies the effects and knows n
 from __future__ import annotations
 
 import os
-from fnmatch import fnmatchcase
 from typing import Callable, Optional
 
 from .. import gates as G
@@ -101,29 +100,6 @@ def _assigns(text: str) -> bool:
     """Whether a word's literal start is `NAME=` (an assignment where a command takes one)."""
     eq = text.find("=")
     return eq > 0 and is_name(text[:eq])
-
-
-_NOT_A_GLOB = frozenset("\"'$\\(){}[]")  # quoting, expansions, extglob: patterns not matched here
-_GLOB = frozenset("*?[")
-
-
-def case_match(pattern: str, subject: Optional[str]) -> Optional[bool]:
-    """Whether a case pattern (`a|b*`) matches a subject: None when it cannot be told here."""
-    alternatives = pattern.split("|")
-    if "*" in alternatives:
-        return True
-    if subject is None or any(not _NOT_A_GLOB.isdisjoint(p) for p in alternatives):
-        return None
-    # a pattern without *, ? or [ matches itself only (fnmatch would compile a regex for it)
-    return any(fnmatchcase(subject, p) if not _GLOB.isdisjoint(p) else subject == p for p in alternatives)
-
-
-def case_covers(earlier: str, pattern: str) -> bool:
-    """Whether every subject a plain pattern matches is matched by an earlier pattern."""
-    plain = pattern.split("|")
-    if any(not _NOT_A_GLOB.isdisjoint(p) or not _GLOB.isdisjoint(p) for p in plain):
-        return False
-    return all(case_match(earlier, p) is True for p in plain)
 
 
 def shebang_errexit(data: bytes) -> bool:

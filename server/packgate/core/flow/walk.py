@@ -11,7 +11,8 @@ from typing import Optional
 from .. import gates as G
 from ..parse.model import (AndOr, Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, If, Loop,
                            SetOpt, Sub, SubKind, Unset)
-from .commands import case_covers, case_match, quiet_status
+from .commands import quiet_status
+from .patterns import case_covers, case_match
 from .facts import UNSET, Label, LabelKind, Lost, Origin, Stop, Val, ValKind, Var, and_or_label
 from .record import Define, LostEntry
 from .state import FAILED, OK, Tested, is_known, learnt
