@@ -382,7 +382,9 @@ WRAPPERS = frozenset(WRAPPER_SYNTAX)
 # The same syntax for the wrappers that change the environment (core/flow/environ.py reads
 # them): env's option that takes a value (`-u NAME`; `-S STRING` is the command), and docker
 # run's options that take the next word as their value (`-e`/`--env` are read apart).
-ENV_SYNTAX = (frozenset({"-u", "--unset"}), 0)
+# env(1): the options that take the next word: `-u NAME` removes NAME, `-C DIR` runs the command
+# in DIR (GNU coreutils 8.28 and later); `--chdir=DIR` and a glued `-CDIR` are one word
+ENV_SYNTAX = (frozenset({"-u", "--unset", "-C", "--chdir"}), 0)
 DOCKER_RUN_SYNTAX = (frozenset({
     "-v", "--volume", "--name", "-w", "--workdir", "--network", "--net", "--gpus", "--shm-size",
     "--ipc", "-u", "--user", "--entrypoint", "-p", "--publish", "--mount", "--device",

@@ -155,6 +155,7 @@ def keep(syntax: tuple, names, words: list, i: int) -> tuple:
 
 SPLIT_STRING = frozenset(("-S", "--split-string"))
 _IGNORE_ENVIRONMENT = frozenset(("-i", "-", "--ignore-environment"))
+_UNSET = frozenset(("-u", "--unset"))
 
 
 def _assigns(word: Word) -> bool:
@@ -183,8 +184,10 @@ def read_env(syntax: tuple, names, words: list, i: int) -> tuple:
         elif t in _IGNORE_ENVIRONMENT:
             out.append(CLEAR)
             i += 1
-        elif t in takes and i + 1 < n:
+        elif t in _UNSET and i + 1 < n:
             out.append(UnsetVar(names[i + 1], words[i].start, words[i + 1].end))
+            i += 2
+        elif t in takes:  # `-C DIR`: the folder, not the command
             i += 2
         elif t.startswith("--unset=") or (t.startswith("-u") and len(t) > 2 and not t.startswith("--")):
             out.append(UnsetVar(t.split("=", 1)[1] if t.startswith("--") else t[2:], words[i].start, words[i].end))
