@@ -10,17 +10,18 @@ from collections import Counter
 from typing import NamedTuple, Optional
 
 from .. import gates as G
-from ..parse.model import (Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, Lit, Loop,
+from ..parse.model import (Assign, AssignMode, Block, Case, Command, ExportNames, FuncDef, Lit, Loop,
                            Opaque, Opaque_, Ref, SetOpt, Unset)
 from ..parse.visit import children
 from .arith import read_names
 from .commands import ACTIVE, ASSIGNS, CHILD_SHELLS, OPAQUE, READS_ALL_ARGS, REACHING, STATUS, attributes, base_name
+from .declare import DECLARATIONS
 from .effects import Attribute
 from .walk import MAX_CALL_DEPTH
 
-# statements a walk cannot step over: they change exports, options or functions, end the
-# path, or may (an opaque one)
-_CHANGES = (ExportNames, Unset, SetOpt, FuncDef, Exit, Opaque_)
+# statements a walk cannot step over: the declarations (they change exports, attributes or
+# options, or end the path), a function definition, and an opaque statement (it may)
+_CHANGES = tuple(DECLARATIONS) + (FuncDef, Opaque_)
 # statements that make a function's arguments matter when they run in it (an exit does not)
 _USES_ARGS = (Assign, ExportNames, Unset, SetOpt, FuncDef, Opaque_)
 
