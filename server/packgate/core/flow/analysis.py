@@ -75,6 +75,20 @@ class Flow:
 
     def run_for_editor(self) -> EditorWalk:
         """Walk the whole script; with record, leave the checkpoints for the next version's walk."""
+        try:
+            return self.walk()
+        finally:
+            self.release()
+
+    def release(self) -> None:
+        """Break the references the parts hold to each other (the walker's table holds the
+        applier's methods and its own, the applier the parts it hands commands to): the walk's
+        objects then go by reference counting, while an analysis pauses the cycle collector."""
+        self.walker.statements.clear()
+        self.applier.connect(None, None, None)
+
+    def walk(self) -> EditorWalk:
+        """The walk and its facts (run_for_editor)."""
         inc, rec = self.incremental, self.rec
         states, points, resumed = inc.start()
         try:
