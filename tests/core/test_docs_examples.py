@@ -21,6 +21,7 @@ ORACLE = ROOT / "tests" / "oracle"
 
 COMMAND = "Worked example: adding a command"
 WRAPPER = "Worked example: adding a wrapper with an environment transform"
+RULE = "Worked example: adding a rule"
 
 
 def worked_sections() -> dict:
@@ -50,6 +51,7 @@ def test_the_doc_has_its_worked_examples():
     assert len(examples[COMMAND]) == 2  # the handler, its test
     assert len(examples[WRAPPER]) == 3  # the syntax, the reader and its row, the test
     assert len(blocks(worked_sections()[WRAPPER], "bash")) == 1  # the oracle case
+    assert len(examples[RULE]) == 3  # the rule's file, its line in the registry, its test
 
 
 def _entries(text: str) -> list:
@@ -174,3 +176,40 @@ def test_the_wrapper_examples_oracle_case_agrees_with_bash(tmp_path):
                oracle)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "2 runs"  # the case's two inputs
+
+
+def _paste_name(registry: Path, block: str) -> None:
+    """Step 2 as written: the names the block's `_NAMES = (..., "name")` line adds, at the end of
+    the registry's tuple (in code order)."""
+    line = re.search(r"^_NAMES = \((.*)\)\s*$", block, flags=re.M)
+    assert line, "the example names its module in _NAMES"
+    source = registry.read_text(encoding="utf-8")
+    table = re.search(r"^_NAMES = \(\n(.*?)^\)\n", source, flags=re.M | re.S)
+    assert table, "rules/__init__.py lists the rules in _NAMES"
+    added = "".join(f"    {e},\n" for e in _entries(line.group(1)) if e not in table.group(1))
+    assert added, "the example adds a name to _NAMES"
+    registry.write_text(source[:table.end(1)] + added + source[table.end(1):], encoding="utf-8")
+
+
+def test_adding_a_rule_runs_as_written(tmp_path):
+    """One file and one line in the registry: the example's own test passes against the copy, and
+    so does every registry-derived test of tests/core/test_rules.py, the new rule included."""
+    section = worked_sections()[RULE]
+    module, line, test = worked_examples()[RULE]
+    [name] = set(re.findall(r"`core/rules/(pg\d{3}_\w+\.py)`", section))
+    copy = _copy(tmp_path)
+    rules = copy / "core" / "rules"
+    assert not (rules / name).exists(), f"{name} is a rule already: the example needs another code"
+    (rules / name).write_text(module, encoding="utf-8")
+    _paste_name(rules / "__init__.py", line)
+    code = re.search(r'code="(PG\d{3})"', module).group(1)
+    _run_example_test(tmp_path, copy, test, "test_rules")
+    run = _run(tmp_path,
+               "import sys, packgate, pytest\n"
+               f"assert packgate.__file__.startswith({str(copy)!r}), packgate.__file__\n"
+               "from packgate.core.rules import RULES\n"
+               f"assert RULES[-1].code == {code!r}, [r.code for r in RULES]\n"
+               f"sys.exit(pytest.main(['-v', '-p', 'no:cacheprovider', {str(TESTS / 'test_rules.py')!r}]))\n",
+               TESTS)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert f"test_bad_example_fires[{code}] PASSED" in run.stdout  # the registry's tests saw the rule
