@@ -6,10 +6,12 @@ processes (subshells, background jobs, pipeline stages, command substitutions, `
 containers) run on copies that are thrown away afterwards, which is exactly how their exports
 get lost. Facts are computed once here (facts.py); rules only read them.
 
-Where things are: walk.py (statements, paths, merging), commands.py (the command table: what a
-command does, as effects.py records), apply.py (the effects applied to the paths),
-values.py (words), launches.py, sourcing.py, children.py, relevance.py (static pre-passes),
-record.py (the recorder of facts), context.py (the walk's input and where it is),
+Where things are: walk.py (statements, paths, merging), loops.py (for / while), commands.py
+(the command table: what a command does, as effects.py records), declare.py (the declarations
+the parser knows, as the same effects, and every assignment), apply.py (the effects applied to
+the paths), environ.py (what wrappers do to their child's environment), values.py (words),
+patterns.py (case patterns), launches.py, sourcing.py, children.py, relevance.py (static
+pre-passes), record.py (the recorder of facts), context.py (the walk's input and where it is),
 incremental.py (checkpoints and take-over, wrapping the recorder), library.py (the functions
 never called), analysis.py (the Flow that builds the parts and joins them).
 """

@@ -1,7 +1,8 @@
-"""The walk: blocks, if, case, && / ||, loops, subshells and function calls over a list of
-paths, merging the paths that end up the same and pruning past MAX_PATHS. It knows no command:
-what a command or declaration does is commands.py's (the walk calls the method `statements`
-names for each model type; ShellCheck's CFGAnalysis.hs is the model)."""
+"""The walk: blocks, if, case, && / ||, subshells and function calls over a list of paths (loops
+are loops.py's), merging the paths that end up the same and pruning past MAX_PATHS. It knows no
+command: what a command does is the effects commands.py's table returns, and a declaration's
+those declare.py's gives, both applied by apply.py (the walker calls what `statements` holds for
+each model type; ShellCheck's CFGAnalysis.hs is the model)."""
 
 from __future__ import annotations
 
