@@ -128,3 +128,27 @@ def test_verdicts_and_gate_states_are_enum_members():
     assert gate_state(path.gates[G.PACKED], ctx.profile, G.PACKED) is G.GateState.OFF
     assert G.int_gate("true") is G.GateState.INVALID
     assert set(G.COMBOS.values()) <= set(G.Verdict) and set(G.VERDICT_LABEL) <= set(G.Verdict)
+
+
+_PACKED = "export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n"
+
+
+@pytest.mark.parametrize("words,kind,text", [
+    ('--micro-batch-size 4 "$@"', ValKind.DEFAULT, "4"),  # the caller's words may give it again
+    ('--micro-batch-size=4 "$@"', ValKind.DEFAULT, "4"),
+    ('"$@" --micro-batch-size 4', ValKind.KNOWN, "4"),  # argparse keeps the last one: the script's
+    ('--micro-batch-size 4 --lr 1e-4', ValKind.KNOWN, "4"),
+])
+def test_a_micro_batch_size_an_unread_word_follows_is_the_scripts_default(words, kind, text):
+    [launch] = analyze(_PACKED + f"torchrun train.py {words}\n", settings=Settings(profile="ov2")).flow.launches
+    [path] = launch.paths
+    assert (path.mbs.kind, path.mbs.text) == (kind, text)
+    assert path.mbs.origin is (Origin.DEFAULT if kind is ValKind.DEFAULT else Origin.LITERAL)
+
+
+def test_pg003_says_default_where_the_callers_words_may_override_and_nothing_for_1():
+    [f] = [f for f in lint(_PACKED + 'torchrun train.py --micro-batch-size 4 "$@"\n', profile="ov2")
+           if f.code == "PG003"]
+    assert f.severity == "error" and "defaults to 4" in f.message
+    assert [f for f in lint(_PACKED + 'torchrun train.py --micro-batch-size 1 "$@"\n', profile="ov2")
+            if f.code == "PG003"] == []

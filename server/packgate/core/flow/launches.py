@@ -180,6 +180,7 @@ class Launches:
             else:
                 seen[gate] = Seen(UNSET, None, unexported=var.origin, lost=lost)
         mbs, flag, sft, pretrain = None, None, False, False
+        after = 0  # the first word after the last --micro-batch-size and its value
         for idx, v in enumerate(args):
             t = v.text
             if t[:2] != "--" or (v.kind != _KNOWN and v.kind != _DEFAULT and v.via != "xargs"):
@@ -188,17 +189,26 @@ class Launches:
                 if idx + 1 < len(args):  # a flag without a value is argparse's error, not ours
                     flag = v.span
                     mbs = args[idx + 1]
+                    after = idx + 2
             elif t.startswith(G.MBS_FLAG + "=") and v.kind == _UNKNOWN:  # xargs -I{}: its input
                 flag = v.span
                 mbs = Val(_UNKNOWN, via=v.via, origin=Origin.UNKNOWN)
+                after = idx + 1
             elif t.startswith(G.MBS_FLAG + "="):
                 flag = v.span
                 lit = (v.lit[0] + len(G.MBS_FLAG) + 1, v.lit[1]) if v.lit else None
                 mbs = v._replace(text=t[len(G.MBS_FLAG) + 1:], lit=lit)
+                after = idx + 1
             elif t == G.PACKING_SFT:
                 sft = True
             elif t == G.PACKING_PRETRAIN:
                 pretrain = True
+        if mbs is not None and mbs.kind == _KNOWN:
+            # argparse keeps an option's last value: a later word packgate cannot read (the
+            # caller's "$@") may give --micro-batch-size again, so the script's is a default
+            later = next((a for a in args[after:] if a.kind == _UNKNOWN), None)
+            if later is not None:
+                mbs = mbs._replace(kind=_DEFAULT, via=later.via or "?", origin=Origin.DEFAULT, name=None)
         return LaunchPath(s.labels, seen, mbs, flag, sft, pretrain, s.docker_at, s.host_exported,
                           tuple(args), s.vars, cleared, s.env_file, s.removed)
 
