@@ -62,7 +62,8 @@ class Flow:
                                declarations)
         self.launching = Launches(self.inp, self.where, self.rec, self.evaluator, declarations, self.applier)
         self.sourcing = Sourcing(self.inp, self.where, self.rec, self.walker)
-        self.kids = Children(self.inp, self.where, self.rec, self.evaluator, declarations, self.applier, self.walker)
+        self.kids = Children(self.inp, self.where, self.rec, self.evaluator, declarations, self.applier, self.walker,
+                             self.sourcing)
         self.applier.connect(self.launching, self.sourcing, self.kids)
         self.walker.connect(self.applier, declarations, Loops(self.where, self.evaluator, self.walker))
         self.incremental = Incremental(self.inp, self.rec, self.where, self.walker, self.sourcing, resume,

@@ -22,24 +22,28 @@ MAX_CHILD_DEPTH = 3
 class Children:
     """The walk's child shells and containers, walked by the walker on copies of the path."""
 
-    def __init__(self, inp, where, rec, evaluator, declarations, applier, walker) -> None:
+    def __init__(self, inp, where, rec, evaluator, declarations, applier, walker, sourcing) -> None:
         self.inp, self.where, self.rec, self.evaluator = inp, where, rec, evaluator
-        self.declarations, self.applier, self.walker = declarations, applier, walker
+        self.declarations, self.applier, self.walker, self.sourcing = declarations, applier, walker, sourcing
 
     def inner_script(self, word: Word, whole: bool = False):
         """The model of a `bash -c` string (parsed once per place), noted for its directives;
-        whole: the word's bytes are the script as they are (a here-document has no quotes)."""
-        key = (word.start, word.end)
+        whole: the word's bytes are the script as they are (a here-document has no quotes). In
+        a sourced file the word's offsets are that file's, and so are its bytes."""
+        file = self.where.file_stack[-1] if self.where.sourced else None
+        key = (word.start, word.end) if file is None else (file, word.start, word.end)
         if key in self.rec.child_cache:
             return self.rec.child_cache[key]
-        raw = self.inp.data[word.start:word.end]
+        data = self.inp.data if file is None else self.sourcing.file_bytes[file]
+        raw = data[word.start:word.end]
         base = word.start
         if word.quote and len(raw) >= 2 and not whole:
             raw, base = raw[1:-1], word.start + 1
-        script = parse_bytes(raw, base=base)
+        script = parse_bytes(raw, base=base, file=file)
         self.rec.child_cache[key] = script
-        self.rec.children.append(script)
-        self.rec.child_log.append(key)
+        if file is None:  # its directives are the document's (a sourced file's are not read)
+            self.rec.children.append(script)
+            self.rec.child_log.append(key)
         return script
 
     def shell_c(self, c, script_word: Word, s: State, how: ChildEnv = ChildEnv.EXPORTED) -> None:

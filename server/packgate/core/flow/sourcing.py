@@ -26,6 +26,7 @@ class Sourcing:
     def __init__(self, inp, where, rec, walker) -> None:
         self.inp, self.where, self.rec, self.walker = inp, where, rec, walker
         self.source_cache: dict = {}  # a sourced file's real path -> its model (False: not followed)
+        self.file_bytes: dict = {}  # a sourced file's real path -> its bytes (the model's offsets count in them)
         self.written_files: dict = {}  # a sourced path -> whether the script writes it (writes_file())
 
     def source(self, cmd: Command, word: Word, val: Val, s: State) -> list:
@@ -73,7 +74,8 @@ class Sourcing:
                     return [s]  # bash says so and goes on: the file sets nothing
                 return self.unread(s, where, None, "")
             self.rec.foreign[real] = text
-            script = parse_bytes(text.encode("utf-8", "surrogatepass"), file=real)
+            data = self.file_bytes[real] = text.encode("utf-8", "surrogatepass")
+            script = parse_bytes(data, file=real)
             self.source_cache[real] = script
         elif script is False:
             return [s] if not os.path.lexists(target) else self.unread(s, where, None, "")
