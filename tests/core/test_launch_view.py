@@ -4,6 +4,8 @@ variable with its value, where it came from and the line that gave it."""
 import shutil
 from pathlib import Path
 
+import pytest
+
 from packgate.core.engine import analyze
 from packgate.core.launch_view import EnvScope, From, WordKind, launch_view
 from packgate.core.settings import Settings
@@ -82,6 +84,13 @@ def test_env_i_and_env_u_leave_names_absent():
     first, second = (_env(view, launch=i) for i in (0, 1))
     assert first["OFFLINE_PACKING_BMR"].source == From.CLEARED and first["OFFLINE_PACKED_DATA"].value == "1"
     assert (second["OFFLINE_PACKING_BMR"].source, second["OFFLINE_PACKING_BMR"].line) == (From.UNSET, 4)
+
+
+@pytest.mark.parametrize("launch", ["env -i bash -c 'torchrun train.py'", "env -i bash -c \"bash -c 'torchrun train.py'\"",
+                                    "env -i env -S 'torchrun train.py'"])
+def test_a_launch_in_a_child_of_a_cleared_environment_sees_names_cleared(launch):
+    env = _env(_view(f"export OFFLINE_PACKING_BMR=1\n{launch}\n"))
+    assert env["OFFLINE_PACKING_BMR"].source == From.CLEARED and env["OFFLINE_PACKED_DATA"].source == From.CLEARED
 
 
 def test_an_entry_module_and_the_end_of_file_is_no_launch():

@@ -59,7 +59,7 @@ class Children:
         if how is ChildEnv.EXPANDED:
             passes = {**{k: v._replace(exported=False) for k, v in s.vars.items()
                          if v is not None and not v.exported}, **passes}
-        child = State(passes, labels=s.labels, relevant=self.inp.relevant)
+        child = State(passes, labels=s.labels, relevant=self.inp.relevant, cleared=c.clears or s.cleared)
         for a in c.prefix:
             if a.mode != AssignMode.ENV_UNSET:
                 self.declarations.assign(child, a)
@@ -74,7 +74,7 @@ class Children:
         """`env -S 'NAME=1 CMD ...'` on path s: the string, split into words, is the command env
         runs with what this shell exported and the assignments before it (c: the commands.Call)."""
         child = State({} if c.clears else {k: v for k, v in s.vars.items() if v.exported}, labels=s.labels,
-                      relevant=self.inp.relevant)
+                      relevant=self.inp.relevant, cleared=c.clears or s.cleared)
         for a in c.prefix:
             if a.mode != AssignMode.ENV_UNSET:
                 self.declarations.assign(child, a)

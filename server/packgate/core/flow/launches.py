@@ -97,7 +97,7 @@ class Launches:
             self.declarations.assign(child, a)
             prefix_sites.append(a)
         dropped = self.reached(reach, child) if reach is not None else None
-        self.rec.add_path(LaunchEntry(key, launch, self.see(child, args, prefix_sites, cleared=c.clears,
+        self.rec.add_path(LaunchEntry(key, launch, self.see(child, args, prefix_sites, cleared=c.clears or s.cleared,
                                                         dropped=dropped)))
 
     def reached(self, reach, child: State) -> dict:

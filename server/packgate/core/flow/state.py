@@ -93,6 +93,7 @@ class State:
     frames: tuple = ()  # per active function call: {name: Var or None} to restore on return
     removed: dict = factory(dict)  # gate -> (start, end) of the unset / export -n
     docker_at: int = -1  # in a container: where `-e NAME=...` can be added to `docker run`
+    cleared: bool = False  # a child shell started with an emptied environment (`env -i bash -c`)
     host_exported: frozenset = frozenset()  # in a container: names the host has exported
     mark: int = -1
     # names whose value can reach a check (None: all); paths that differ only elsewhere merge
