@@ -455,3 +455,14 @@ def test_a_character_typed_and_deleted_before_the_next_analysis_leaves_its_state
     edited = next(i for i, s in enumerate(body) if s.start <= late <= s.end)
     assert entry.analysis.walk.resumed_at >= edited - len(body) // 16, (entry.analysis.walk.resumed_at, edited)
     assert facts(entry.analysis) == facts(analyze(text))
+
+
+@pytest.mark.parametrize("unset", ["unset OFFLINE_PACKING_BMR", "command unset OFFLINE_PACKING_BMR"])
+def test_an_unset_taken_over_from_the_last_walk_points_where_it_is_now(unset):
+    """The rest of the walk taken over past an edit: PG008's unset is the statement (the parser
+    moved it), not a span copied when it ran."""
+    text = ("#!/bin/bash\nexport OFFLINE_PACKING_BMR=1\n" + _STEPS + unset + "\n" +
+            "export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\ntorchrun aiak_training_llm/train.py\n")
+    assert [f.code for f in analyze(text).findings] == ["PG008"]
+    walk = _edit_and_compare(text, "echo step1\n", "echo step1\necho inserted\n")
+    assert walk.resynced_at > 0

@@ -438,14 +438,14 @@ def unset(c: Call):
                 for t2 in v.text.split():
                     if is_name(t2):
                         names.append((t2, w.start, w.end))
-    return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, "f" in option, "n" in option),)
+    return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, "f" in option, "n" in option, c.cmd),)
 
 
 def _unset_any(names: list, c: Call, option: str) -> tuple:
     """`unset` of names the path cannot tell: those it can are removed, the gates become unknown."""
     if "f" in option:
-        return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, True, False),)
-    return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, False, "n" in option),) + \
+        return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, True, False, c.cmd),)
+    return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, False, "n" in option, c.cmd),) + \
         tuple(SetValue(g, _NAMED) for g in G.GATES)
 
 

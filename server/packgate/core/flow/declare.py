@@ -97,7 +97,7 @@ class Declarations:
                 old = s.drop(name)
                 s.removed[name] = (e.start, e.end)
                 if old is not None and old.origin is not None:
-                    self.overwrite(old.origin, e, old.exported)
+                    self.overwrite(old.origin, e.site, old.exported)
         return states
 
     def assign(self, s: State, a: Assign, value: Optional[Val] = None) -> None:
@@ -271,7 +271,7 @@ def _export_names(st: ExportNames) -> tuple:
 
 
 def _unset(st: Unset) -> tuple:
-    return (UnsetNames(tuple(st.names), st.start, st.end, "f" in st.option, "n" in st.option),)
+    return (UnsetNames(tuple(st.names), st.start, st.end, "f" in st.option, "n" in st.option, st),)
 
 
 def _set_option(st: SetOpt) -> tuple:

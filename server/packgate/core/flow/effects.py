@@ -108,13 +108,16 @@ class Declare:
 
 @record(frozen=True)
 class UnsetNames:
-    """`unset NAME...` (functions: `unset -f`; namerefs: `unset -n`, none here), the command's span."""
+    """`unset NAME...` (functions: `unset -f`; namerefs: `unset -n`, none here), the command's span;
+    site: the model's statement it is (an overwrite points at it: the parser moves a statement
+    in place after an edit, an effect's span stays as it was)."""
 
     names: tuple  # of (name, start, end)
     start: int
     end: int
     functions: bool = False
     namerefs: bool = False
+    site: object = None
 
 
 @record(frozen=True)

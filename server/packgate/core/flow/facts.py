@@ -13,7 +13,7 @@ walk makes many), and they unpack like the tuples they replace (`for a, val in g
 
 from typing import NamedTuple, Optional
 
-from ..parse.model import Assign, Sub, TextEnum
+from ..parse.model import Assign, Stmt, Sub, TextEnum
 from ..records import factory, record
 
 
@@ -135,7 +135,7 @@ class Overwrite(NamedTuple):
     """A gate assignment, or an exported variable's, replaced (or unset) by a later statement."""
 
     assign: Assign
-    by: object  # an Assign, or the UnsetNames effect of an `unset` (start, end)
+    by: Stmt  # an Assign, or the statement that unset it (`unset`, a command reaching `unset`)
 
 
 class Lost(NamedTuple):

@@ -10,7 +10,6 @@ from .. import gates as G
 from ..code.libraries import library_of
 from ..findings import Applicability, Related
 from ..flow import Val, ValKind
-from ..flow.effects import UnsetNames
 from ..parse import Assign, AssignMode
 from ..parse.model import Command, ExportNames, FuncDef, Opaque, SetOpt, Unset
 from ..parse.visit import walk
@@ -121,7 +120,7 @@ def _variable(ctx: Context, a: Assign, by) -> None:
     read it (the flow records every exported variable's overwrite; a gate's rule is above)."""
     if a.file is not None or by in ctx.flow.overwritten_in:
         return  # in a sourced file: what runs between the two is not in this text
-    if isinstance(by, Assign) and by.mode in _ONE_COMMAND or not isinstance(by, (Assign, UnsetNames)):
+    if isinstance(by, Assign) and by.mode in _ONE_COMMAND:
         return
     if by.start < a.decl_end or not _nothing_reads_between(ctx, a, by):
         return
@@ -205,4 +204,4 @@ def _removable(a: Assign, by) -> bool:
     if a.value is not None and (a.value.effects or a.value.text is None and any(
             type(p) is Opaque for p in a.value.parts)):
         return False
-    return isinstance(by, UnsetNames) or by.exported or not a.exported
+    return not isinstance(by, Assign) or by.exported or not a.exported  # an unset, or an export
