@@ -1,7 +1,7 @@
 """A CRLF launcher gets one warning (ShellCheck's SC1017): bash keeps the \\r, so `torchrun \\`
 + CRLF escapes the \\r, not the line break, and the next line runs as a command of its own.
 
-The warning is a problem of `packgate check` (no rule code: PG001-PG014 are the contract's), at
+The warning is a problem of `packgate check` (no rule code: the rules' codes are the contract's), at
 the first line that ends in CRLF; the analysis of the file is otherwise what it was.
 """
 

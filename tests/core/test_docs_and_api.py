@@ -66,16 +66,16 @@ def test_rule_pages_show_concrete_fixes_not_templates(capsys):
         assert stale not in all_pages()[f"{code}.md"]
 
 
-def test_the_docs_that_name_a_range_of_rules_name_all_of_them():
-    """Issue 18: the client READMEs said PG001-PG008 when there were nine rules."""
+def test_the_docs_name_no_range_of_rules():
+    """Issue 18: the client READMEs said PG001-PG008 when there were nine rules; a range went
+    stale with every new rule, so the docs say `packgate rules` instead and name none."""
     import re
     from pathlib import Path
     from packgate.core.rules import RULES
     root = Path(__file__).resolve().parents[2]
-    last = RULES[-1].code
+    last = RULES[-1].code  # what a range would have to end at
     docs = [root / "README.md", root / "vscode-client" / "README.md", root / "nvim-client" / "README.md",
             root / "nvim-client" / "doc" / "packgate.txt", root / "docs" / "rules" / "README.md"]
     ranges = [(doc.name, m.group(1)) for doc in docs if doc.is_file()
               for m in re.finditer(r"PG001\s*[-–]\s*(PG\d{3})", doc.read_text(encoding="utf-8"))]
-    assert ranges, "no document names the range of rules any more: drop this test"
-    assert all(end == last for _, end in ranges), ranges
+    assert not ranges, (ranges, last)
