@@ -1,6 +1,7 @@
 """Where a keystroke's time goes on the server's path, phase by phase (for RESULTS.md).
 
     .venv/bin/python benchmarks/profile_keystroke.py [--lines 250|2000] [--spots 100] [--slowest 0.1]
+        [--breaking 0.2]
 
 Replays the keystrokes of `make bench` (lsp_bench.keystroke_spots) through the session the
 server uses (splice into the kept tree, analysis with the previous version's tree, model and
@@ -9,7 +10,10 @@ under cProfile, and prints each phase's share of the total. cProfile slows Pytho
 than C code (tree-sitter's parse), so the shares are a guide to where to look, not timings.
 With --slowest F, a first replay times every keystroke without the profiler, and a second one,
 the same keystrokes from a fresh session, profiles only the slowest fraction F of them: what
-sets the p95.
+sets the p95. With --breaking F, that share of the spots types at the end of a `then`, `fi`,
+`do`, `done`, `esac`, `;;`, `{` or `}` line, breaking a compound statement's syntax
+(lsp_bench.keystroke_spots); the 2,000-line launcher is the one `make bench` types into,
+generated with an if/then/fi and a for/do/done in every stage.
 """
 
 from __future__ import annotations
@@ -92,10 +96,12 @@ def main(argv=None) -> int:
     parser.add_argument("--spots", type=int, default=100)
     parser.add_argument("--slowest", type=float, default=None, metavar="F",
                         help="profile only the slowest fraction F of the keystrokes (timed in a first replay)")
+    parser.add_argument("--breaking", type=float, default=0.0, metavar="F",
+                        help="the share of the spots that break a compound statement's syntax (default 0)")
     args = parser.parse_args(argv)
     text = (HERE / "inputs" / "ov2_stage2_launcher.sh").read_text(encoding="utf-8") if args.lines == 250 \
-        else generate(2000, 7)
-    spots = lb.keystroke_spots(text, args.spots)
+        else generate(2000, 7, blocks=True)
+    spots = lb.keystroke_spots(text, args.spots, breaking=args.breaking)
     gc.disable()  # as the server (packgate.lsp.memory): collections run between keystrokes
     profiled: frozenset = frozenset()
     if args.slowest is not None:
@@ -104,7 +110,11 @@ def main(argv=None) -> int:
         profiled = frozenset(sorted(range(len(timed)), key=timed.__getitem__)[-count:])
         ordered = sorted(timed)
         print(f"{len(timed)} keystrokes timed without the profiler: p50 {ordered[len(ordered) // 2] * 1000:.2f} ms, "
-              f"p95 {ordered[round(0.95 * (len(ordered) - 1))] * 1000:.2f} ms; profiling the slowest {count}")
+              f"p95 {lb.pct(timed, 0.95) * 1000:.2f} ms; profiling the slowest {count}")
+        breaking, others = lb.by_syntax(spots, timed)
+        if breaking:
+            print(f"  p95 of the {len(breaking)} at spots that break syntax {lb.pct(breaking, 0.95) * 1000:.2f} ms, "
+                  f"of the {len(others)} others {lb.pct(others, 0.95) * 1000:.2f} ms")
     profile = cProfile.Profile()
     times = replay(text, spots, profile, profiled)
     profiled_count = len(profiled) if profiled else len(times)
