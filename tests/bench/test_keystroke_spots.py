@@ -98,3 +98,19 @@ def test_the_bare_server_publishes_what_it_was_given_for_each_version():
                 await lb.stop(client)
 
     assert len(asyncio.run(series())) == 2
+
+
+def test_by_place_splits_each_keystroke_into_its_phases():
+    import profile_keystroke
+    import packgate.core.engine as engine
+    text = generate(400, 7, blocks=True)
+    spots = lb.keystroke_spots(text, 10, breaking=0.3)
+    before = engine.reparse, engine.analyze_flow
+    rows = profile_keystroke.by_place(text, spots)
+    assert (engine.reparse, engine.analyze_flow) == before  # the wrapping is undone
+    assert sum(count for count, *_ in rows.values()) == 20
+    assert {"the other spots, typed", "the other spots, deleted"} <= set(rows)
+    assert any(name.startswith(lb.BREAKS_SYNTAX) for name in rows)
+    for count, whole, parse, walk in rows.values():
+        assert 0 <= parse and 0 <= walk and parse + walk <= whole
+    assert any(parse > 0 and walk > 0 for _, _, parse, walk in rows.values())
