@@ -55,3 +55,13 @@ def test_only_takes_known_groups():
     for bad in ("cold,nope", "", ","):
         with pytest.raises(argparse.ArgumentTypeError):
             run.groups(bad)
+
+
+def test_floor_ops_has_every_operation_and_refuses_others():
+    import floor_ops
+    done = floor_ops.operations(generate(300, seed=5))
+    assert tuple(done) == floor_ops.OPS
+    assert done["recursion"]() > 0 and done["cursor"]() > done["recursion"]() and done["records"]() > 0
+    assert done["model"]().body is not None
+    assert floor_ops.main(["parse", "1"]) == 0
+    assert floor_ops.main(["nope", "1"]) == 2 and floor_ops.main(["parse"]) == 2
