@@ -80,24 +80,10 @@ def test_the_bare_server_publishes_what_it_was_given_for_each_version():
     assert converter().unstructure(converter().structure(published, list[types.Diagnostic]),
                                    list[types.Diagnostic]) == published
 
-    async def series() -> list[float]:
-        import json
-        import tempfile
-        with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
-            json.dump(published, handle)
-            handle.flush()
-            client, _ = await lb.spawn(lb.BARE_PUBLISHER + [handle.name],
-                                       lb.client_capabilities("visual_studio_code"))
-            try:
-                await lb.open_and_wait(client, "file:///x.sh", text, timeout=20)
-                spot = lb.keystroke_spots(text, 1)[0]
-                # each waits for its own version's publishDiagnostics (lsp_bench.change_and_wait)
-                return [await lb.change_and_wait(client, "file:///x.sh", version, rng, new, timeout=20)
-                        for version, (rng, new, _) in enumerate(lb.spot_edits(text, spot), start=2)]
-            finally:
-                await lb.stop(client)
-
-    assert len(asyncio.run(series())) == 2
+    # each keystroke waits for its own version's publishDiagnostics (lsp_bench.change_and_wait)
+    spots = lb.keystroke_spots(text, 2)
+    times, base = asyncio.run(lb.bare_keystrokes(text, spots, baseline=len))
+    assert len(times) == 4 and all(t > 0 for t in times) and len(base) == 2
 
 
 def test_by_place_splits_each_keystroke_into_its_phases():
