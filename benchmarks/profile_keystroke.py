@@ -94,11 +94,15 @@ def replay(text: str, spots: list, profile: cProfile.Profile | None = None,
     return times
 
 
+# the engine's ways into the flow's walk: an editor's document takes the second where the engine has it
+WALKS = ("analyze_flow", "analyze_flow_for_editor")
+
+
 def by_place(text: str, spots: list) -> dict:
     """Median seconds of a keystroke by the kind of its spot (the syntax-breaking ones by word,
     the others together) and by whether it typed or deleted: name -> (count, whole keystroke,
-    re-parse and model, walk), timed without a profiler (the engine's reparse and analyze_flow
-    wrapped for this replay only)."""
+    re-parse and model, walk), timed without a profiler (the engine's reparse and its ways into
+    the walk, WALKS, wrapped for this replay only)."""
     import packgate.core.engine as engine
     spent = {"parse": 0.0, "walk": 0.0}
     split: list = []  # per keystroke: (re-parse, walk)
@@ -116,12 +120,15 @@ def by_place(text: str, spots: list) -> dict:
         split.append((spent["parse"], spent["walk"]))
         spent["parse"] = spent["walk"] = 0.0
 
-    originals = engine.reparse, engine.analyze_flow
-    engine.reparse, engine.analyze_flow = timed(engine.reparse, "parse"), timed(engine.analyze_flow, "walk")
+    wrapped = {"reparse": "parse", **{name: "walk" for name in WALKS if hasattr(engine, name)}}
+    originals = {name: getattr(engine, name) for name in wrapped}
+    for name, key in wrapped.items():
+        setattr(engine, name, timed(originals[name], key))
     try:
         times = replay(text, spots, each=each)
     finally:
-        engine.reparse, engine.analyze_flow = originals
+        for name, fn in originals.items():
+            setattr(engine, name, fn)
     rows: dict = {}
     for n, (whole, (parse, walk)) in enumerate(zip(times, split)):
         spot = spots[n // 2]
