@@ -201,8 +201,9 @@ def _arg_lines(rng: random.Random, n: int, indent: str = "    ") -> list[str]:
     return out
 
 
-def _stage(w: _Writer, k: int, pad: int = 0) -> None:
-    """One stage: data checks, model/training/image arrays, a launch (sometimes in a function)."""
+def _stage(w: _Writer, k: int, pad: int = 0, blocks: bool = False) -> None:
+    """One stage: data checks, model/training/image arrays, a launch (sometimes in a function);
+    with blocks, also an `if ...; then ... fi` and a `for ...; do ... done`."""
     rng = w.rng
     w.add(f"# ======== stage block {k} ========")
     w.comment()
@@ -210,6 +211,14 @@ def _stage(w: _Writer, k: int, pad: int = 0) -> None:
           f'need_dir "${{DATA_PATH_{k}}}"',
           f'[[ -n "${{DATA_PATH_{k}}}" ]] || {{ log "empty data path"; exit 1; }}',
           "")
+    if blocks:  # no generator draw: the rest of the stage stays what it is without them
+        w.add('if [ -n "${WANDB_API_KEY:-}" ]; then',
+              f'    log "stage {k} reports to wandb project ${{WANDB_PROJECT:-llava-ov2}}"',
+              "fi",
+              f'for sub in "${{LOG_DIR}}" "${{TENSORBOARD_PATH}}"; do',
+              f'    mkdir -p "${{sub}}/stage_{k}"',
+              "done",
+              "")
     if k % 4 == 3:  # another gate touch: re-export, sometimes twice in a row
         w.add("export OFFLINE_PACKED_DATA=1", "export OFFLINE_PACKED_DATA=1", "")
     if k % 5 == 2:
@@ -269,8 +278,9 @@ def _stage(w: _Writer, k: int, pad: int = 0) -> None:
     w.add("")
 
 
-def generate(lines: int, seed: int = 0) -> str:
-    """A launcher of exactly `lines` lines (the last one may lack its newline)."""
+def generate(lines: int, seed: int = 0, blocks: bool = False) -> str:
+    """A launcher of exactly `lines` lines (the last one may lack its newline); blocks: every
+    stage also holds an if/then/fi and a for/do/done (what syntax-breaking keystrokes need)."""
     if lines < MIN_LINES:
         raise ValueError(f"at least {MIN_LINES} lines (got {lines})")
     rng = random.Random(seed)
@@ -284,7 +294,7 @@ def generate(lines: int, seed: int = 0) -> str:
     while True:
         state = rng.getstate()
         w = _Writer(rng)
-        _stage(w, len(stages))
+        _stage(w, len(stages), blocks=blocks)
         if used + len(w.lines) > lines:
             rng.setstate(state)
             break
@@ -297,7 +307,7 @@ def generate(lines: int, seed: int = 0) -> str:
     after = rng.getstate()
     rng.setstate(stages[-1][0])
     w = _Writer(rng)
-    _stage(w, len(stages) - 1, pad=deficit)
+    _stage(w, len(stages) - 1, pad=deficit, blocks=blocks)
     rng.setstate(after)
     stages[-1] = (stages[-1][0], w.lines)
     for _, st in stages:
@@ -321,13 +331,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=1, help="write COUNT launchers (seeds seed..seed+COUNT-1)")
     parser.add_argument("-o", "--output", help="file for a single launcher (default: stdout)")
     parser.add_argument("--out-dir", help="folder for --count launchers (launcher_NNNN.sh)")
+    parser.add_argument("--blocks", action="store_true", help="an if/then/fi and a for/do/done in every stage")
     args = parser.parse_args(argv)
     if args.count > 1 or args.out_dir:
         if not args.out_dir:
             parser.error("--count needs --out-dir")
         write_many(Path(args.out_dir), args.count, args.lines, args.seed)
         return 0
-    text = generate(args.lines, args.seed)
+    text = generate(args.lines, args.seed, blocks=args.blocks)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:

@@ -256,12 +256,76 @@ def is_code(row: str) -> bool:
     return bool(stripped) and not stripped.startswith("#")
 
 
-def keystroke_spots(text: str, count: int, seed: int = 19) -> list[tuple[str, int, int]]:
+# Words that end a line of a compound statement: a character typed right after one (`thenx`,
+# `fix`, `}x`) breaks that statement's syntax until it is deleted, as users type through.
+SYNTAX_ENDS = ("then", "fi", "do", "done", "esac", ";;", "{", "}")
+BREAKS_SYNTAX = "breaks syntax after "  # the kind of such a spot, the word follows
+KEYSTROKE_BREAKING = 0.2  # the share of such spots in `make bench`'s 2,000-line keystroke series
+
+
+def syntax_end(row: str) -> str | None:
+    """The word of SYNTAX_ENDS a code line ends with (standing alone, not `${X}`'s brace), or None."""
+    body = row.rstrip()
+    if not is_code(body):
+        return None
+    for word in SYNTAX_ENDS:
+        before = body[:len(body) - len(word)]
+        if body.endswith(word) and (word == ";;" or not before or before[-1] in " \t;"):
+            return word
+    return None
+
+
+def breaks_syntax(spot: tuple[str, int, int]) -> bool:
+    """Whether a spot of keystroke_spots is one that breaks a compound statement's syntax."""
+    return spot[0].startswith(BREAKS_SYNTAX)
+
+
+def by_syntax(spots: list, times: list) -> tuple[list, list]:
+    """The keystroke times of spots (two a spot, spot_edits' order) split into those at spots
+    that break syntax and the others."""
+    breaking, others = [], []
+    for n, t in enumerate(times):
+        (breaking if breaks_syntax(spots[n // 2]) else others).append(t)
+    return breaking, others
+
+
+def keystroke_spots(text: str, count: int, seed: int = 19, breaking: float = 0.0) -> list[tuple[str, int, int]]:
     """Where the keystrokes go: (kind, line, column), `count` of them, fixed by seed.
 
     Half are at the end of a random code line (before a trailing `\\`, so the continuation
     holds); the other half go in turn to the three places the issue names: inside a gate's
-    value, at the end of an array element (the arrays reach the launch), on the launch line."""
+    value, at the end of an array element (the arrays reach the launch), on the launch line.
+    With breaking, that share of the spots (spread evenly among the others, which stay the
+    spots of the same seed without it) goes instead to the end of a line that ends with a word
+    of SYNTAX_ENDS, the words taken in turn (those the text has)."""
+    taken = round(count * breaking)
+    spots = _plain_spots(text, count - taken, seed)
+    if not taken:
+        return spots
+    lines = text.split("\n")
+    ends: dict[str, list[int]] = {}
+    for i, row in enumerate(lines):
+        word = syntax_end(row)
+        if word is not None:
+            ends.setdefault(word, []).append(i)
+    words = [w for w in SYNTAX_ENDS if w in ends]
+    if not words:
+        raise ValueError("no line ends with a compound statement's word: no syntax-breaking spots")
+    import random
+    rng = random.Random(seed + 1)
+    breakers = []
+    for n in range(taken):
+        word = words[n % len(words)]
+        row = rng.choice(ends[word])
+        breakers.append((BREAKS_SYNTAX + word, row, len(lines[row].rstrip())))
+    plain, broken, out = iter(spots), iter(breakers), []
+    for n in range(count):  # the n-th spot breaks syntax when n * taken / count steps past an integer
+        out.append(next(broken) if (n + 1) * taken // count > n * taken // count else next(plain))
+    return out
+
+
+def _plain_spots(text: str, count: int, seed: int) -> list[tuple[str, int, int]]:
+    """keystroke_spots without the syntax-breaking ones."""
     import random
     rng = random.Random(seed)
     lines = text.split("\n")
@@ -374,6 +438,39 @@ async def keystrokes(client: LanguageClient, uri: str, text: str, version: int, 
             baseline(text)
             base.append(time.perf_counter() - t0)
     return latencies, base, text, version
+
+
+BARE_PUBLISHER = [sys.executable, str(Path(__file__).with_name("bare_server.py"))]
+
+
+def published_diagnostics(text: str, uri: str) -> list:
+    """What packgate publishes for text at uri, as JSON (lsprotocol's, through packgate's converter)."""
+    from packgate.lsp import convert
+    from packgate.lsp.session import Session
+    entry, _ = Session().analysis(uri, 1, text)
+    analysis = entry.analysis
+    rendered = convert.to_diagnostics(analysis.findings, analysis.source, uri, 1, convert.ClientFeatures(),
+                                      analysis.source_for)
+    return convert.converter().unstructure(rendered, list[types.Diagnostic])
+
+
+async def bare_keystrokes(text: str, spots: list, baseline=None) -> tuple[list[float], list[float]]:
+    """The keystrokes of spots (as keystrokes() types them) answered by the bare publisher
+    (bare_server.py), which publishes what packgate publishes for text, unchanged, without
+    analysing: the keystroke's floor over the wire. The latencies and baseline times (seconds)."""
+    import json
+    import tempfile
+    uri = "file:///packgate-bench/keystrokes.sh"
+    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8") as handle:
+        json.dump(published_diagnostics(text, uri), handle)
+        handle.flush()
+        client, _ = await spawn(BARE_PUBLISHER + [handle.name], client_capabilities("visual_studio_code"))
+        try:
+            await open_and_wait(client, uri, text)
+            times, base, _, _ = await keystrokes(client, uri, text, 1, spots, baseline)
+        finally:
+            await stop(client)
+    return times, base
 
 
 def end_of_line_edit(text: str, rng, pending: tuple[int, int] | None) -> tuple[types.Range, str, str, tuple[int, int] | None]:

@@ -1,6 +1,7 @@
 """Where a keystroke's time goes on the server's path, phase by phase (for RESULTS.md).
 
     .venv/bin/python benchmarks/profile_keystroke.py [--lines 250|2000] [--spots 100] [--slowest 0.1]
+        [--breaking 0.2] [--by-place]
 
 Replays the keystrokes of `make bench` (lsp_bench.keystroke_spots) through the session the
 server uses (splice into the kept tree, analysis with the previous version's tree, model and
@@ -9,7 +10,11 @@ under cProfile, and prints each phase's share of the total. cProfile slows Pytho
 than C code (tree-sitter's parse), so the shares are a guide to where to look, not timings.
 With --slowest F, a first replay times every keystroke without the profiler, and a second one,
 the same keystrokes from a fresh session, profiles only the slowest fraction F of them: what
-sets the p95.
+sets the p95. With --breaking F, that share of the spots types at the end of a `then`, `fi`,
+`do`, `done`, `esac`, `;;`, `{` or `}` line, breaking a compound statement's syntax
+(lsp_bench.keystroke_spots); the 2,000-line launcher is the one `make bench` types into,
+generated with an if/then/fi and a for/do/done in every stage. --by-place profiles nothing: it
+times each kind of spot's keystrokes, their re-parse and their walk, against a full lint.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import cProfile
 import gc
 import json
 import pstats
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -59,9 +65,9 @@ def rules_time(stats: pstats.Stats) -> float:
 
 
 def replay(text: str, spots: list, profile: cProfile.Profile | None = None,
-           profiled: frozenset = frozenset()) -> list[float]:
+           profiled: frozenset = frozenset(), each=None) -> list[float]:
     """Type the spots' keystrokes into a fresh session as the server does: the seconds each took
-    (the keystrokes numbered in profiled run under profile)."""
+    (the keystrokes numbered in profiled run under profile; each(n), if given, called after the n-th)."""
     session, uri = Session(), "file:///packgate-bench/profile.sh"
     features, converter = convert.ClientFeatures(), convert.converter()  # the server's
     session.analysis(uri, 0, text)
@@ -83,7 +89,53 @@ def replay(text: str, spots: list, profile: cProfile.Profile | None = None,
             if on:
                 profile.disable()
             times.append(time.perf_counter() - t0)
+            if each is not None:
+                each(len(times) - 1)
     return times
+
+
+# the engine's ways into the flow's walk: an editor's document takes the second where the engine has it
+WALKS = ("analyze_flow", "analyze_flow_for_editor")
+
+
+def by_place(text: str, spots: list) -> dict:
+    """Median seconds of a keystroke by the kind of its spot (the syntax-breaking ones by word,
+    the others together) and by whether it typed or deleted: name -> (count, whole keystroke,
+    re-parse and model, walk), timed without a profiler (the engine's reparse and its ways into
+    the walk, WALKS, wrapped for this replay only)."""
+    import packgate.core.engine as engine
+    spent = {"parse": 0.0, "walk": 0.0}
+    split: list = []  # per keystroke: (re-parse, walk)
+
+    def timed(fn, key):
+        def call(*args, **kwargs):
+            t0 = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[key] += time.perf_counter() - t0
+        return call
+
+    def each(n: int) -> None:
+        split.append((spent["parse"], spent["walk"]))
+        spent["parse"] = spent["walk"] = 0.0
+
+    wrapped = {"reparse": "parse", **{name: "walk" for name in WALKS if hasattr(engine, name)}}
+    originals = {name: getattr(engine, name) for name in wrapped}
+    for name, key in wrapped.items():
+        setattr(engine, name, timed(originals[name], key))
+    try:
+        times = replay(text, spots, each=each)
+    finally:
+        for name, fn in originals.items():
+            setattr(engine, name, fn)
+    rows: dict = {}
+    for n, (whole, (parse, walk)) in enumerate(zip(times, split)):
+        spot = spots[n // 2]
+        name = f"{spot[0] if lb.breaks_syntax(spot) else 'the other spots'}, {'typed' if n % 2 == 0 else 'deleted'}"
+        rows.setdefault(name, []).append((whole, parse, walk))
+    return {name: (len(v),) + tuple(statistics.median(x[i] for x in v) for i in range(3))
+            for name, v in sorted(rows.items())}
 
 
 def main(argv=None) -> int:
@@ -92,11 +144,28 @@ def main(argv=None) -> int:
     parser.add_argument("--spots", type=int, default=100)
     parser.add_argument("--slowest", type=float, default=None, metavar="F",
                         help="profile only the slowest fraction F of the keystrokes (timed in a first replay)")
+    parser.add_argument("--breaking", type=float, default=0.0, metavar="F",
+                        help="the share of the spots that break a compound statement's syntax (default 0)")
+    parser.add_argument("--by-place", action="store_true",
+                        help="no profile: each kind of spot's median keystroke, re-parse and walk, and a full lint's")
     args = parser.parse_args(argv)
     text = (HERE / "inputs" / "ov2_stage2_launcher.sh").read_text(encoding="utf-8") if args.lines == 250 \
-        else generate(2000, 7)
-    spots = lb.keystroke_spots(text, args.spots)
+        else generate(2000, 7, blocks=True)
+    spots = lb.keystroke_spots(text, args.spots, breaking=args.breaking)
     gc.disable()  # as the server (packgate.lsp.memory): collections run between keystrokes
+    if args.by_place:
+        import packgate
+        rows = by_place(text, spots)
+        lints = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            packgate.lint(text)
+            lints.append(time.perf_counter() - t0)
+        print(f"| spot | keystrokes | median keystroke | re-parse and model | walk |\n| --- | --- | --- | --- | --- |")
+        for name, (count, whole, parse, walk) in rows.items():
+            print(f"| {name} | {count} | {whole * 1000:.1f} ms | {parse * 1000:.1f} ms | {walk * 1000:.1f} ms |")
+        print(f"\na full `packgate.lint` of the same text: {statistics.median(lints) * 1000:.1f} ms (median of 5)")
+        return 0
     profiled: frozenset = frozenset()
     if args.slowest is not None:
         timed = replay(text, spots)
@@ -104,7 +173,11 @@ def main(argv=None) -> int:
         profiled = frozenset(sorted(range(len(timed)), key=timed.__getitem__)[-count:])
         ordered = sorted(timed)
         print(f"{len(timed)} keystrokes timed without the profiler: p50 {ordered[len(ordered) // 2] * 1000:.2f} ms, "
-              f"p95 {ordered[round(0.95 * (len(ordered) - 1))] * 1000:.2f} ms; profiling the slowest {count}")
+              f"p95 {lb.pct(timed, 0.95) * 1000:.2f} ms; profiling the slowest {count}")
+        breaking, others = lb.by_syntax(spots, timed)
+        if breaking:
+            print(f"  p95 of the {len(breaking)} at spots that break syntax {lb.pct(breaking, 0.95) * 1000:.2f} ms, "
+                  f"of the {len(others)} others {lb.pct(others, 0.95) * 1000:.2f} ms")
     profile = cProfile.Profile()
     times = replay(text, spots, profile, profiled)
     profiled_count = len(profiled) if profiled else len(times)

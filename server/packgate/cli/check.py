@@ -100,6 +100,23 @@ def _settings_for(path: str | None, args, problems: list):
     return replace(settings, **overrides) if overrides else settings
 
 
+# The project roots whose Python code this run has looked at (cmd_check empties it; workers
+# start from the empty set they were forked with).
+_LOOKED: set = set()
+
+
+def _revalidate(path: str) -> bool:
+    """Whether the analysis of path checks its project's Python code for changes (every file
+    stat'ed, by the gate scan and by the contract index): for the run's first script of each
+    project only. That look costs milliseconds a script on a big project, and a run reads the
+    code once."""
+    from ..core.project import root_of
+    root = root_of(path)
+    first = root not in _LOOKED
+    _LOOKED.add(root)
+    return first
+
+
 @record
 class FileResult:
     """One file read and analysed: what --fix, the report and --show-settings need."""
@@ -137,8 +154,9 @@ def _analyze_file(path: str, args, problems: list) -> "FileResult | None":
         valid_utf8 = False
         problems.append(Problem("invalid UTF-8; undecodable bytes were replaced for the analysis", path=display))
     settings = _settings_for(cfg_path if cfg_path else None, args, problems)
+    revalidate = display == "-" or _revalidate(display)
     try:
-        analysis = analyze(text, path=display, settings=settings)
+        analysis = analyze(text, path=display, settings=settings, revalidate=revalidate)
     except (RecursionError, MemoryError, ValueError, OSError) as exc:
         # a bug of ours must cost one file a clear line, never the run a traceback
         problems.append(Problem(f"internal error while analysing ({type(exc).__name__}: {exc}); "
@@ -401,6 +419,7 @@ def cmd_check(args, parser) -> int:
 
     vars(args).pop("subparser", None)  # the pool pickles args; a parser is not data
     _check_arguments(args, parser)
+    _LOOKED.clear()  # a run in the same process (the tests') looks at the code again
     args.config_raw = {}
     problems: list = []
     if args.config:  # read once here; every file (and worker) merges it
@@ -479,7 +498,8 @@ def _check_file(path: str, args, problems: list, report, diff_out: list) -> "str
     fixed_stdin = None
     if args.fix or args.diff:
         outside: dict = {}
-        new_text = fix_all(text, path=display, settings=got.settings, outside=outside)
+        # the fixes change shell scripts and env files, never the project's Python code
+        new_text = fix_all(text, path=display, settings=got.settings, outside=outside, revalidate=False)
         if path == "-":
             outside = {}  # standard input's fixed text is printed: no file beside it is written
         changed = new_text != text
@@ -498,7 +518,7 @@ def _check_file(path: str, args, problems: list, report, diff_out: list) -> "str
                 # what is left decides the exit status, as for a file written back (standard
                 # input's fixed text is printed instead of the report)
                 before = len(analysis.findings)
-                analysis = analyze(new_text, path=display, settings=got.settings)
+                analysis = analyze(new_text, path=display, settings=got.settings, revalidate=False)
                 report.fixed += max(0, before - len(analysis.findings))
                 report.fixed_files += int(written) + others
         if path == "-" and args.fix:

@@ -134,14 +134,21 @@ def command_table() -> dict:
 SHELLS = ("bash", "zsh", "fish")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (also the source of `--help`)."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser (also the source of `--help`); with only, a subcommand's name, the
+    top level holds that subcommand alone."""
     parser = _Parser(prog="packgate",
                      description="Lint the sample-packing gates of LLaVA-OneVision training launchers.",
                      epilog=_EPILOG, formatter_class=_RawHelp)
     parser.add_argument("--version", action="version", version=f"packgate {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name, (help_text, arguments) in command_table().items():
+    table = command_table()
+    for name, (help_text, arguments) in table.items():
+        # A run of one subcommand never reads the others' parsers, and each one argparse makes
+        # (three gettext look-ups, its help action, its arguments) costs; an unknown name gets
+        # them all, so that its error lists every choice.
+        if only in table and name != only:
+            continue
         extra = {"epilog": _EPILOG, "formatter_class": _RawHelp} if name == "check" else {"formatter_class": _Help}
         command = sub.add_parser(name, help=help_text, description=help_text, **extra)
         command.set_defaults(subparser=command)
@@ -169,7 +176,8 @@ def run() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """The `packgate` command: its exit code (callable in process, as the tests do)."""
-    parser = build_parser()
+    given = sys.argv[1:] if argv is None else argv
+    parser = build_parser(given[0] if given else None)  # the top level takes only --help and --version first
     args, extra = parser.parse_known_args(argv)
     if extra:  # the subcommand's usage, not the top level's, says what it accepts
         getattr(args, "subparser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
