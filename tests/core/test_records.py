@@ -101,3 +101,18 @@ def test_init_is_compiled_on_first_use_and_behaves_the_same():
     assert (child.a, child.b, child.c) == (1, "b", [2]) and LazyChild(1).c is not LazyChild(1).c
     with pytest.raises(AttributeError):
         LazyBase(1).a = 2
+
+
+def test_the_prebuilt_inits_are_current_and_used():
+    """record_inits.py holds every package record's __init__ (`python -m packgate.core.records
+    --write` after changing a record's fields): the bytecode cache keeps them, no run compiles."""
+    from pathlib import Path
+
+    from packgate.core import record_inits, records
+    from packgate.core.flow.facts import LaunchPath
+    from packgate.core.parse.model import Word
+    written = Path(record_inits.__file__).read_text(encoding="utf-8")
+    assert records.prebuilt_source() == written, "run: python -m packgate.core.records --write"
+    for cls in (Word, LaunchPath):
+        assert cls.__init__.__code__.co_filename == record_inits.__file__
+        assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__"
