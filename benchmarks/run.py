@@ -205,6 +205,20 @@ def lint_vs_parse(text: str, repeats: int) -> tuple[Figure, float, float]:
     return fig, lint_t, parse_t
 
 
+def front_end(repeats: int) -> Figure:
+    """The model's cost beyond the parse on 2,000 lines, beside its floor (benchmarks/front_end.py)."""
+    import front_end as fe
+    m = fe.wall(2000, repeats)
+    r = fe.ratios(m)
+    return Figure("front end: `parse_bytes` beyond the parse, 2,000 lines", ms(m["parse_bytes"] - m["parse"]),
+                  f"tree-sitter parse {ms(m['parse'])}", r["beyond"], f"<= {fe.BUDGET:.1f}x", r["beyond"] <= fe.BUDGET,
+                  [f"median of {repeats} rounds of three calls each, in turn (`python benchmarks/front_end.py`; "
+                   f"`--callgrind` for instructions)",
+                   f"its floor {r['floor']:.2f}x: a recursion over `named_children` reading kind and span of the "
+                   f"{m['nodes']:,} named nodes {r['named_children']:.2f}x, and creating the model's "
+                   f"{m['record_count']:,} records again {r['records']:.2f}x"])
+
+
 # The node kinds packgate's model builder reads (core/parse; tests/bench/test_front_end_floor.py keeps
 # the list whole).
 MODEL_NODE_KINDS = (
@@ -731,6 +745,7 @@ def main(argv: list[str] | None = None) -> int:
     text2k = generate(2000, SEED)
     fig, lint2k, parse2k = lint_vs_parse(text2k, 3 if q else 7)
     show(fig)
+    show(front_end(3 if q else 7))
 
     sizes = [300, 2000, 10_000] + ([] if q else [50_000])
     lint_t: dict[int, float | None] = {}
