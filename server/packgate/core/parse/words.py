@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from .. import gates as G
+from .grammar import kind
 from .model import Lit, Occurrence, OccurrenceKind, Opaque, Ref, Sub, SubKind, Word
 
 MAX_DEPTH = 120  # deeper constructs are kept as opaque: a hostile depth cannot overflow the stack
@@ -40,48 +41,51 @@ class WordBuilder:
         return node.end_byte + self.base
 
     def word(self, node, d: int) -> Word:
-        t = node.type
+        """The Word of a node that is one shell word."""
+        k = node.kind_id
         # the common cases, a literal word, a quoted string without expansions or one plain
         # expansion: built directly (the general walk, _word, gives the same parts at several
         # times the cost)
-        if t == "word" or t == "number":
+        if k == _K_WORD or k == _K_NUMBER:
             if node.child_count:
-                return self._word(node, d, t)
+                return self._word(node, d, "word" if k == _K_WORD else "number")
             sb, eb = node.start_byte, node.end_byte
             raw = self.data[sb:eb].decode("utf-8", "replace")
             txt = _unescape(raw, False) if "\\" in raw else raw
-            s, e = sb + self.base, eb + self.base
+            base = self.base
+            s, e = sb + base, eb + base
             w = Word([Lit(txt, s, e)], s, e, "", raw, txt)
             if txt.startswith(MBS_FLAG):
                 self._flag(txt, s)
             return w
-        if t == "string" or t == "raw_string":
+        if k == _K_STRING or k == _K_RAW_STRING:
             sb, eb = node.start_byte, node.end_byte
             raw_b = self.data[sb:eb]
-            if t == "string" and (b"$" in raw_b or b"`" in raw_b or b"\\" in raw_b or eb - sb < 2):
+            if k == _K_STRING and (b"$" in raw_b or b"`" in raw_b or b"\\" in raw_b or eb - sb < 2):
                 m = _ONE_REF_QUOTED.match(raw_b)
                 if m is not None:
                     return self._one_ref(m, raw_b, sb, True)
                 if d < MAX_DEPTH:
                     return self._quoted(node, raw_b, sb, eb, d)
-                return self._word(node, d, t)
+                return self._word(node, d, "string")
             raw = raw_b.decode("utf-8", "replace")
-            s, e = sb + self.base, eb + self.base
+            base = self.base
+            s, e = sb + base, eb + base
             txt = raw[1:-1]
-            if t == "string":
+            if k == _K_STRING:
                 w = Word([Lit(txt, s + 1, e - 1)] if txt else [], s, e, '"', raw, txt)
             else:
                 w = Word([Lit(txt, s + 1, e - 1)], s, e, "'", raw, txt)
             if txt.startswith(MBS_FLAG):
                 self._flag(txt, s + 1)
             return w
-        if t == "expansion" or t == "simple_expansion":
+        if k == _K_EXPANSION or k == _K_SIMPLE_EXPANSION:
             sb = node.start_byte
             raw_b = self.data[sb:node.end_byte]
             m = _ONE_REF.match(raw_b)
             if m is not None:
                 return self._one_ref(m, raw_b, sb, False)
-        return self._word(node, d, t)
+        return self._word(node, d, node.type)
 
     def _flag(self, txt: str, start: int) -> None:
         """A literal starting with --micro-batch-size: an occurrence of the flag when it is the
@@ -100,13 +104,16 @@ class WordBuilder:
         return Word([ref], s, e, '"' if quoted else "", raw_b.decode("ascii"), None, ref.name in _GATES)
 
     def _matched_ref(self, m, at: int, start: int, end: int, quoted: bool) -> Ref:
-        """The Ref of a match of _REF_BODY that begins at offset at (start, end: the expansion's
-        span), its name recorded as an occurrence."""
-        g = 1 if m.start(1) >= 0 else 3
-        name = m.group(g).decode("ascii")
-        ns, ne = m.start(g) + at, m.end(g) + at
+        """The Ref of a match of _REF_BODY whose offsets count from at (start, end: the
+        expansion's span), its name recorded as an occurrence."""
+        last = m.lastindex  # 1: ${X}, 2: ${A[@]}, 3: $X
+        g = 3 if last == 3 else 1
+        ns, ne = m.span(g)
+        ns += at
+        ne += at
+        name = m[g].decode("ascii")
         self.occurrences.append(Occurrence(name, ns, ne, _EXPAND))
-        return Ref(name, start, end, ns, ne, "", None, m.start(2) >= 0, quoted)
+        return Ref(name, start, end, ns, ne, "", None, last == 2, quoted)
 
     def _quoted(self, node, raw_b: bytes, sb: int, eb: int, d: int) -> Word:
         """A double-quoted string with expansions: the parts the general walk gives, in one pass
@@ -116,18 +123,17 @@ class WordBuilder:
         parts: list = []
         prev = sb + 1
         for c in node.children:
-            t = c.type
-            if t == '"' or t == '$"':
+            k = c.kind_id
+            if k == _K_QUOTE:
                 continue
             cs, ce = c.start_byte, c.end_byte
             if cs > prev:  # whitespace folded between children is literal text
                 parts.append(Lit(data[prev:cs].decode("utf-8", "replace"), prev + base, cs + base))
-            m = _ONE_REF.match(data[cs:ce]) if t == "expansion" or t == "simple_expansion" else None
-            if t == "string_content":
+            if k == _K_STRING_CONTENT:
                 txt = data[cs:ce].decode("utf-8", "replace")
                 parts.append(Lit(_unescape(txt, True) if "\\" in txt else txt, cs + base, ce + base))
-            elif m is not None:
-                parts.append(self._matched_ref(m, cs + base, cs + base, ce + base, True))
+            elif (k == _K_EXPANSION or k == _K_SIMPLE_EXPANSION) and (m := _ONE_REF.match(data, cs, ce)) is not None:
+                parts.append(self._matched_ref(m, base, cs + base, ce + base, True))
             else:
                 self.parts(c, parts, d + 1, True)
             prev = ce
@@ -148,12 +154,16 @@ class WordBuilder:
     def _finished(self, w: Word) -> Word:
         """A word built from its parts, completed: its literal text, whether evaluating it has
         effects, and the --micro-batch-size flags among its literal parts."""
-        w.text = w.literal()
-        if w.text is None:
-            w.effects = _has_effects(w.parts)
+        literal = True
         for p in w.parts:
-            if isinstance(p, Lit) and p.text.startswith(MBS_FLAG):
+            if p.__class__ is not Lit:
+                literal = False
+            elif p.text.startswith(MBS_FLAG):
                 self._flag(p.text, p.start)
+        if literal:
+            w.text = "".join([p.text for p in w.parts])
+        else:
+            w.effects = _has_effects(w.parts)
         return w
 
     def parts(self, node, out: list, d: int, quoted: bool) -> None:
@@ -322,6 +332,10 @@ class WordBuilder:
             stack.extend(n.children)
 
 
+_K_WORD, _K_NUMBER, _K_STRING, _K_RAW_STRING = kind("word"), kind("number"), kind("string"), kind("raw_string")
+_K_EXPANSION, _K_SIMPLE_EXPANSION = kind("expansion"), kind("simple_expansion")
+_K_QUOTE, _K_STRING_CONTENT = kind('"'), kind("string_content")  # (no `$"` token: a translated string opens with `$`)
+
 _PLAIN_WORDS = frozenset(("word", "number", "string", "raw_string"))
 # subscript nodes read as words (others are arithmetic: their text)
 _SUBSCRIPT_WORDS = frozenset(("number", "string", "raw_string", "simple_expansion", "expansion",
@@ -340,16 +354,15 @@ def is_name(text: str) -> bool:
 
 def _has_effects(parts) -> bool:
     """True when evaluating the parts assigns (${X:=d}) or consults a gate."""
-    stack = list(parts)
+    stack = [p for p in parts if p.__class__ is Ref]
     while stack:
         p = stack.pop()
-        if isinstance(p, Ref):
-            if p.op in (":=", "=") or p.name in G.GATES:
-                return True
-            if p.arg is not None:
-                stack.extend(p.arg.parts)
-            if p.index is not None:
-                stack.extend(p.index.parts)
+        if p.op in (":=", "=") or p.name in _GATES:
+            return True
+        if p.arg is not None:
+            stack.extend([q for q in p.arg.parts if q.__class__ is Ref])
+        if p.index is not None:
+            stack.extend([q for q in p.index.parts if q.__class__ is Ref])
     return False
 
 
