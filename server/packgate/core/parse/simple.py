@@ -228,18 +228,19 @@ class SimpleBuilder(WordBuilder):
             if a:
                 a.exported = True
                 prefix.append(a)
+        base = self.base
+        s = node.start_byte + base
+        name_start = name_end = s
         cmd_words = []
         if name_node is not None:
+            name_start, name_end = name_node.start_byte + base, name_node.end_byte + base
             inner = name_node.named_children
             cmd_words.append(self.word(inner[0] if inner else name_node, d))
         for w in words:
             cmd_words.append(self.word(w, d))
         stdin = self.herestring(here, d) if here is not None else None
-        s = self.s(node)
-        cmd = Command(s, self.e(node), prefix, cmd_words,
-                      self.s(name_node) if name_node is not None else s,
-                      self.e(name_node) if name_node is not None else s,
-                      self.take_pre())  # (start, end, prefix, words, name_start, name_end, pre)
+        pre, self._pre = self._pre, []  # the command substitutions in its words run first
+        cmd = Command(s, node.end_byte + base, prefix, cmd_words, name_start, name_end, pre)
         cmd.stdin = stdin
         if not cmd_words:
             # only assignments (e.g. inside `A=1 B=2` glued): they are plain assignments
