@@ -9,8 +9,9 @@ engine.analyze runs the parse. Budget: the model costs at most 1.2x the parse be
     .venv/bin/python benchmarks/front_end.py [--lines 2000] [--rounds 7]
     .venv/bin/python benchmarks/front_end.py --callgrind   # instructions instead of wall time
 
---callgrind runs this file under `valgrind --tool=callgrind` twice (one call of each, then
-1 + N): the difference divided by N is the instructions of one warm call, free of start-up.
+--callgrind runs this file under `valgrind --tool=callgrind` twice per measure (one call, then
+1 + 3): the difference over 3 is the instructions of one warm call, free of start-up; the
+ratios are then of instructions.
 """
 
 from __future__ import annotations
@@ -72,8 +73,8 @@ def recipes_of(script) -> list:
     return [(o.__class__, tuple(getattr(o, f) for f in o.__record_fields__)) for o in records_of(script)]
 
 
-def wall(lines: int, rounds: int) -> dict:
-    """Median seconds of each measure, the calls taken in turn."""
+def measures(lines: int) -> tuple[dict, dict]:
+    """The calls measured ({name: function}), and the counts of nodes and records they visit."""
     from packgate.core.parse import parse_bytes
     from packgate.core.parse.grammar import PARSER
     data = generate(lines, SEED).encode("utf-8")
@@ -81,6 +82,12 @@ def wall(lines: int, rounds: int) -> dict:
     recipes = recipes_of(parse_bytes(data))
     fns = {"parse": lambda: PARSER.parse(data), "parse_bytes": lambda: parse_bytes(data),
            "named_children": lambda: named_recursion(tree.root_node), "records": lambda: remake(recipes)}
+    return fns, {"nodes": named_recursion(tree.root_node), "record_count": len(recipes)}
+
+
+def wall(lines: int, rounds: int) -> dict:
+    """Median seconds of each measure, the calls taken in turn."""
+    fns, counts = measures(lines)
     times: dict = {k: [] for k in fns}
     for fn in fns.values():
         fn()
@@ -96,9 +103,7 @@ def wall(lines: int, rounds: int) -> dict:
     finally:
         if collecting:
             gc.enable()
-    out = {k: statistics.median(v) for k, v in times.items()}
-    out["nodes"], out["record_count"] = named_recursion(tree.root_node), len(recipes)
-    return out
+    return {**{k: statistics.median(v) for k, v in times.items()}, **counts}
 
 
 def ratios(m: dict) -> dict:
@@ -119,26 +124,12 @@ def report(m: dict) -> str:
         f"{r['named_children']:.2f}x + creating the model's {m['record_count']:,} records {r['records']:.2f}x"])
 
 
-_CHILD = """
-import sys
-sys.path[:0] = {paths!r}
-from generate import generate
-from packgate.core.parse import parse_bytes
-from packgate.core.parse.grammar import PARSER
-data = generate({lines}, {seed}).encode("utf-8")
-import gc
-gc.disable()  # as engine.analyze runs the parse
-for _ in range({calls}):
-    PARSER.parse(data) if {bare} else parse_bytes(data)
-"""
-
-
-def instructions(lines: int, calls: int, bare: bool) -> int:
-    """Instructions (callgrind's Ir) of a Python that makes `calls` calls."""
+def instructions(lines: int, name: str, calls: int) -> int:
+    """Instructions (callgrind's Ir) of a Python that makes `calls` calls of one measure."""
     with tempfile.TemporaryDirectory(prefix="front-end-") as tmp:
         out = Path(tmp) / "callgrind.out"
-        code = _CHILD.format(paths=sys.path[:2], lines=lines, seed=SEED, calls=calls, bare=bare)
-        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", code],
+        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+                              __file__, "--lines", str(lines), "--once", name, "--calls", str(calls)],
                              capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
         found = re.search(r"Collected : (\d+)", run.stderr)
         if found is None:
@@ -146,9 +137,17 @@ def instructions(lines: int, calls: int, bare: bool) -> int:
         return int(found.group(1))
 
 
-def per_call(lines: int, n: int, bare: bool) -> float:
+def per_call(lines: int, name: str, n: int = 3) -> float:
     """Instructions of one warm call: (1 + n calls) - (1 call), over n."""
-    return (instructions(lines, 1 + n, bare) - instructions(lines, 1, bare)) / n
+    return (instructions(lines, name, 1 + n) - instructions(lines, name, 1)) / n
+
+
+def once(lines: int, name: str, calls: int) -> None:
+    """Make `calls` calls of one measure (what --callgrind counts), the collector paused."""
+    fn = measures(lines)[0][name]
+    gc.disable()
+    for _ in range(calls):
+        fn()
 
 
 def main() -> int:
@@ -156,11 +155,17 @@ def main() -> int:
     ap.add_argument("--lines", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--callgrind", action="store_true", help="instructions under valgrind, not wall time")
+    ap.add_argument("--once", help=argparse.SUPPRESS)  # (the measure a --callgrind child makes)
+    ap.add_argument("--calls", type=int, default=1, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.once:
+        once(args.lines, args.once, args.calls)
+        return 0
     if args.callgrind:
-        model, bare = per_call(args.lines, 3, False), per_call(args.lines, 3, True)
-        print(f"instructions per call, {args.lines:,} lines: parse_bytes {model / 1e6:.1f}M, bare parse "
-              f"{bare / 1e6:.1f}M; the model beyond the parse {(model - bare) / bare:.2f}x the parse")
+        m = {name: per_call(args.lines, name) for name in ("parse", "parse_bytes", "named_children", "records")}
+        _, counts = measures(args.lines)
+        print(f"instructions per call: parse {m['parse'] / 1e6:.1f}M, parse_bytes {m['parse_bytes'] / 1e6:.1f}M")
+        print(report({**m, **counts}).split("\n", 1)[1])
         return 0
     print(report(wall(args.lines, args.rounds)))
     return 0
