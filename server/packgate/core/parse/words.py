@@ -154,16 +154,20 @@ class WordBuilder:
     def _finished(self, w: Word) -> Word:
         """A word built from its parts, completed: its literal text, whether evaluating it has
         effects, and the --micro-batch-size flags among its literal parts."""
-        literal = True
+        literal, effects = True, False
         for p in w.parts:
-            if p.__class__ is not Lit:
-                literal = False
-            elif p.text.startswith(MBS_FLAG):
-                self._flag(p.text, p.start)
+            cls = p.__class__
+            if cls is Lit:
+                if p.text.startswith(MBS_FLAG):
+                    self._flag(p.text, p.start)
+                continue
+            literal = False
+            if cls is Ref and not effects:
+                effects = _has_effects((p,))
         if literal:
             w.text = "".join([p.text for p in w.parts])
         else:
-            w.effects = _has_effects(w.parts)
+            w.effects = effects
         return w
 
     def parts(self, node, out: list, d: int, quoted: bool) -> None:
@@ -375,15 +379,16 @@ def is_name(text: str) -> bool:
 
 def _has_effects(parts) -> bool:
     """True when evaluating the parts assigns (${X:=d}) or consults a gate."""
-    stack = [p for p in parts if p.__class__ is Ref]
+    stack = list(parts)
     while stack:
         p = stack.pop()
-        if p.op in (":=", "=") or p.name in _GATES:
-            return True
-        if p.arg is not None:
-            stack.extend([q for q in p.arg.parts if q.__class__ is Ref])
-        if p.index is not None:
-            stack.extend([q for q in p.index.parts if q.__class__ is Ref])
+        if p.__class__ is Ref:
+            if p.op in (":=", "=") or p.name in _GATES:
+                return True
+            if p.arg is not None:
+                stack.extend(p.arg.parts)
+            if p.index is not None:
+                stack.extend(p.index.parts)
     return False
 
 
