@@ -1,7 +1,9 @@
 """tree-sitter-bash -> the script model: blocks, compound statements and directives.
 
-`Builder.statement` looks a node's type up in STATEMENTS (node type -> a small method); the
-simple commands and declarations are in simple.py, the words in words.py. Recursion is bounded
+`Builder.statement` looks a node's kind up in STATEMENTS (node type, by its kind_id -> a small
+method); the simple commands and declarations are in simple.py, the words in words.py. The
+paths every launcher takes (statements, commands, assignments, words) compare kind_ids, not
+`Node.type` strings, and read text off the source's bytes. Recursion is bounded
 by MAX_DEPTH: deeper constructs are kept as opaque statements.
 """
 

@@ -1,4 +1,4 @@
-"""The tree-sitter-bash grammar and the one parser the builder uses."""
+"""The tree-sitter-bash grammar, the one parser the builder uses and the node kinds it compares."""
 
 from __future__ import annotations
 

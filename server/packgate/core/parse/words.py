@@ -351,11 +351,13 @@ class WordBuilder:
 _K_WORD, _K_NUMBER, _K_STRING, _K_RAW_STRING = kind("word"), kind("number"), kind("string"), kind("raw_string")
 _K_EXPANSION, _K_SIMPLE_EXPANSION = kind("expansion"), kind("simple_expansion")
 _K_QUOTE, _K_STRING_CONTENT = kind('"'), kind("string_content")  # (no `$"` token: a translated string opens with `$`)
-_K_ANSI_C_STRING, _K_TRANSLATED_STRING, _K_CONCATENATION = kind("ansi_c_string"), kind("translated_string"), kind("concatenation")
+_K_ANSI_C_STRING, _K_TRANSLATED_STRING = kind("ansi_c_string"), kind("translated_string")
+_K_CONCATENATION = kind("concatenation")
 _K_COMMAND_SUBSTITUTION, _K_PROCESS_SUBSTITUTION = kind("command_substitution"), kind("process_substitution")
 _K_ARITHMETIC_EXPANSION, _K_DOLLAR = kind("arithmetic_expansion"), kind("$")
 _K_OPEN_EXPANSION, _K_CLOSE_BRACE, _K_BANG, _K_HASH = kind("${"), kind("}"), kind("!"), kind("#")
-_K_VARIABLE_NAME, _K_SPECIAL_VARIABLE_NAME, _K_SUBSCRIPT = kind("variable_name"), kind("special_variable_name"), kind("subscript")
+_K_VARIABLE_NAME, _K_SPECIAL_VARIABLE_NAME = kind("variable_name"), kind("special_variable_name")
+_K_SUBSCRIPT = kind("subscript")
 # the nodes a part reads as literal text
 _LITERAL_PARTS = kinds("word", "number", "string_content", "extglob_pattern", "special_variable_name")
 
