@@ -81,8 +81,22 @@ def measures(lines: int) -> tuple[dict, dict]:
     tree = PARSER.parse(data)
     recipes = recipes_of(parse_bytes(data))
     fns = {"parse": lambda: PARSER.parse(data), "parse_bytes": lambda: parse_bytes(data),
+           "without_words": lambda: without_words(parse_bytes, data),
            "named_children": lambda: named_recursion(tree.root_node), "records": lambda: remake(recipes)}
     return fns, {"nodes": named_recursion(tree.root_node), "record_count": len(recipes)}
+
+
+def without_words(parse_bytes, data: bytes):
+    """parse_bytes with every word one shared empty Word: what the statements cost without their
+    words (the model's split, to say which part stands in the way)."""
+    from packgate.core.parse.build import Builder
+    from packgate.core.parse.model import Word
+    empty = Word([], 0, 0)
+    Builder.word = lambda self, node, d: empty
+    try:
+        return parse_bytes(data)
+    finally:
+        del Builder.word  # the inherited WordBuilder.word again
 
 
 def wall(lines: int, rounds: int) -> dict:
@@ -111,6 +125,8 @@ def ratios(m: dict) -> dict:
     p = m["parse"]
     out = {"beyond": (m["parse_bytes"] - p) / p, "named_children": m["named_children"] / p, "records": m["records"] / p}
     out["floor"] = out["named_children"] + out["records"]
+    out["words"] = (m["parse_bytes"] - m["without_words"]) / p
+    out["statements"] = out["beyond"] - out["words"]
     return out
 
 
@@ -121,7 +137,8 @@ def report(m: dict) -> str:
         f"bare parse {m['parse'] * 1e3:.2f} ms; parse_bytes {m['parse_bytes'] * 1e3:.2f} ms",
         f"the model beyond the parse: {r['beyond']:.2f}x the parse (budget {BUDGET:.1f}x)",
         f"its floor: {r['floor']:.2f}x = named_children recursion over {m['nodes']:,} named nodes "
-        f"{r['named_children']:.2f}x + creating the model's {m['record_count']:,} records {r['records']:.2f}x"])
+        f"{r['named_children']:.2f}x + creating the model's {m['record_count']:,} records {r['records']:.2f}x",
+        f"where it goes: the words {r['words']:.2f}x, the statements around them {r['statements']:.2f}x"])
 
 
 def instructions(lines: int, name: str, calls: int) -> int:
@@ -162,7 +179,7 @@ def main() -> int:
         once(args.lines, args.once, args.calls)
         return 0
     if args.callgrind:
-        m = {name: per_call(args.lines, name) for name in ("parse", "parse_bytes", "named_children", "records")}
+        m = {name: per_call(args.lines, name) for name in measures(args.lines)[0]}
         _, counts = measures(args.lines)
         print(f"instructions per call: parse {m['parse'] / 1e6:.1f}M, parse_bytes {m['parse_bytes'] / 1e6:.1f}M")
         print(report({**m, **counts}).split("\n", 1)[1])

@@ -216,7 +216,9 @@ def front_end(repeats: int) -> Figure:
                    f"`--callgrind` for instructions)",
                    f"its floor {r['floor']:.2f}x: a recursion over `named_children` reading kind and span of the "
                    f"{m['nodes']:,} named nodes {r['named_children']:.2f}x, and creating the model's "
-                   f"{m['record_count']:,} records again {r['records']:.2f}x"])
+                   f"{m['record_count']:,} records again {r['records']:.2f}x",
+                   f"where it goes: the words {r['words']:.2f}x, the statements around them {r['statements']:.2f}x "
+                   f"(parse_bytes with every word one shared empty Word)"])
 
 
 # The node kinds packgate's model builder reads (core/parse; tests/bench/test_front_end_floor.py keeps
