@@ -124,9 +124,7 @@ class Builder(SimpleBuilder):
                 i += 1
                 continue
             amp = items[i + 1] if i + 1 < count and kinds[i + 1] == _K_AMP else None
-            waiting = self.pending
-            if waiting:
-                self.pending = []
+            waiting, self.pending = self.pending, []
             if top:
                 stmts = self.top_statement(node, k, amp)
             else:
