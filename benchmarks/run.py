@@ -274,6 +274,23 @@ def make_records(prepared: list) -> int:
     return len(made)
 
 
+def front_end(repeats: int) -> Figure:
+    """The model's cost beyond the parse on 2,000 lines, beside its floor (benchmarks/front_end.py)."""
+    import front_end as fe
+    m = fe.wall(2000, repeats)
+    r = fe.ratios(m)
+    return Figure("front end: `parse_bytes` beyond the parse, collector paused (as in a lint), 2,000 lines",
+                  ms(m["parse_bytes"] - m["parse"]),
+                  f"tree-sitter parse {ms(m['parse'])}", r["beyond"], f"<= {fe.BUDGET:.1f}x", r["beyond"] <= fe.BUDGET,
+                  [f"median of {repeats} rounds of three calls each, in turn (`python benchmarks/front_end.py`; "
+                   f"`--callgrind` for instructions)",
+                   f"its floor {r['floor']:.2f}x: a recursion over `named_children` reading kind and span of the "
+                   f"{m['nodes']:,} named nodes {r['named_children']:.2f}x, and creating the model's "
+                   f"{m['record_count']:,} records again {r['records']:.2f}x",
+                   f"where it goes: the words {r['words']:.2f}x, the statements around them {r['statements']:.2f}x "
+                   f"(parse_bytes with every word one shared empty Word)"])
+
+
 # The node kinds packgate's model builder reads (core/parse; tests/bench/test_front_end_floor.py keeps
 # the list whole).
 MODEL_NODE_KINDS = (
@@ -841,6 +858,7 @@ def main(argv: list[str] | None = None) -> int:
         lint_figs, _, parse_t[2000] = lint_vs_parse(text2k, 3 if q else 7)
         for fig in lint_figs:
             show(fig)
+        show(front_end(3 if q else 7))  # the same cost with the collector paused, as a lint runs it, split
 
     lint_t: dict[int, float | None] = {}
     pairs: dict[tuple[int, int], tuple[float, float | None]] = {}

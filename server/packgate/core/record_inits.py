@@ -5,1275 +5,369 @@ a class whose source here differs."""
 
 # flake8: noqa
 
-
 def _init_0(_MISSING, _set):
-    def __init__(self, flags, options):
-        _set(self, 'flags', flags)
-        _set(self, 'options', options)
+    def __init__(self, flags, options): _set(self, 'flags', flags); _set(self, 'options', options)
     return __init__
-
-
 def _init_1(_MISSING, _set):
-    def __init__(self, display, data, text, valid_utf8, settings, analysis):
-        self.display = display
-        self.data = data
-        self.text = text
-        self.valid_utf8 = valid_utf8
-        self.settings = settings
-        self.analysis = analysis
+    def __init__(self, display, data, text, valid_utf8, settings, analysis): self.display = display; self.data = data; self.text = text; self.valid_utf8 = valid_utf8; self.settings = settings; self.analysis = analysis
     return __init__
-
-
 def _init_2(_MISSING, _set, _default_column, _default_level, _default_line, _default_path, _default_skipped):
-    def __init__(self, message, path=_default_path, line=_default_line, column=_default_column, level=_default_level, skipped=_default_skipped):
-        _set(self, 'message', message)
-        _set(self, 'path', path)
-        _set(self, 'line', line)
-        _set(self, 'column', column)
-        _set(self, 'level', level)
-        _set(self, 'skipped', skipped)
+    def __init__(self, message, path=_default_path, line=_default_line, column=_default_column, level=_default_level, skipped=_default_skipped): _set(self, 'message', message); _set(self, 'path', path); _set(self, 'line', line); _set(self, 'column', column); _set(self, 'level', level); _set(self, 'skipped', skipped)
     return __init__
-
-
 def _init_3(_MISSING, _set, _default_color, _default_quiet, _default_show_source, _default_statistics):
-    def __init__(self, color=_default_color, show_source=_default_show_source, statistics=_default_statistics, quiet=_default_quiet):
-        _set(self, 'color', color)
-        _set(self, 'show_source', show_source)
-        _set(self, 'statistics', statistics)
-        _set(self, 'quiet', quiet)
+    def __init__(self, color=_default_color, show_source=_default_show_source, statistics=_default_statistics, quiet=_default_quiet): _set(self, 'color', color); _set(self, 'show_source', show_source); _set(self, 'statistics', statistics); _set(self, 'quiet', quiet)
     return __init__
-
-
 def _init_4(_MISSING, _set, _default_candidates, _default_option, _default_resolved, _default_spelled, _default_value):
-    def __init__(self, index, val, role, option=_default_option, spelled=_default_spelled, resolved=_default_resolved, value=_default_value, candidates=_default_candidates):
-        _set(self, 'index', index)
-        _set(self, 'val', val)
-        _set(self, 'role', role)
-        _set(self, 'option', option)
-        _set(self, 'spelled', spelled)
-        _set(self, 'resolved', resolved)
-        _set(self, 'value', value)
-        _set(self, 'candidates', candidates)
+    def __init__(self, index, val, role, option=_default_option, spelled=_default_spelled, resolved=_default_resolved, value=_default_value, candidates=_default_candidates): _set(self, 'index', index); _set(self, 'val', val); _set(self, 'role', role); _set(self, 'option', option); _set(self, 'spelled', spelled); _set(self, 'resolved', resolved); _set(self, 'value', value); _set(self, 'candidates', candidates)
     return __init__
-
-
 def _init_5(_MISSING, _set):
-    def __init__(self, at, words, abbrev):
-        _set(self, 'at', at)
-        _set(self, 'words', words)
-        _set(self, 'abbrev', abbrev)
+    def __init__(self, at, words, abbrev): _set(self, 'at', at); _set(self, 'words', words); _set(self, 'abbrev', abbrev)
     return __init__
-
-
 def _init_6(_MISSING, _set, _default_conflicting, _default_ordered):
-    def __init__(self, by_string, strings, abbrev, complete, negative_like, swallows, conflicting=_default_conflicting, ordered=_default_ordered):
-        _set(self, 'by_string', by_string)
-        _set(self, 'strings', strings)
-        _set(self, 'abbrev', abbrev)
-        _set(self, 'complete', complete)
-        _set(self, 'negative_like', negative_like)
-        _set(self, 'swallows', swallows)
-        _set(self, 'conflicting', conflicting)
-        _set(self, 'ordered', ordered)
+    def __init__(self, by_string, strings, abbrev, complete, negative_like, swallows, conflicting=_default_conflicting, ordered=_default_ordered): _set(self, 'by_string', by_string); _set(self, 'strings', strings); _set(self, 'abbrev', abbrev); _set(self, 'complete', complete); _set(self, 'negative_like', negative_like); _set(self, 'swallows', swallows); _set(self, 'conflicting', conflicting); _set(self, 'ordered', ordered)
     return __init__
-
-
 def _init_7(_MISSING, _set):
-    def __init__(self, launch, path, argv, options, grammar):
-        _set(self, 'launch', launch)
-        _set(self, 'path', path)
-        _set(self, 'argv', argv)
-        _set(self, 'options', options)
-        _set(self, 'grammar', grammar)
+    def __init__(self, launch, path, argv, options, grammar): _set(self, 'launch', launch); _set(self, 'path', path); _set(self, 'argv', argv); _set(self, 'options', options); _set(self, 'grammar', grammar)
     return __init__
-
-
 def _init_8(_MISSING, _set):
-    def __init__(self, word, given, expected):
-        _set(self, 'word', word)
-        _set(self, 'given', given)
-        _set(self, 'expected', expected)
+    def __init__(self, word, given, expected): _set(self, 'word', word); _set(self, 'given', given); _set(self, 'expected', expected)
     return __init__
-
-
 def _init_9(_MISSING, _set):
-    def __init__(self, kind, target):
-        _set(self, 'kind', kind)
-        _set(self, 'target', target)
+    def __init__(self, kind, target): _set(self, 'kind', kind); _set(self, 'target', target)
     return __init__
-
-
 def _init_10(_MISSING, _set):
-    def __init__(self, entry, index, first):
-        _set(self, 'entry', entry)
-        _set(self, 'index', index)
-        _set(self, 'first', first)
+    def __init__(self, entry, index, first): _set(self, 'entry', entry); _set(self, 'index', index); _set(self, 'first', first)
     return __init__
-
-
 def _init_11(_MISSING, _set, _default__modules, _default_files_seen, _default_stamp, _make__entries, _make__lazy, _make_all_py, _make_files):
-    def __init__(self, root, files=_MISSING, all_py=_MISSING, files_seen=_default_files_seen, stamp=_default_stamp, _modules=_default__modules, _lazy=_MISSING, _entries=_MISSING):
-        self.root = root
-        self.files = _make_files() if files is _MISSING else files
-        self.all_py = _make_all_py() if all_py is _MISSING else all_py
-        self.files_seen = files_seen
-        self.stamp = stamp
-        self._modules = _modules
-        self._lazy = _make__lazy() if _lazy is _MISSING else _lazy
-        self._entries = _make__entries() if _entries is _MISSING else _entries
+    def __init__(self, root, files=_MISSING, all_py=_MISSING, files_seen=_default_files_seen, stamp=_default_stamp, _modules=_default__modules, _lazy=_MISSING, _entries=_MISSING): self.root = root; self.files = _make_files() if files is _MISSING else files; self.all_py = _make_all_py() if all_py is _MISSING else all_py; self.files_seen = files_seen; self.stamp = stamp; self._modules = _modules; self._lazy = _make__lazy() if _lazy is _MISSING else _lazy; self._entries = _make__entries() if _entries is _MISSING else _entries
     return __init__
-
-
 def _init_12(_MISSING, _set, _default_gaps):
-    def __init__(self, entry, file, how, why, parsers, options, tolerance, gaps=_default_gaps):
-        _set(self, 'entry', entry)
-        _set(self, 'file', file)
-        _set(self, 'how', how)
-        _set(self, 'why', why)
-        _set(self, 'parsers', parsers)
-        _set(self, 'options', options)
-        _set(self, 'tolerance', tolerance)
-        _set(self, 'gaps', gaps)
+    def __init__(self, entry, file, how, why, parsers, options, tolerance, gaps=_default_gaps): _set(self, 'entry', entry); _set(self, 'file', file); _set(self, 'how', how); _set(self, 'why', why); _set(self, 'parsers', parsers); _set(self, 'options', options); _set(self, 'tolerance', tolerance); _set(self, 'gaps', gaps)
     return __init__
-
-
 def _init_13(_MISSING, _set, _default_options, _default_skipped, _make_reads):
-    def __init__(self, path, rel, reads=_MISSING, options=_default_options, skipped=_default_skipped):
-        self.path = path
-        self.rel = rel
-        self.reads = _make_reads() if reads is _MISSING else reads
-        self.options = options
-        self.skipped = skipped
+    def __init__(self, path, rel, reads=_MISSING, options=_default_options, skipped=_default_skipped): self.path = path; self.rel = rel; self.reads = _make_reads() if reads is _MISSING else reads; self.options = options; self.skipped = skipped
     return __init__
-
-
 def _init_14(_MISSING, _set, _default_file, _default_line):
-    def __init__(self, tolerant, why, file=_default_file, line=_default_line):
-        _set(self, 'tolerant', tolerant)
-        _set(self, 'why', why)
-        _set(self, 'file', file)
-        _set(self, 'line', line)
+    def __init__(self, tolerant, why, file=_default_file, line=_default_line): _set(self, 'tolerant', tolerant); _set(self, 'why', why); _set(self, 'file', file); _set(self, 'line', line)
     return __init__
-
-
 def _init_15(_MISSING, _set, _default_list_separator):
-    def __init__(self, pattern, match, library, why_en, why_zh, list_separator=_default_list_separator):
-        _set(self, 'pattern', pattern)
-        _set(self, 'match', match)
-        _set(self, 'library', library)
-        _set(self, 'why_en', why_en)
-        _set(self, 'why_zh', why_zh)
-        _set(self, 'list_separator', list_separator)
+    def __init__(self, pattern, match, library, why_en, why_zh, list_separator=_default_list_separator): _set(self, 'pattern', pattern); _set(self, 'match', match); _set(self, 'library', library); _set(self, 'why_en', why_en); _set(self, 'why_zh', why_zh); _set(self, 'list_separator', list_separator)
     return __init__
-
-
 def _init_16(_MISSING, _set, _make_defs, _make_given_args, _make_handoffs, _make_hooks, _make_ignore_unknown, _make_imports, _make_known_args, _make_opaque, _make_options, _make_parsers, _make_passed, _make_strict_args):
-    def __init__(self, file, parsers=_MISSING, options=_MISSING, handoffs=_MISSING, hooks=_MISSING, passed=_MISSING, known_args=_MISSING, strict_args=_MISSING, given_args=_MISSING, ignore_unknown=_MISSING, opaque=_MISSING, imports=_MISSING, defs=_MISSING):
-        self.file = file
-        self.parsers = _make_parsers() if parsers is _MISSING else parsers
-        self.options = _make_options() if options is _MISSING else options
-        self.handoffs = _make_handoffs() if handoffs is _MISSING else handoffs
-        self.hooks = _make_hooks() if hooks is _MISSING else hooks
-        self.passed = _make_passed() if passed is _MISSING else passed
-        self.known_args = _make_known_args() if known_args is _MISSING else known_args
-        self.strict_args = _make_strict_args() if strict_args is _MISSING else strict_args
-        self.given_args = _make_given_args() if given_args is _MISSING else given_args
-        self.ignore_unknown = _make_ignore_unknown() if ignore_unknown is _MISSING else ignore_unknown
-        self.opaque = _make_opaque() if opaque is _MISSING else opaque
-        self.imports = _make_imports() if imports is _MISSING else imports
-        self.defs = _make_defs() if defs is _MISSING else defs
+    def __init__(self, file, parsers=_MISSING, options=_MISSING, handoffs=_MISSING, hooks=_MISSING, passed=_MISSING, known_args=_MISSING, strict_args=_MISSING, given_args=_MISSING, ignore_unknown=_MISSING, opaque=_MISSING, imports=_MISSING, defs=_MISSING): self.file = file; self.parsers = _make_parsers() if parsers is _MISSING else parsers; self.options = _make_options() if options is _MISSING else options; self.handoffs = _make_handoffs() if handoffs is _MISSING else handoffs; self.hooks = _make_hooks() if hooks is _MISSING else hooks; self.passed = _make_passed() if passed is _MISSING else passed; self.known_args = _make_known_args() if known_args is _MISSING else known_args; self.strict_args = _make_strict_args() if strict_args is _MISSING else strict_args; self.given_args = _make_given_args() if given_args is _MISSING else given_args; self.ignore_unknown = _make_ignore_unknown() if ignore_unknown is _MISSING else ignore_unknown; self.opaque = _make_opaque() if opaque is _MISSING else opaque; self.imports = _make_imports() if imports is _MISSING else imports; self.defs = _make_defs() if defs is _MISSING else defs
     return __init__
-
-
 def _init_17(_MISSING, _set):
-    def __init__(self, function, target, callee, argument, line):
-        _set(self, 'function', function)
-        _set(self, 'target', target)
-        _set(self, 'callee', callee)
-        _set(self, 'argument', argument)
-        _set(self, 'line', line)
+    def __init__(self, function, target, callee, argument, line): _set(self, 'function', function); _set(self, 'target', target); _set(self, 'callee', callee); _set(self, 'argument', argument); _set(self, 'line', line)
     return __init__
-
-
 def _init_18(_MISSING, _set, _default_default, _default_help):
-    def __init__(self, strings, dest, type, choices, nargs, action, file, line, column, function, default=_default_default, help=_default_help):
-        _set(self, 'strings', strings)
-        _set(self, 'dest', dest)
-        _set(self, 'type', type)
-        _set(self, 'choices', choices)
-        _set(self, 'nargs', nargs)
-        _set(self, 'action', action)
-        _set(self, 'file', file)
-        _set(self, 'line', line)
-        _set(self, 'column', column)
-        _set(self, 'function', function)
-        _set(self, 'default', default)
-        _set(self, 'help', help)
+    def __init__(self, strings, dest, type, choices, nargs, action, file, line, column, function, default=_default_default, help=_default_help): _set(self, 'strings', strings); _set(self, 'dest', dest); _set(self, 'type', type); _set(self, 'choices', choices); _set(self, 'nargs', nargs); _set(self, 'action', action); _set(self, 'file', file); _set(self, 'line', line); _set(self, 'column', column); _set(self, 'function', function); _set(self, 'default', default); _set(self, 'help', help)
     return __init__
-
-
 def _init_19(_MISSING, _set, _default_prefix_chars):
-    def __init__(self, file, line, column, function, allow_abbrev, add_help, has_parents, prefix_chars=_default_prefix_chars):
-        _set(self, 'file', file)
-        _set(self, 'line', line)
-        _set(self, 'column', column)
-        _set(self, 'function', function)
-        _set(self, 'allow_abbrev', allow_abbrev)
-        _set(self, 'add_help', add_help)
-        _set(self, 'has_parents', has_parents)
-        _set(self, 'prefix_chars', prefix_chars)
+    def __init__(self, file, line, column, function, allow_abbrev, add_help, has_parents, prefix_chars=_default_prefix_chars): _set(self, 'file', file); _set(self, 'line', line); _set(self, 'column', column); _set(self, 'function', function); _set(self, 'allow_abbrev', allow_abbrev); _set(self, 'add_help', add_help); _set(self, 'has_parents', has_parents); _set(self, 'prefix_chars', prefix_chars)
     return __init__
-
-
 def _init_20(_MISSING, _set, _default_index):
-    def __init__(self, parser, index=_default_index):
-        _set(self, 'parser', parser)
-        _set(self, 'index', index)
+    def __init__(self, parser, index=_default_index): _set(self, 'parser', parser); _set(self, 'index', index)
     return __init__
-
-
 def _init_21(_MISSING, _set, _default_accepted, _default_call, _default_fold, _default_read):
-    def __init__(self, kind, read=_default_read, call=_default_call, accepted=_default_accepted, fold=_default_fold):
-        _set(self, 'kind', kind)
-        _set(self, 'read', read)
-        _set(self, 'call', call)
-        _set(self, 'accepted', accepted)
-        _set(self, 'fold', fold)
+    def __init__(self, kind, read=_default_read, call=_default_call, accepted=_default_accepted, fold=_default_fold): _set(self, 'kind', kind); _set(self, 'read', read); _set(self, 'call', call); _set(self, 'accepted', accepted); _set(self, 'fold', fold)
     return __init__
-
-
 def _init_22(_MISSING, _set, _default_data, _default_skipped):
-    def __init__(self, pieces, lines, whole, skipped=_default_skipped, data=_default_data):
-        self.pieces = pieces
-        self.lines = lines
-        self.whole = whole
-        self.skipped = skipped
-        self.data = data
+    def __init__(self, pieces, lines, whole, skipped=_default_skipped, data=_default_data): self.pieces = pieces; self.lines = lines; self.whole = whole; self.skipped = skipped; self.data = data
     return __init__
-
-
 def _init_23(_MISSING, _set, _default_header):
-    def __init__(self, tree, line0, col0, header=_default_header):
-        self.tree = tree
-        self.line0 = line0
-        self.col0 = col0
-        self.header = header
+    def __init__(self, tree, line0, col0, header=_default_header): self.tree = tree; self.line0 = line0; self.col0 = col0; self.header = header
     return __init__
-
-
 def _init_24(_MISSING, _set):
-    def __init__(self, name, parse, values, negated, default_kind, default, file, line, column, parsed_line):
-        _set(self, 'name', name)
-        _set(self, 'parse', parse)
-        _set(self, 'values', values)
-        _set(self, 'negated', negated)
-        _set(self, 'default_kind', default_kind)
-        _set(self, 'default', default)
-        _set(self, 'file', file)
-        _set(self, 'line', line)
-        _set(self, 'column', column)
-        _set(self, 'parsed_line', parsed_line)
+    def __init__(self, name, parse, values, negated, default_kind, default, file, line, column, parsed_line): _set(self, 'name', name); _set(self, 'parse', parse); _set(self, 'values', values); _set(self, 'negated', negated); _set(self, 'default_kind', default_kind); _set(self, 'default', default); _set(self, 'file', file); _set(self, 'line', line); _set(self, 'column', column); _set(self, 'parsed_line', parsed_line)
     return __init__
-
-
 def _init_25(_MISSING, _set, _default_absent, _default_compare, _default_default, _default_equal, _default_value):
-    def __init__(self, subject, names, value=_default_value, equal=_default_equal, compare=_default_compare, default=_default_default, absent=_default_absent):
-        _set(self, 'subject', subject)
-        _set(self, 'names', names)
-        _set(self, 'value', value)
-        _set(self, 'equal', equal)
-        _set(self, 'compare', compare)
-        _set(self, 'default', default)
-        _set(self, 'absent', absent)
+    def __init__(self, subject, names, value=_default_value, equal=_default_equal, compare=_default_compare, default=_default_default, absent=_default_absent): _set(self, 'subject', subject); _set(self, 'names', names); _set(self, 'value', value); _set(self, 'equal', equal); _set(self, 'compare', compare); _set(self, 'default', default); _set(self, 'absent', absent)
     return __init__
-
-
 def _init_26(_MISSING, _set, _default_at, _default_declared, _default_owner, _default_reason_en, _default_reason_zh, _default_then):
-    def __init__(self, kind, name, clauses, then=_default_then, reason_en=_default_reason_en, reason_zh=_default_reason_zh, at=_default_at, owner=_default_owner, declared=_default_declared):
-        _set(self, 'kind', kind)
-        _set(self, 'name', name)
-        _set(self, 'clauses', clauses)
-        _set(self, 'then', then)
-        _set(self, 'reason_en', reason_en)
-        _set(self, 'reason_zh', reason_zh)
-        _set(self, 'at', at)
-        _set(self, 'owner', owner)
-        _set(self, 'declared', declared)
+    def __init__(self, kind, name, clauses, then=_default_then, reason_en=_default_reason_en, reason_zh=_default_reason_zh, at=_default_at, owner=_default_owner, declared=_default_declared): _set(self, 'kind', kind); _set(self, 'name', name); _set(self, 'clauses', clauses); _set(self, 'then', then); _set(self, 'reason_en', reason_en); _set(self, 'reason_zh', reason_zh); _set(self, 'at', at); _set(self, 'owner', owner); _set(self, 'declared', declared)
     return __init__
-
-
 def _init_27(_MISSING, _set):
-    def __init__(self, start, end, verdict, label):
-        self.start = start
-        self.end = end
-        self.verdict = verdict
-        self.label = label
+    def __init__(self, start, end, verdict, label): self.start = start; self.end = end; self.verdict = verdict; self.label = label
     return __init__
-
-
 def _init_28(_MISSING, _set, _default_edits, _default_resume, _default_script, _default_source, _default_tree):
-    def __init__(self, tree=_default_tree, script=_default_script, resume=_default_resume, edits=_default_edits, source=_default_source):
-        self.tree = tree
-        self.script = script
-        self.resume = resume
-        self.edits = edits
-        self.source = source
+    def __init__(self, tree=_default_tree, script=_default_script, resume=_default_resume, edits=_default_edits, source=_default_source): self.tree = tree; self.script = script; self.resume = resume; self.edits = edits; self.source = source
     return __init__
-
-
 def _init_29(_MISSING, _set, _default_note, _default_profile, _default_title):
-    def __init__(self, reason, profile=_default_profile, title=_default_title, note=_default_note):
-        _set(self, 'reason', reason)
-        _set(self, 'profile', profile)
-        _set(self, 'title', title)
-        _set(self, 'note', note)
+    def __init__(self, reason, profile=_default_profile, title=_default_title, note=_default_note): _set(self, 'reason', reason); _set(self, 'profile', profile); _set(self, 'title', title); _set(self, 'note', note)
     return __init__
-
-
 def _init_30(_MISSING, _set, _default_create, _default_digest, _default_path):
-    def __init__(self, start, end, text, path=_default_path, create=_default_create, digest=_default_digest):
-        _set(self, 'start', start)
-        _set(self, 'end', end)
-        _set(self, 'text', text)
-        _set(self, 'path', path)
-        _set(self, 'create', create)
-        _set(self, 'digest', digest)
+    def __init__(self, start, end, text, path=_default_path, create=_default_create, digest=_default_digest): _set(self, 'start', start); _set(self, 'end', end); _set(self, 'text', text); _set(self, 'path', path); _set(self, 'create', create); _set(self, 'digest', digest)
     return __init__
-
-
 def _init_31(_MISSING, _set, _default_column, _default_doc_url, _default_end_column, _default_end_line, _default_fixes, _default_line, _default_path, _default_related, _default_tags, _make_data):
-    def __init__(self, code, rule, severity, message, start, end, line=_default_line, column=_default_column, end_line=_default_end_line, end_column=_default_end_column, fixes=_default_fixes, related=_default_related, tags=_default_tags, doc_url=_default_doc_url, path=_default_path, data=_MISSING):
-        _set(self, 'code', code)
-        _set(self, 'rule', rule)
-        _set(self, 'severity', severity)
-        _set(self, 'message', message)
-        _set(self, 'start', start)
-        _set(self, 'end', end)
-        _set(self, 'line', line)
-        _set(self, 'column', column)
-        _set(self, 'end_line', end_line)
-        _set(self, 'end_column', end_column)
-        _set(self, 'fixes', fixes)
-        _set(self, 'related', related)
-        _set(self, 'tags', tags)
-        _set(self, 'doc_url', doc_url)
-        _set(self, 'path', path)
-        _set(self, 'data', _make_data() if data is _MISSING else data)
+    def __init__(self, code, rule, severity, message, start, end, line=_default_line, column=_default_column, end_line=_default_end_line, end_column=_default_end_column, fixes=_default_fixes, related=_default_related, tags=_default_tags, doc_url=_default_doc_url, path=_default_path, data=_MISSING): _set(self, 'code', code); _set(self, 'rule', rule); _set(self, 'severity', severity); _set(self, 'message', message); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'line', line); _set(self, 'column', column); _set(self, 'end_line', end_line); _set(self, 'end_column', end_column); _set(self, 'fixes', fixes); _set(self, 'related', related); _set(self, 'tags', tags); _set(self, 'doc_url', doc_url); _set(self, 'path', path); _set(self, 'data', _make_data() if data is _MISSING else data)
     return __init__
-
-
 def _init_32(_MISSING, _set, _default_applicability, _default_caveat, _default_kind, _default_preferred):
-    def __init__(self, description, edits, applicability=_default_applicability, preferred=_default_preferred, kind=_default_kind, caveat=_default_caveat):
-        _set(self, 'description', description)
-        _set(self, 'edits', edits)
-        _set(self, 'applicability', applicability)
-        _set(self, 'preferred', preferred)
-        _set(self, 'kind', kind)
-        _set(self, 'caveat', caveat)
+    def __init__(self, description, edits, applicability=_default_applicability, preferred=_default_preferred, kind=_default_kind, caveat=_default_caveat): _set(self, 'description', description); _set(self, 'edits', edits); _set(self, 'applicability', applicability); _set(self, 'preferred', preferred); _set(self, 'kind', kind); _set(self, 'caveat', caveat)
     return __init__
-
-
 def _init_33(_MISSING, _set, _default_kind):
-    def __init__(self, start, end, message, kind=_default_kind):
-        _set(self, 'start', start)
-        _set(self, 'end', end)
-        _set(self, 'message', message)
-        _set(self, 'kind', kind)
+    def __init__(self, start, end, message, kind=_default_kind): _set(self, 'start', start); _set(self, 'end', end); _set(self, 'message', message); _set(self, 'kind', kind)
     return __init__
-
-
 def _init_34(_MISSING, _set, _default_path):
-    def __init__(self, start, end, message, path=_default_path):
-        _set(self, 'start', start)
-        _set(self, 'end', end)
-        _set(self, 'message', message)
-        _set(self, 'path', path)
+    def __init__(self, start, end, message, path=_default_path): _set(self, 'start', start); _set(self, 'end', end); _set(self, 'message', message); _set(self, 'path', path)
     return __init__
-
-
 def _init_35(_MISSING, _set, _default_assigns, _default_child_shell, _default_declares, _default_opaque, _default_positional, _default_status, _default_status_only, _default_stops):
-    def __init__(self, effects, stops=_default_stops, status_only=_default_status_only, status=_default_status, opaque=_default_opaque, positional=_default_positional, child_shell=_default_child_shell, declares=_default_declares, assigns=_default_assigns):
-        _set(self, 'effects', effects)
-        _set(self, 'stops', stops)
-        _set(self, 'status_only', status_only)
-        _set(self, 'status', status)
-        _set(self, 'opaque', opaque)
-        _set(self, 'positional', positional)
-        _set(self, 'child_shell', child_shell)
-        _set(self, 'declares', declares)
-        _set(self, 'assigns', assigns)
+    def __init__(self, effects, stops=_default_stops, status_only=_default_status_only, status=_default_status, opaque=_default_opaque, positional=_default_positional, child_shell=_default_child_shell, declares=_default_declares, assigns=_default_assigns): _set(self, 'effects', effects); _set(self, 'stops', stops); _set(self, 'status_only', status_only); _set(self, 'status', status); _set(self, 'opaque', opaque); _set(self, 'positional', positional); _set(self, 'child_shell', child_shell); _set(self, 'declares', declares); _set(self, 'assigns', assigns)
     return __init__
-
-
 def _init_36(_MISSING, _set):
-    def __init__(self, script, data, path, loader, relevant, record, wide, errexit_at_start):
-        self.script = script
-        self.data = data
-        self.path = path
-        self.loader = loader
-        self.relevant = relevant
-        self.record = record
-        self.wide = wide
-        self.errexit_at_start = errexit_at_start
+    def __init__(self, script, data, path, loader, relevant, record, wide, errexit_at_start): self.script = script; self.data = data; self.path = path; self.loader = loader; self.relevant = relevant; self.record = record; self.wide = wide; self.errexit_at_start = errexit_at_start
     return __init__
-
-
 def _init_37(_MISSING, _set):
-    def __init__(self, ):
-        pass
+    def __init__(self, ): pass
     return __init__
-
-
 def _init_38(_MISSING, _set, _default_keyword, _default_mode):
-    def __init__(self, word, exported, mode=_default_mode, keyword=_default_keyword):
-        _set(self, 'word', word)
-        _set(self, 'exported', exported)
-        _set(self, 'mode', mode)
-        _set(self, 'keyword', keyword)
+    def __init__(self, word, exported, mode=_default_mode, keyword=_default_keyword): _set(self, 'word', word); _set(self, 'exported', exported); _set(self, 'mode', mode); _set(self, 'keyword', keyword)
     return __init__
-
-
 def _init_39(_MISSING, _set, _default_attributes, _default_export, _default_local):
-    def __init__(self, names, start, end, attributes=_default_attributes, export=_default_export, local=_default_local):
-        _set(self, 'names', names)
-        _set(self, 'start', start)
-        _set(self, 'end', end)
-        _set(self, 'attributes', attributes)
-        _set(self, 'export', export)
-        _set(self, 'local', local)
+    def __init__(self, names, start, end, attributes=_default_attributes, export=_default_export, local=_default_local): _set(self, 'names', names); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'attributes', attributes); _set(self, 'export', export); _set(self, 'local', local)
     return __init__
-
-
 def _init_40(_MISSING, _set):
-    def __init__(self, transforms):
-        _set(self, 'transforms', transforms)
+    def __init__(self, transforms): _set(self, 'transforms', transforms)
     return __init__
-
-
 def _init_41(_MISSING, _set, _default_args, _default_shift):
-    def __init__(self, args=_default_args, shift=_default_shift):
-        _set(self, 'args', args)
-        _set(self, 'shift', shift)
+    def __init__(self, args=_default_args, shift=_default_shift): _set(self, 'args', args); _set(self, 'shift', shift)
     return __init__
-
-
 def _init_42(_MISSING, _set, _default_replaces):
-    def __init__(self, at, replaces=_default_replaces):
-        _set(self, 'at', at)
-        _set(self, 'replaces', replaces)
+    def __init__(self, at, replaces=_default_replaces): _set(self, 'at', at); _set(self, 'replaces', replaces)
     return __init__
-
-
 def _init_43(_MISSING, _set):
-    def __init__(self, word, env):
-        _set(self, 'word', word)
-        _set(self, 'env', env)
+    def __init__(self, word, env): _set(self, 'word', word); _set(self, 'env', env)
     return __init__
-
-
 def _init_44(_MISSING, _set, _default_command, _default_script, _default_shell):
-    def __init__(self, run_at, env, command=_default_command, shell=_default_shell, script=_default_script):
-        _set(self, 'run_at', run_at)
-        _set(self, 'env', env)
-        _set(self, 'command', command)
-        _set(self, 'shell', shell)
-        _set(self, 'script', script)
+    def __init__(self, run_at, env, command=_default_command, shell=_default_shell, script=_default_script): _set(self, 'run_at', run_at); _set(self, 'env', env); _set(self, 'command', command); _set(self, 'shell', shell); _set(self, 'script', script)
     return __init__
-
-
 def _init_45(_MISSING, _set):
-    def __init__(self, word):
-        _set(self, 'word', word)
+    def __init__(self, word): _set(self, 'word', word)
     return __init__
-
-
 def _init_46(_MISSING, _set):
-    def __init__(self, option, on):
-        _set(self, 'option', option)
-        _set(self, 'on', on)
+    def __init__(self, option, on): _set(self, 'option', option); _set(self, 'on', on)
     return __init__
-
-
 def _init_47(_MISSING, _set, _default_array, _default_exported, _default_local):
-    def __init__(self, name, val, exported=_default_exported, array=_default_array, local=_default_local):
-        _set(self, 'name', name)
-        _set(self, 'val', val)
-        _set(self, 'exported', exported)
-        _set(self, 'array', array)
-        _set(self, 'local', local)
+    def __init__(self, name, val, exported=_default_exported, array=_default_array, local=_default_local): _set(self, 'name', name); _set(self, 'val', val); _set(self, 'exported', exported); _set(self, 'array', array); _set(self, 'local', local)
     return __init__
-
-
 def _init_48(_MISSING, _set):
-    def __init__(self, word, val):
-        _set(self, 'word', word)
-        _set(self, 'val', val)
+    def __init__(self, word, val): _set(self, 'word', word); _set(self, 'val', val)
     return __init__
-
-
 def _init_49(_MISSING, _set):
-    def __init__(self, status):
-        _set(self, 'status', status)
+    def __init__(self, status): _set(self, 'status', status)
     return __init__
-
-
 def _init_50(_MISSING, _set):
-    def __init__(self, how):
-        _set(self, 'how', how)
+    def __init__(self, how): _set(self, 'how', how)
     return __init__
-
-
 def _init_51(_MISSING, _set):
-    def __init__(self, start, end, detail):
-        _set(self, 'start', start)
-        _set(self, 'end', end)
-        _set(self, 'detail', detail)
+    def __init__(self, start, end, detail): _set(self, 'start', start); _set(self, 'end', end); _set(self, 'detail', detail)
     return __init__
-
-
 def _init_52(_MISSING, _set, _default_functions, _default_namerefs, _default_site):
-    def __init__(self, names, start, end, functions=_default_functions, namerefs=_default_namerefs, site=_default_site):
-        _set(self, 'names', names)
-        _set(self, 'start', start)
-        _set(self, 'end', end)
-        _set(self, 'functions', functions)
-        _set(self, 'namerefs', namerefs)
-        _set(self, 'site', site)
+    def __init__(self, names, start, end, functions=_default_functions, namerefs=_default_namerefs, site=_default_site): _set(self, 'names', names); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'functions', functions); _set(self, 'namerefs', namerefs); _set(self, 'site', site)
     return __init__
-
-
 def _init_53(_MISSING, _set, _default_cause, _default_certain, _default_end, _default_start):
-    def __init__(self, cause=_default_cause, start=_default_start, end=_default_end, certain=_default_certain):
-        _set(self, 'cause', cause)
-        _set(self, 'start', start)
-        _set(self, 'end', end)
-        _set(self, 'certain', certain)
+    def __init__(self, cause=_default_cause, start=_default_start, end=_default_end, certain=_default_certain): _set(self, 'cause', cause); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'certain', certain)
     return __init__
-
-
 def _init_54(_MISSING, _set):
-    def __init__(self, ):
-        pass
+    def __init__(self, ): pass
     return __init__
-
-
 def _init_55(_MISSING, _set):
-    def __init__(self, ):
-        pass
+    def __init__(self, ): pass
     return __init__
-
-
 def _init_56(_MISSING, _set):
-    def __init__(self, replace):
-        _set(self, 'replace', replace)
+    def __init__(self, replace): _set(self, 'replace', replace)
     return __init__
-
-
 def _init_57(_MISSING, _set):
-    def __init__(self, ):
-        pass
+    def __init__(self, ): pass
     return __init__
-
-
 def _init_58(_MISSING, _set):
-    def __init__(self, name):
-        _set(self, 'name', name)
+    def __init__(self, name): _set(self, 'name', name)
     return __init__
-
-
 def _init_59(_MISSING, _set, _default_strip):
-    def __init__(self, word, name, strip=_default_strip):
-        _set(self, 'word', word)
-        _set(self, 'name', name)
-        _set(self, 'strip', strip)
+    def __init__(self, word, name, strip=_default_strip): _set(self, 'word', word); _set(self, 'name', name); _set(self, 'strip', strip)
     return __init__
-
-
 def _init_60(_MISSING, _set):
-    def __init__(self, prefixes):
-        _set(self, 'prefixes', prefixes)
+    def __init__(self, prefixes): _set(self, 'prefixes', prefixes)
     return __init__
-
-
 def _init_61(_MISSING, _set, _default_yields):
-    def __init__(self, name, text, start, end, yields=_default_yields):
-        _set(self, 'name', name)
-        _set(self, 'text', text)
-        _set(self, 'start', start)
-        _set(self, 'end', end)
-        _set(self, 'yields', yields)
+    def __init__(self, name, text, start, end, yields=_default_yields): _set(self, 'name', name); _set(self, 'text', text); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'yields', yields)
     return __init__
-
-
 def _init_62(_MISSING, _set, _default_strip):
-    def __init__(self, word, strip=_default_strip):
-        _set(self, 'word', word)
-        _set(self, 'strip', strip)
+    def __init__(self, word, strip=_default_strip): _set(self, 'word', word); _set(self, 'strip', strip)
     return __init__
-
-
 def _init_63(_MISSING, _set):
-    def __init__(self, via):
-        _set(self, 'via', via)
+    def __init__(self, via): _set(self, 'via', via)
     return __init__
-
-
 def _init_64(_MISSING, _set):
-    def __init__(self, name, start, end):
-        _set(self, 'name', name)
-        _set(self, 'start', start)
-        _set(self, 'end', end)
+    def __init__(self, name, start, end): _set(self, 'name', name); _set(self, 'start', start); _set(self, 'end', end)
     return __init__
-
-
 def _init_65(_MISSING, _set):
-    def __init__(self, syntax, read):
-        _set(self, 'syntax', syntax)
-        _set(self, 'read', read)
+    def __init__(self, syntax, read): _set(self, 'syntax', syntax); _set(self, 'read', read)
     return __init__
-
-
 def _init_66(_MISSING, _set, _default_truncated, _make_dependencies, _make_foreign, _make_overwritten_in, _make_sourced_at, _make_unfollowed):
-    def __init__(self, launches, gate_sites, overwritten, lost, extra_occurrences, children, truncated=_default_truncated, unfollowed=_MISSING, foreign=_MISSING, dependencies=_MISSING, sourced_at=_MISSING, overwritten_in=_MISSING):
-        self.launches = launches
-        self.gate_sites = gate_sites
-        self.overwritten = overwritten
-        self.lost = lost
-        self.extra_occurrences = extra_occurrences
-        self.children = children
-        self.truncated = truncated
-        self.unfollowed = _make_unfollowed() if unfollowed is _MISSING else unfollowed
-        self.foreign = _make_foreign() if foreign is _MISSING else foreign
-        self.dependencies = _make_dependencies() if dependencies is _MISSING else dependencies
-        self.sourced_at = _make_sourced_at() if sourced_at is _MISSING else sourced_at
-        self.overwritten_in = _make_overwritten_in() if overwritten_in is _MISSING else overwritten_in
+    def __init__(self, launches, gate_sites, overwritten, lost, extra_occurrences, children, truncated=_default_truncated, unfollowed=_MISSING, foreign=_MISSING, dependencies=_MISSING, sourced_at=_MISSING, overwritten_in=_MISSING): self.launches = launches; self.gate_sites = gate_sites; self.overwritten = overwritten; self.lost = lost; self.extra_occurrences = extra_occurrences; self.children = children; self.truncated = truncated; self.unfollowed = _make_unfollowed() if unfollowed is _MISSING else unfollowed; self.foreign = _make_foreign() if foreign is _MISSING else foreign; self.dependencies = _make_dependencies() if dependencies is _MISSING else dependencies; self.sourced_at = _make_sourced_at() if sourced_at is _MISSING else sourced_at; self.overwritten_in = _make_overwritten_in() if overwritten_in is _MISSING else overwritten_in
     return __init__
-
-
 def _init_67(_MISSING, _set, _default_command, _default_implicit, _make_paths):
-    def __init__(self, start, end, name_start, name_end, label, implicit=_default_implicit, paths=_MISSING, command=_default_command):
-        self.start = start
-        self.end = end
-        self.name_start = name_start
-        self.name_end = name_end
-        self.label = label
-        self.implicit = implicit
-        self.paths = _make_paths() if paths is _MISSING else paths
-        self.command = command
+    def __init__(self, start, end, name_start, name_end, label, implicit=_default_implicit, paths=_MISSING, command=_default_command): self.start = start; self.end = end; self.name_start = name_start; self.name_end = name_end; self.label = label; self.implicit = implicit; self.paths = _make_paths() if paths is _MISSING else paths; self.command = command
     return __init__
-
-
 def _init_68(_MISSING, _set, _default_cleared, _default_docker_at, _default_env_file, _default_host_exported, _make_pending, _make_raw_args, _make_raw_vars, _make_removed):
-    def __init__(self, labels, gates, mbs, mbs_flag, sft, pretrain, docker_at=_default_docker_at, host_exported=_default_host_exported, raw_args=_MISSING, raw_vars=_MISSING, cleared=_default_cleared, env_file=_default_env_file, removed=_MISSING, pending=_MISSING):
-        self.labels = labels
-        self.gates = gates
-        self.mbs = mbs
-        self.mbs_flag = mbs_flag
-        self.sft = sft
-        self.pretrain = pretrain
-        self.docker_at = docker_at
-        self.host_exported = host_exported
-        self.raw_args = _make_raw_args() if raw_args is _MISSING else raw_args
-        self.raw_vars = _make_raw_vars() if raw_vars is _MISSING else raw_vars
-        self.cleared = cleared
-        self.env_file = env_file
-        self.removed = _make_removed() if removed is _MISSING else removed
-        self.pending = _make_pending() if pending is _MISSING else pending
+    def __init__(self, labels, gates, mbs, mbs_flag, sft, pretrain, docker_at=_default_docker_at, host_exported=_default_host_exported, raw_args=_MISSING, raw_vars=_MISSING, cleared=_default_cleared, env_file=_default_env_file, removed=_MISSING, pending=_MISSING): self.labels = labels; self.gates = gates; self.mbs = mbs; self.mbs_flag = mbs_flag; self.sft = sft; self.pretrain = pretrain; self.docker_at = docker_at; self.host_exported = host_exported; self.raw_args = _make_raw_args() if raw_args is _MISSING else raw_args; self.raw_vars = _make_raw_vars() if raw_vars is _MISSING else raw_vars; self.cleared = cleared; self.env_file = env_file; self.removed = _make_removed() if removed is _MISSING else removed; self.pending = _make_pending() if pending is _MISSING else pending
     return __init__
-
-
 def _init_69(_MISSING, _set, _default_dropped, _default_lost, _default_removed, _default_unexported):
-    def __init__(self, val, origin, unexported=_default_unexported, lost=_default_lost, removed=_default_removed, dropped=_default_dropped):
-        _set(self, 'val', val)
-        _set(self, 'origin', origin)
-        _set(self, 'unexported', unexported)
-        _set(self, 'lost', lost)
-        _set(self, 'removed', removed)
-        _set(self, 'dropped', dropped)
+    def __init__(self, val, origin, unexported=_default_unexported, lost=_default_lost, removed=_default_removed, dropped=_default_dropped): _set(self, 'val', val); _set(self, 'origin', origin); _set(self, 'unexported', unexported); _set(self, 'lost', lost); _set(self, 'removed', removed); _set(self, 'dropped', dropped)
     return __init__
-
-
 def _init_70(_MISSING, _set, _default_moves):
-    def __init__(self, index, states, lens, scalars, moves=_default_moves):
-        self.index = index
-        self.states = states
-        self.lens = lens
-        self.scalars = scalars
-        self.moves = moves
+    def __init__(self, index, states, lens, scalars, moves=_default_moves): self.index = index; self.states = states; self.lens = lens; self.scalars = scalars; self.moves = moves
     return __init__
-
-
 def _init_71(_MISSING, _set, _default_end, _default_logs, _default_memo, _default_sourced, _make_library):
-    def __init__(self, body, starts, relevant, path, points, logs=_default_logs, end=_default_end, sourced=_default_sourced, memo=_default_memo, library=_MISSING):
-        self.body = body
-        self.starts = starts
-        self.relevant = relevant
-        self.path = path
-        self.points = points
-        self.logs = logs
-        self.end = end
-        self.sourced = sourced
-        self.memo = memo
-        self.library = _make_library() if library is _MISSING else library
+    def __init__(self, body, starts, relevant, path, points, logs=_default_logs, end=_default_end, sourced=_default_sourced, memo=_default_memo, library=_MISSING): self.body = body; self.starts = starts; self.relevant = relevant; self.path = path; self.points = points; self.logs = logs; self.end = end; self.sourced = sourced; self.memo = memo; self.library = _make_library() if library is _MISSING else library
     return __init__
-
-
 def _init_72(_MISSING, _set, _default_allexport, _default_assocs, _default_cleared, _default_container, _default_docker_at, _default_done, _default_env_file, _default_errexit, _default_facts, _default_frames, _default_host_exported, _default_integers, _default_labels, _default_mark, _default_nounset, _default_readonly, _default_relevant, _default_status, _make_lost, _make_removed):
-    def __init__(self, vars, allexport=_default_allexport, labels=_default_labels, done=_default_done, lost=_MISSING, container=_default_container, env_file=_default_env_file, frames=_default_frames, removed=_MISSING, docker_at=_default_docker_at, cleared=_default_cleared, host_exported=_default_host_exported, mark=_default_mark, relevant=_default_relevant, status=_default_status, errexit=_default_errexit, nounset=_default_nounset, readonly=_default_readonly, integers=_default_integers, assocs=_default_assocs, facts=_default_facts):
-        self.vars = vars
-        self.allexport = allexport
-        self.labels = labels
-        self.done = done
-        self.lost = _make_lost() if lost is _MISSING else lost
-        self.container = container
-        self.env_file = env_file
-        self.frames = frames
-        self.removed = _make_removed() if removed is _MISSING else removed
-        self.docker_at = docker_at
-        self.cleared = cleared
-        self.host_exported = host_exported
-        self.mark = mark
-        self.relevant = relevant
-        self.status = status
-        self.errexit = errexit
-        self.nounset = nounset
-        self.readonly = readonly
-        self.integers = integers
-        self.assocs = assocs
-        self.facts = facts
-        self.__post_init__()
+    def __init__(self, vars, allexport=_default_allexport, labels=_default_labels, done=_default_done, lost=_MISSING, container=_default_container, env_file=_default_env_file, frames=_default_frames, removed=_MISSING, docker_at=_default_docker_at, cleared=_default_cleared, host_exported=_default_host_exported, mark=_default_mark, relevant=_default_relevant, status=_default_status, errexit=_default_errexit, nounset=_default_nounset, readonly=_default_readonly, integers=_default_integers, assocs=_default_assocs, facts=_default_facts): self.vars = vars; self.allexport = allexport; self.labels = labels; self.done = done; self.lost = _make_lost() if lost is _MISSING else lost; self.container = container; self.env_file = env_file; self.frames = frames; self.removed = _make_removed() if removed is _MISSING else removed; self.docker_at = docker_at; self.cleared = cleared; self.host_exported = host_exported; self.mark = mark; self.relevant = relevant; self.status = status; self.errexit = errexit; self.nounset = nounset; self.readonly = readonly; self.integers = integers; self.assocs = assocs; self.facts = facts; self.__post_init__()
     return __init__
-
-
 def _init_73(_MISSING, _set, _default_assumed_en, _default_assumed_zh, _default_reads, _default_relations):
-    def __init__(self, name, encoding, batch, dead, title_en, title_zh, reads=_default_reads, assumed_en=_default_assumed_en, assumed_zh=_default_assumed_zh, relations=_default_relations):
-        _set(self, 'name', name)
-        _set(self, 'encoding', encoding)
-        _set(self, 'batch', batch)
-        _set(self, 'dead', dead)
-        _set(self, 'title_en', title_en)
-        _set(self, 'title_zh', title_zh)
-        _set(self, 'reads', reads)
-        _set(self, 'assumed_en', assumed_en)
-        _set(self, 'assumed_zh', assumed_zh)
-        _set(self, 'relations', relations)
+    def __init__(self, name, encoding, batch, dead, title_en, title_zh, reads=_default_reads, assumed_en=_default_assumed_en, assumed_zh=_default_assumed_zh, relations=_default_relations): _set(self, 'name', name); _set(self, 'encoding', encoding); _set(self, 'batch', batch); _set(self, 'dead', dead); _set(self, 'title_en', title_en); _set(self, 'title_zh', title_zh); _set(self, 'reads', reads); _set(self, 'assumed_en', assumed_en); _set(self, 'assumed_zh', assumed_zh); _set(self, 'relations', relations)
     return __init__
-
-
 def _init_74(_MISSING, _set):
-    def __init__(self, name, read_at, check, default, status_en, status_zh, effect_en, effect_zh):
-        _set(self, 'name', name)
-        _set(self, 'read_at', read_at)
-        _set(self, 'check', check)
-        _set(self, 'default', default)
-        _set(self, 'status_en', status_en)
-        _set(self, 'status_zh', status_zh)
-        _set(self, 'effect_en', effect_en)
-        _set(self, 'effect_zh', effect_zh)
+    def __init__(self, name, read_at, check, default, status_en, status_zh, effect_en, effect_zh): _set(self, 'name', name); _set(self, 'read_at', read_at); _set(self, 'check', check); _set(self, 'default', default); _set(self, 'status_en', status_en); _set(self, 'status_zh', status_zh); _set(self, 'effect_en', effect_en); _set(self, 'effect_zh', effect_zh)
     return __init__
-
-
 def _init_75(_MISSING, _set):
-    def __init__(self, launch, values):
-        _set(self, 'launch', launch)
-        _set(self, 'values', values)
+    def __init__(self, launch, values): _set(self, 'launch', launch); _set(self, 'values', values)
     return __init__
-
-
 def _init_76(_MISSING, _set):
-    def __init__(self, text, start, end, launch, entry, argv):
-        _set(self, 'text', text)
-        _set(self, 'start', start)
-        _set(self, 'end', end)
-        _set(self, 'launch', launch)
-        _set(self, 'entry', entry)
-        _set(self, 'argv', argv)
+    def __init__(self, text, start, end, launch, entry, argv): _set(self, 'text', text); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'launch', launch); _set(self, 'entry', entry); _set(self, 'argv', argv)
     return __init__
-
-
 def _init_77(_MISSING, _set, _default_file, _default_file_line):
-    def __init__(self, value, source, line, file=_default_file, file_line=_default_file_line):
-        _set(self, 'value', value)
-        _set(self, 'source', source)
-        _set(self, 'line', line)
-        _set(self, 'file', file)
-        _set(self, 'file_line', file_line)
+    def __init__(self, value, source, line, file=_default_file, file_line=_default_file_line): _set(self, 'value', value); _set(self, 'source', source); _set(self, 'line', line); _set(self, 'file', file); _set(self, 'file_line', file_line)
     return __init__
-
-
 def _init_78(_MISSING, _set):
-    def __init__(self, line, column, start, end, command, entry, paths):
-        _set(self, 'line', line)
-        _set(self, 'column', column)
-        _set(self, 'start', start)
-        _set(self, 'end', end)
-        _set(self, 'command', command)
-        _set(self, 'entry', entry)
-        _set(self, 'paths', paths)
+    def __init__(self, line, column, start, end, command, entry, paths): _set(self, 'line', line); _set(self, 'column', column); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'command', command); _set(self, 'entry', entry); _set(self, 'paths', paths)
     return __init__
-
-
 def _init_79(_MISSING, _set):
-    def __init__(self, file, launches, read_names):
-        _set(self, 'file', file)
-        _set(self, 'launches', launches)
-        _set(self, 'read_names', read_names)
+    def __init__(self, file, launches, read_names): _set(self, 'file', file); _set(self, 'launches', launches); _set(self, 'read_names', read_names)
     return __init__
-
-
 def _init_80(_MISSING, _set):
-    def __init__(self, label, argv, env):
-        _set(self, 'label', label)
-        _set(self, 'argv', argv)
-        _set(self, 'env', env)
+    def __init__(self, label, argv, env): _set(self, 'label', label); _set(self, 'argv', argv); _set(self, 'env', env)
     return __init__
-
-
 def _init_81(_MISSING, _set, _default_name, _default_splits):
-    def __init__(self, text, kind, name=_default_name, splits=_default_splits):
-        _set(self, 'text', text)
-        _set(self, 'kind', kind)
-        _set(self, 'name', name)
-        _set(self, 'splits', splits)
+    def __init__(self, text, kind, name=_default_name, splits=_default_splits): _set(self, 'text', text); _set(self, 'kind', kind); _set(self, 'name', name); _set(self, 'splits', splits)
     return __init__
-
-
 def _init_82(_MISSING, _set, _default_replace):
-    def __init__(self, label, insert, detail, documentation, kind, replace=_default_replace):
-        _set(self, 'label', label)
-        _set(self, 'insert', insert)
-        _set(self, 'detail', detail)
-        _set(self, 'documentation', documentation)
-        _set(self, 'kind', kind)
-        _set(self, 'replace', replace)
+    def __init__(self, label, insert, detail, documentation, kind, replace=_default_replace): _set(self, 'label', label); _set(self, 'insert', insert); _set(self, 'detail', detail); _set(self, 'documentation', documentation); _set(self, 'kind', kind); _set(self, 'replace', replace)
     return __init__
-
-
 def _init_83(_MISSING, _set, _default_column, _default_end_column, _default_line):
-    def __init__(self, path, start, end, line=_default_line, column=_default_column, end_column=_default_end_column):
-        _set(self, 'path', path)
-        _set(self, 'start', start)
-        _set(self, 'end', end)
-        _set(self, 'line', line)
-        _set(self, 'column', column)
-        _set(self, 'end_column', end_column)
+    def __init__(self, path, start, end, line=_default_line, column=_default_column, end_column=_default_end_column): _set(self, 'path', path); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'line', line); _set(self, 'column', column); _set(self, 'end_column', end_column)
     return __init__
-
-
 def _init_84(_MISSING, _set):
-    def __init__(self, path, before, after):
-        _set(self, 'path', path)
-        _set(self, 'before', before)
-        _set(self, 'after', after)
+    def __init__(self, path, before, after): _set(self, 'path', path); _set(self, 'before', before); _set(self, 'after', after)
     return __init__
-
-
 def _init_85(_MISSING, _set, _default_resume, _default_script, _make_edits):
-    def __init__(self, tree, size, script=_default_script, edits=_MISSING, resume=_default_resume):
-        self.tree = tree
-        self.size = size
-        self.script = script
-        self.edits = _make_edits() if edits is _MISSING else edits
-        self.resume = resume
+    def __init__(self, tree, size, script=_default_script, edits=_MISSING, resume=_default_resume): self.tree = tree; self.size = size; self.script = script; self.edits = _make_edits() if edits is _MISSING else edits; self.resume = resume
     return __init__
-
-
 def _init_86(_MISSING, _set, _default_inserted):
-    def __init__(self, start, end, inserted=_default_inserted):
-        self.start = start
-        self.end = end
-        self.inserted = inserted
+    def __init__(self, start, end, inserted=_default_inserted): self.start = start; self.end = end; self.inserted = inserted
     return __init__
-
-
 def _init_87(_MISSING, _set, _default_left, _default_op, _default_op_start, _default_right):
-    def __init__(self, start, end, left=_default_left, op=_default_op, right=_default_right, op_start=_default_op_start):
-        self.start = start
-        self.end = end
-        self.left = left
-        self.op = op
-        self.right = right
-        self.op_start = op_start
+    def __init__(self, start, end, left=_default_left, op=_default_op, right=_default_right, op_start=_default_op_start): self.start = start; self.end = end; self.left = left; self.op = op; self.right = right; self.op_start = op_start
     return __init__
-
-
 def _init_88(_MISSING, _set, _default_append, _default_array, _default_decl_end, _default_decl_items, _default_decl_start, _default_eq_end, _default_exported, _default_file, _default_index, _default_keys, _default_keyword, _default_mode, _default_name, _default_name_end, _default_name_start, _default_value):
-    def __init__(self, start, end, name=_default_name, name_start=_default_name_start, name_end=_default_name_end, value=_default_value, array=_default_array, append=_default_append, mode=_default_mode, exported=_default_exported, eq_end=_default_eq_end, decl_start=_default_decl_start, decl_end=_default_decl_end, decl_items=_default_decl_items, keyword=_default_keyword, file=_default_file, index=_default_index, keys=_default_keys):
-        self.start = start
-        self.end = end
-        self.name = name
-        self.name_start = name_start
-        self.name_end = name_end
-        self.value = value
-        self.array = array
-        self.append = append
-        self.mode = mode
-        self.exported = exported
-        self.eq_end = eq_end
-        self.decl_start = decl_start
-        self.decl_end = decl_end
-        self.decl_items = decl_items
-        self.keyword = keyword
-        self.file = file
-        self.index = index
-        self.keys = keys
+    def __init__(self, start, end, name=_default_name, name_start=_default_name_start, name_end=_default_name_end, value=_default_value, array=_default_array, append=_default_append, mode=_default_mode, exported=_default_exported, eq_end=_default_eq_end, decl_start=_default_decl_start, decl_end=_default_decl_end, decl_items=_default_decl_items, keyword=_default_keyword, file=_default_file, index=_default_index, keys=_default_keys): self.start = start; self.end = end; self.name = name; self.name_start = name_start; self.name_end = name_end; self.value = value; self.array = array; self.append = append; self.mode = mode; self.exported = exported; self.eq_end = eq_end; self.decl_start = decl_start; self.decl_end = decl_end; self.decl_items = decl_items; self.keyword = keyword; self.file = file; self.index = index; self.keys = keys
     return __init__
-
-
 def _init_89(_MISSING, _set, _default_negate, _make_body):
-    def __init__(self, start, end, body=_MISSING, negate=_default_negate):
-        self.start = start
-        self.end = end
-        self.body = _make_body() if body is _MISSING else body
-        self.negate = negate
+    def __init__(self, start, end, body=_MISSING, negate=_default_negate): self.start = start; self.end = end; self.body = _make_body() if body is _MISSING else body; self.negate = negate
     return __init__
-
-
 def _init_90(_MISSING, _set, _default_has_default, _default_subject, _make_ends, _make_items):
-    def __init__(self, start, end, items=_MISSING, has_default=_default_has_default, subject=_default_subject, ends=_MISSING):
-        self.start = start
-        self.end = end
-        self.items = _make_items() if items is _MISSING else items
-        self.has_default = has_default
-        self.subject = subject
-        self.ends = _make_ends() if ends is _MISSING else ends
+    def __init__(self, start, end, items=_MISSING, has_default=_default_has_default, subject=_default_subject, ends=_MISSING): self.start = start; self.end = end; self.items = _make_items() if items is _MISSING else items; self.has_default = has_default; self.subject = subject; self.ends = _make_ends() if ends is _MISSING else ends
     return __init__
-
-
 def _init_91(_MISSING, _set, _default_name_end, _default_name_start, _default_stdin, _default_test, _make_pre, _make_prefix, _make_words):
-    def __init__(self, start, end, prefix=_MISSING, words=_MISSING, name_start=_default_name_start, name_end=_default_name_end, pre=_MISSING, test=_default_test, stdin=_default_stdin):
-        self.start = start
-        self.end = end
-        self.prefix = _make_prefix() if prefix is _MISSING else prefix
-        self.words = _make_words() if words is _MISSING else words
-        self.name_start = name_start
-        self.name_end = name_end
-        self.pre = _make_pre() if pre is _MISSING else pre
-        self.test = test
-        self.stdin = stdin
+    def __init__(self, start, end, prefix=_MISSING, words=_MISSING, name_start=_default_name_start, name_end=_default_name_end, pre=_MISSING, test=_default_test, stdin=_default_stdin): self.start = start; self.end = end; self.prefix = _make_prefix() if prefix is _MISSING else prefix; self.words = _make_words() if words is _MISSING else words; self.name_start = name_start; self.name_end = name_end; self.pre = _make_pre() if pre is _MISSING else pre; self.test = test; self.stdin = stdin
     return __init__
-
-
 def _init_92(_MISSING, _set, _default_file_wide, _default_scope_end, _default_scope_start):
-    def __init__(self, start, end, kind, values, scope_start=_default_scope_start, scope_end=_default_scope_end, file_wide=_default_file_wide):
-        self.start = start
-        self.end = end
-        self.kind = kind
-        self.values = values
-        self.scope_start = scope_start
-        self.scope_end = scope_end
-        self.file_wide = file_wide
+    def __init__(self, start, end, kind, values, scope_start=_default_scope_start, scope_end=_default_scope_end, file_wide=_default_file_wide): self.start = start; self.end = end; self.kind = kind; self.values = values; self.scope_start = scope_start; self.scope_end = scope_end; self.file_wide = file_wide
     return __init__
-
-
 def _init_93(_MISSING, _set, _default_kind):
-    def __init__(self, start, end, kind=_default_kind):
-        self.start = start
-        self.end = end
-        self.kind = kind
+    def __init__(self, start, end, kind=_default_kind): self.start = start; self.end = end; self.kind = kind
     return __init__
-
-
 def _init_94(_MISSING, _set, _default_attributes, _default_exports, _default_local, _default_negate, _default_readonly, _make_names):
-    def __init__(self, start, end, names=_MISSING, negate=_default_negate, readonly=_default_readonly, exports=_default_exports, local=_default_local, attributes=_default_attributes):
-        self.start = start
-        self.end = end
-        self.names = _make_names() if names is _MISSING else names
-        self.negate = negate
-        self.readonly = readonly
-        self.exports = exports
-        self.local = local
-        self.attributes = attributes
+    def __init__(self, start, end, names=_MISSING, negate=_default_negate, readonly=_default_readonly, exports=_default_exports, local=_default_local, attributes=_default_attributes): self.start = start; self.end = end; self.names = _make_names() if names is _MISSING else names; self.negate = negate; self.readonly = readonly; self.exports = exports; self.local = local; self.attributes = attributes
     return __init__
-
-
 def _init_95(_MISSING, _set, _default_body, _default_name):
-    def __init__(self, start, end, name=_default_name, body=_default_body):
-        self.start = start
-        self.end = end
-        self.name = name
-        self.body = body
+    def __init__(self, start, end, name=_default_name, body=_default_body): self.start = start; self.end = end; self.name = name; self.body = body
     return __init__
-
-
 def _init_96(_MISSING, _set, _default_else_start, _default_otherwise, _make_clauses):
-    def __init__(self, start, end, clauses=_MISSING, otherwise=_default_otherwise, else_start=_default_else_start):
-        self.start = start
-        self.end = end
-        self.clauses = _make_clauses() if clauses is _MISSING else clauses
-        self.otherwise = otherwise
-        self.else_start = else_start
+    def __init__(self, start, end, clauses=_MISSING, otherwise=_default_otherwise, else_start=_default_else_start): self.start = start; self.end = end; self.clauses = _make_clauses() if clauses is _MISSING else clauses; self.otherwise = otherwise; self.else_start = else_start
     return __init__
-
-
 def _init_97(_MISSING, _set):
-    def __init__(self, text, start, end):
-        self.text = text
-        self.start = start
-        self.end = end
+    def __init__(self, text, start, end): self.text = text; self.start = start; self.end = end
     return __init__
-
-
 def _init_98(_MISSING, _set, _default_body, _default_cond, _default_items, _default_keyword, _default_var):
-    def __init__(self, start, end, cond=_default_cond, body=_default_body, var=_default_var, items=_default_items, keyword=_default_keyword):
-        self.start = start
-        self.end = end
-        self.cond = cond
-        self.body = body
-        self.var = var
-        self.items = items
-        self.keyword = keyword
+    def __init__(self, start, end, cond=_default_cond, body=_default_body, var=_default_var, items=_default_items, keyword=_default_keyword): self.start = start; self.end = end; self.cond = cond; self.body = body; self.var = var; self.items = items; self.keyword = keyword
     return __init__
-
-
 def _init_99(_MISSING, _set):
-    def __init__(self, name, start, end, kind):
-        self.name = name
-        self.start = start
-        self.end = end
-        self.kind = kind
+    def __init__(self, name, start, end, kind): self.name = name; self.start = start; self.end = end; self.kind = kind
     return __init__
-
-
 def _init_100(_MISSING, _set, _default_text):
-    def __init__(self, reason, start, end, text=_default_text):
-        self.reason = reason
-        self.start = start
-        self.end = end
-        self.text = text
+    def __init__(self, reason, start, end, text=_default_text): self.reason = reason; self.start = start; self.end = end; self.text = text
     return __init__
-
-
 def _init_101(_MISSING, _set):
-    def __init__(self, start, end):
-        self.start = start
-        self.end = end
+    def __init__(self, start, end): self.start = start; self.end = end
     return __init__
-
-
 def _init_102(_MISSING, _set, _default_arg, _default_array_all, _default_index, _default_indirect, _default_op, _default_prefix_names, _default_quoted):
-    def __init__(self, name, start, end, name_start, name_end, op=_default_op, arg=_default_arg, array_all=_default_array_all, quoted=_default_quoted, index=_default_index, indirect=_default_indirect, prefix_names=_default_prefix_names):
-        self.name = name
-        self.start = start
-        self.end = end
-        self.name_start = name_start
-        self.name_end = name_end
-        self.op = op
-        self.arg = arg
-        self.array_all = array_all
-        self.quoted = quoted
-        self.index = index
-        self.indirect = indirect
-        self.prefix_names = prefix_names
+    def __init__(self, name, start, end, name_start, name_end, op=_default_op, arg=_default_arg, array_all=_default_array_all, quoted=_default_quoted, index=_default_index, indirect=_default_indirect, prefix_names=_default_prefix_names): self.name = name; self.start = start; self.end = end; self.name_start = name_start; self.name_end = name_end; self.op = op; self.arg = arg; self.array_all = array_all; self.quoted = quoted; self.index = index; self.indirect = indirect; self.prefix_names = prefix_names
     return __init__
-
-
 def _init_103(_MISSING, _set, _default__starts, _default_tops, _default_tree):
-    def __init__(self, body, directives, occurrences, statements, has_error, tree=_default_tree, _starts=_default__starts, tops=_default_tops):
-        self.body = body
-        self.directives = directives
-        self.occurrences = occurrences
-        self.statements = statements
-        self.has_error = has_error
-        self.tree = tree
-        self._starts = _starts
-        self.tops = tops
+    def __init__(self, body, directives, occurrences, statements, has_error, tree=_default_tree, _starts=_default__starts, tops=_default_tops): self.body = body; self.directives = directives; self.occurrences = occurrences; self.statements = statements; self.has_error = has_error; self.tree = tree; self._starts = _starts; self.tops = tops
     return __init__
-
-
 def _init_104(_MISSING, _set, _default_allexport):
-    def __init__(self, start, end, allexport=_default_allexport):
-        self.start = start
-        self.end = end
-        self.allexport = allexport
+    def __init__(self, start, end, allexport=_default_allexport): self.start = start; self.end = end; self.allexport = allexport
     return __init__
-
-
 def _init_105(_MISSING, _set):
-    def __init__(self, start, end):
-        self.start = start
-        self.end = end
+    def __init__(self, start, end): self.start = start; self.end = end
     return __init__
-
-
 def _init_106(_MISSING, _set, _default_amp_end, _default_amp_start, _default_body, _default_kind, _default_pipe_end, _default_pipe_start):
-    def __init__(self, start, end, kind=_default_kind, body=_default_body, amp_start=_default_amp_start, amp_end=_default_amp_end, pipe_start=_default_pipe_start, pipe_end=_default_pipe_end):
-        self.start = start
-        self.end = end
-        self.kind = kind
-        self.body = body
-        self.amp_start = amp_start
-        self.amp_end = amp_end
-        self.pipe_start = pipe_start
-        self.pipe_end = pipe_end
+    def __init__(self, start, end, kind=_default_kind, body=_default_body, amp_start=_default_amp_start, amp_end=_default_amp_end, pipe_start=_default_pipe_start, pipe_end=_default_pipe_end): self.start = start; self.end = end; self.kind = kind; self.body = body; self.amp_start = amp_start; self.amp_end = amp_end; self.pipe_start = pipe_start; self.pipe_end = pipe_end
     return __init__
-
-
 def _init_107(_MISSING, _set, _default_against):
-    def __init__(self, op, against=_default_against):
-        self.op = op
-        self.against = against
+    def __init__(self, op, against=_default_against): self.op = op; self.against = against
     return __init__
-
-
 def _init_108(_MISSING, _set, _default_records):
-    def __init__(self, end, type, stmts, occurrences, statements, records=_default_records):
-        self.end = end
-        self.type = type
-        self.stmts = stmts
-        self.occurrences = occurrences
-        self.statements = statements
-        self.records = records
+    def __init__(self, end, type, stmts, occurrences, statements, records=_default_records): self.end = end; self.type = type; self.stmts = stmts; self.occurrences = occurrences; self.statements = statements; self.records = records
     return __init__
-
-
 def _init_109(_MISSING, _set, _default_option, _make_names):
-    def __init__(self, start, end, names=_MISSING, option=_default_option):
-        self.start = start
-        self.end = end
-        self.names = _make_names() if names is _MISSING else names
-        self.option = option
+    def __init__(self, start, end, names=_MISSING, option=_default_option): self.start = start; self.end = end; self.names = _make_names() if names is _MISSING else names; self.option = option
     return __init__
-
-
 def _init_110(_MISSING, _set, _default_effects, _default_quote, _default_raw, _default_refs, _default_text):
-    def __init__(self, parts, start, end, quote=_default_quote, raw=_default_raw, text=_default_text, effects=_default_effects, refs=_default_refs):
-        self.parts = parts
-        self.start = start
-        self.end = end
-        self.quote = quote
-        self.raw = raw
-        self.text = text
-        self.effects = effects
-        self.refs = refs
+    def __init__(self, parts, start, end, quote=_default_quote, raw=_default_raw, text=_default_text, effects=_default_effects, refs=_default_refs): self.parts = parts; self.start = start; self.end = end; self.quote = quote; self.raw = raw; self.text = text; self.effects = effects; self.refs = refs
     return __init__
-
-
 def _init_111(_MISSING, _set, _default_files_scanned, _default_stamp, _make_reads):
-    def __init__(self, root, reads=_MISSING, files_scanned=_default_files_scanned, stamp=_default_stamp):
-        self.root = root
-        self.reads = _make_reads() if reads is _MISSING else reads
-        self.files_scanned = files_scanned
-        self.stamp = stamp
+    def __init__(self, root, reads=_MISSING, files_scanned=_default_files_scanned, stamp=_default_stamp): self.root = root; self.reads = _make_reads() if reads is _MISSING else reads; self.files_scanned = files_scanned; self.stamp = stamp
     return __init__
-
-
 def _init_112(_MISSING, _set):
-    def __init__(self, name, path, line, column, parse, text):
-        _set(self, 'name', name)
-        _set(self, 'path', path)
-        _set(self, 'line', line)
-        _set(self, 'column', column)
-        _set(self, 'parse', parse)
-        _set(self, 'text', text)
+    def __init__(self, name, path, line, column, parse, text): _set(self, 'name', name); _set(self, 'path', path); _set(self, 'line', line); _set(self, 'column', column); _set(self, 'parse', parse); _set(self, 'text', text)
     return __init__
-
-
 def _init_113(_MISSING, _set, _default_declared, _default_path, _default_revalidate, _make_cache, _make_findings, _make_seen):
-    def __init__(self, source, script, flow, profile, lang, path=_default_path, findings=_MISSING, seen=_MISSING, cache=_MISSING, revalidate=_default_revalidate, declared=_default_declared):
-        self.source = source
-        self.script = script
-        self.flow = flow
-        self.profile = profile
-        self.lang = lang
-        self.path = path
-        self.findings = _make_findings() if findings is _MISSING else findings
-        self.seen = _make_seen() if seen is _MISSING else seen
-        self.cache = _make_cache() if cache is _MISSING else cache
-        self.revalidate = revalidate
-        self.declared = declared
+    def __init__(self, source, script, flow, profile, lang, path=_default_path, findings=_MISSING, seen=_MISSING, cache=_MISSING, revalidate=_default_revalidate, declared=_default_declared): self.source = source; self.script = script; self.flow = flow; self.profile = profile; self.lang = lang; self.path = path; self.findings = _make_findings() if findings is _MISSING else findings; self.seen = _make_seen() if seen is _MISSING else seen; self.cache = _make_cache() if cache is _MISSING else cache; self.revalidate = revalidate; self.declared = declared
     return __init__
-
-
 def _init_114(_MISSING, _set):
-    def __init__(self, names, unresolved):
-        _set(self, 'names', names)
-        _set(self, 'unresolved', unresolved)
+    def __init__(self, names, unresolved): _set(self, 'names', names); _set(self, 'unresolved', unresolved)
     return __init__
-
-
 def _init_115(_MISSING, _set, _default_assumed):
-    def __init__(self, outcome, looked, assumed=_default_assumed):
-        _set(self, 'outcome', outcome)
-        _set(self, 'looked', looked)
-        _set(self, 'assumed', assumed)
+    def __init__(self, outcome, looked, assumed=_default_assumed): _set(self, 'outcome', outcome); _set(self, 'looked', looked); _set(self, 'assumed', assumed)
     return __init__
-
-
 def _init_116(_MISSING, _set, _default_assumed, _default_given, _default_lit, _default_site, _default_span, _default_value):
-    def __init__(self, clause, holds, name, value=_default_value, given=_default_given, site=_default_site, span=_default_span, assumed=_default_assumed, lit=_default_lit):
-        _set(self, 'clause', clause)
-        _set(self, 'holds', holds)
-        _set(self, 'name', name)
-        _set(self, 'value', value)
-        _set(self, 'given', given)
-        _set(self, 'site', site)
-        _set(self, 'span', span)
-        _set(self, 'assumed', assumed)
-        _set(self, 'lit', lit)
+    def __init__(self, clause, holds, name, value=_default_value, given=_default_given, site=_default_site, span=_default_span, assumed=_default_assumed, lit=_default_lit): _set(self, 'clause', clause); _set(self, 'holds', holds); _set(self, 'name', name); _set(self, 'value', value); _set(self, 'given', given); _set(self, 'site', site); _set(self, 'span', span); _set(self, 'assumed', assumed); _set(self, 'lit', lit)
     return __init__
-
-
 def _init_117(_MISSING, _set, _default_applicability, _default_doc_en, _default_doc_zh, _default_profile_bound):
-    def __init__(self, en, zh, doc_en=_default_doc_en, doc_zh=_default_doc_zh, applicability=_default_applicability, profile_bound=_default_profile_bound):
-        _set(self, 'en', en)
-        _set(self, 'zh', zh)
-        _set(self, 'doc_en', doc_en)
-        _set(self, 'doc_zh', doc_zh)
-        _set(self, 'applicability', applicability)
-        _set(self, 'profile_bound', profile_bound)
-        self.__post_init__()
+    def __init__(self, en, zh, doc_en=_default_doc_en, doc_zh=_default_doc_zh, applicability=_default_applicability, profile_bound=_default_profile_bound): _set(self, 'en', en); _set(self, 'zh', zh); _set(self, 'doc_en', doc_en); _set(self, 'doc_zh', doc_zh); _set(self, 'applicability', applicability); _set(self, 'profile_bound', profile_bound); self.__post_init__()
     return __init__
-
-
 def _init_118(_MISSING, _set, _default_tags, _default_workspace):
-    def __init__(self, code, name, severity, summary_en, summary_zh, problem_en, problem_zh, rationale_en, rationale_zh, exceptions_en, exceptions_zh, bad, good, messages, fixes, tags=_default_tags, workspace=_default_workspace):
-        _set(self, 'code', code)
-        _set(self, 'name', name)
-        _set(self, 'severity', severity)
-        _set(self, 'summary_en', summary_en)
-        _set(self, 'summary_zh', summary_zh)
-        _set(self, 'problem_en', problem_en)
-        _set(self, 'problem_zh', problem_zh)
-        _set(self, 'rationale_en', rationale_en)
-        _set(self, 'rationale_zh', rationale_zh)
-        _set(self, 'exceptions_en', exceptions_en)
-        _set(self, 'exceptions_zh', exceptions_zh)
-        _set(self, 'bad', bad)
-        _set(self, 'good', good)
-        _set(self, 'messages', messages)
-        _set(self, 'fixes', fixes)
-        _set(self, 'tags', tags)
-        _set(self, 'workspace', workspace)
-        self.__post_init__()
+    def __init__(self, code, name, severity, summary_en, summary_zh, problem_en, problem_zh, rationale_en, rationale_zh, exceptions_en, exceptions_zh, bad, good, messages, fixes, tags=_default_tags, workspace=_default_workspace): _set(self, 'code', code); _set(self, 'name', name); _set(self, 'severity', severity); _set(self, 'summary_en', summary_en); _set(self, 'summary_zh', summary_zh); _set(self, 'problem_en', problem_en); _set(self, 'problem_zh', problem_zh); _set(self, 'rationale_en', rationale_en); _set(self, 'rationale_zh', rationale_zh); _set(self, 'exceptions_en', exceptions_en); _set(self, 'exceptions_zh', exceptions_zh); _set(self, 'bad', bad); _set(self, 'good', good); _set(self, 'messages', messages); _set(self, 'fixes', fixes); _set(self, 'tags', tags); _set(self, 'workspace', workspace); self.__post_init__()
     return __init__
-
-
 def _init_119(_MISSING, _set):
-    def __init__(self, en, zh):
-        _set(self, 'en', en)
-        _set(self, 'zh', zh)
-        self.__post_init__()
+    def __init__(self, en, zh): _set(self, 'en', en); _set(self, 'zh', zh); self.__post_init__()
     return __init__
-
-
 def _init_120(_MISSING, _set, _default_carried, _default_contract, _default_exclude, _default_extend_exclude, _default_extend_select, _default_fail_level, _default_ignore, _default_lang, _default_per_file_ignores, _default_profile, _default_select, _default_unsafe_fixes, _make_severity):
-    def __init__(self, profile=_default_profile, lang=_default_lang, select=_default_select, ignore=_default_ignore, severity=_MISSING, exclude=_default_exclude, extend_exclude=_default_extend_exclude, unsafe_fixes=_default_unsafe_fixes, extend_select=_default_extend_select, per_file_ignores=_default_per_file_ignores, fail_level=_default_fail_level, carried=_default_carried, contract=_default_contract):
-        _set(self, 'profile', profile)
-        _set(self, 'lang', lang)
-        _set(self, 'select', select)
-        _set(self, 'ignore', ignore)
-        _set(self, 'severity', _make_severity() if severity is _MISSING else severity)
-        _set(self, 'exclude', exclude)
-        _set(self, 'extend_exclude', extend_exclude)
-        _set(self, 'unsafe_fixes', unsafe_fixes)
-        _set(self, 'extend_select', extend_select)
-        _set(self, 'per_file_ignores', per_file_ignores)
-        _set(self, 'fail_level', fail_level)
-        _set(self, 'carried', carried)
-        _set(self, 'contract', contract)
+    def __init__(self, profile=_default_profile, lang=_default_lang, select=_default_select, ignore=_default_ignore, severity=_MISSING, exclude=_default_exclude, extend_exclude=_default_extend_exclude, unsafe_fixes=_default_unsafe_fixes, extend_select=_default_extend_select, per_file_ignores=_default_per_file_ignores, fail_level=_default_fail_level, carried=_default_carried, contract=_default_contract): _set(self, 'profile', profile); _set(self, 'lang', lang); _set(self, 'select', select); _set(self, 'ignore', ignore); _set(self, 'severity', _make_severity() if severity is _MISSING else severity); _set(self, 'exclude', exclude); _set(self, 'extend_exclude', extend_exclude); _set(self, 'unsafe_fixes', unsafe_fixes); _set(self, 'extend_select', extend_select); _set(self, 'per_file_ignores', per_file_ignores); _set(self, 'fail_level', fail_level); _set(self, 'carried', carried); _set(self, 'contract', contract)
     return __init__
-
 
 INITS = {
     'packgate.cli.arguments.Arg': ("def __init__(self, flags, options):\n    _set(self, 'flags', flags)\n    _set(self, 'options', options)\n", _init_0),

@@ -1,7 +1,9 @@
 """tree-sitter-bash -> the script model: blocks, compound statements and directives.
 
-`Builder.statement` looks a node's type up in STATEMENTS (node type -> a small method); the
-simple commands and declarations are in simple.py, the words in words.py. Recursion is bounded
+`Builder.statement` looks a node's kind up in STATEMENTS (node type, by its kind_id -> a small
+method); the simple commands and declarations are in simple.py, the words in words.py. The
+paths every launcher takes (statements, commands, assignments, words) compare kind_ids, not
+`Node.type` strings, and read text off the source's bytes. Recursion is bounded
 by MAX_DEPTH: deeper constructs are kept as opaque statements.
 """
 
@@ -12,7 +14,7 @@ from bisect import bisect_right
 from operator import attrgetter
 from typing import Optional
 
-from .grammar import ASCII_ONLY, PARSER
+from .grammar import ASCII_ONLY, KIND_NAMES, NAMED, PARSER, kind
 from .model import (AndOr, Block, Case, Command, Directive, DirectiveKind, FuncDef, If, Lit, Loop, Opaque,
                     Occurrence, OccurrenceKind, Opaque_, Script, Stmt, Sub, SubKind, TestForm, Top, Unset,
                     Word)
@@ -100,42 +102,42 @@ class Builder(SimpleBuilder):
 
     def run(self, nodes, depth: int, body: list) -> None:
         """The statements of a run of sibling nodes, added to body."""
-        items, types = [], []
+        items, kinds = [], []
         for n in nodes:
-            if n.is_named:
+            k = n.kind_id
+            if k in NAMED or k == _K_AMP:
                 items.append(n)
-                types.append(n.type)
-            elif n.type == "&":
-                items.append(n)
-                types.append("&")
+                kinds.append(k)
         top = depth == 0 and self.tops is not None
+        base, count = self.base, len(items)
         i = 0
-        while i < len(items):
-            node, t = items[i], types[i]
-            if t == "comment":
+        while i < count:
+            node, k = items[i], kinds[i]
+            if k == _K_COMMENT:
                 found = len(self.directives)
                 self.comment(node)
                 if top and len(self.directives) == found:  # a plain comment: the next parse takes it over
-                    self.tops[node.start_byte] = Top(node.end_byte, t, [], [], [])
+                    self.tops[node.start_byte] = Top(node.end_byte, "comment", [], [], [])
                 i += 1
                 continue
-            if t == "&":
+            if k == _K_AMP:
                 i += 1
                 continue
-            background = i + 1 < len(items) and types[i + 1] == "&"
+            amp = items[i + 1] if i + 1 < count and kinds[i + 1] == _K_AMP else None
             waiting, self.pending = self.pending, []
-            amp = items[i + 1] if background else None
             if top:
-                stmts = self.top_statement(node, t, amp)
+                stmts = self.top_statement(node, k, amp)
             else:
                 # a command of a block: what a `# packgate disable=` line before it covers
-                self.statements.append((self.s(node), self.e(node)))
-                stmts = self.background(node, self.statement(node, depth, t), amp)
+                self.statements.append((node.start_byte + base, node.end_byte + base))
+                stmts = self.statement(node, depth, k)
+                if amp is not None:
+                    stmts = self.background(node, stmts, amp)
             self.seen_command = True
             for dct in waiting:
                 dct.scope_start, dct.scope_end = self.s(node), self.e(node)
             body.extend(stmts)
-            i += 2 if background else 1
+            i += 1 if amp is None else 2
 
     def reused_program(self, root, kept: list) -> Block:
         """The top level of a document after an edit: the items of the last parse in `kept`
@@ -190,8 +192,8 @@ class Builder(SimpleBuilder):
         return [Sub(self.s(node), self.e(amp), kind=SubKind.BACKGROUND, body=inner,
                     amp_start=self.s(amp), amp_end=self.e(amp))]
 
-    def top_statement(self, node, t: str, amp=None) -> list:
-        """A top-level statement, built and recorded for the next parse to take over.
+    def top_statement(self, node, k: int, amp=None) -> list:
+        """A top-level statement (of kind k), built and recorded for the next parse to take over.
 
         A statement is recorded only when its model depends on nothing but its own bytes: it
         holds no directive (their scope reaches past it, and one in the first command is
@@ -202,10 +204,10 @@ class Builder(SimpleBuilder):
         o0, s0, d0 = len(self.occurrences), len(self.statements), len(self.directives)
         clean = not self._pre and self.base == 0
         self.statements.append((start, node.end_byte))
-        stmts = self.background(node, self.statement(node, 0, t), amp)
+        stmts = self.background(node, self.statement(node, 0, k), amp)
         if clean and not self.pending and len(self.directives) == d0 and not self._pre \
                 and not node.has_error:
-            self.tops[start] = Top(end, t, stmts, self.occurrences[o0:], self.statements[s0:])
+            self.tops[start] = Top(end, KIND_NAMES[k], stmts, self.occurrences[o0:], self.statements[s0:])
         return stmts
 
     def comment(self, node) -> None:
@@ -243,11 +245,11 @@ class Builder(SimpleBuilder):
             self.directives.append(malformed)
 
     # -- statements
-    def statement(self, node, depth: int, t: Optional[str] = None) -> list:
-        """The model of one statement node (a list: some nodes give none, some several)."""
+    def statement(self, node, depth: int, k: Optional[int] = None) -> list:
+        """The model of one statement node (a list: some nodes give none, some several); k: its kind_id, if known."""
         if depth > MAX_DEPTH:
             return [Opaque_(self.s(node), self.e(node))]
-        build = STATEMENTS.get(node.type if t is None else t)
+        build = STATEMENTS.get(node.kind_id if k is None else k)
         # anything else (arithmetic, heredoc bodies, ...): nothing a check reads
         return build(self, node, depth + 1) if build is not None else []
 
@@ -587,8 +589,8 @@ _DYNAMIC_NAMES = frozenset(("string", "concatenation", "simple_expansion", "expa
 # the operand nodes a TestForm takes (an expansion, a word, a quoted string)
 _TEST_WORDS = frozenset(("word", "string", "raw_string", "simple_expansion", "expansion"))
 
-# tree-sitter-bash node type -> the Builder method that models it
-STATEMENTS = {
+# tree-sitter-bash node type -> the Builder method that models it (looked up by kind_id)
+STATEMENTS = {kind(t): build for t, build in {
     "command": Builder.command,
     "declaration_command": Builder.declaration,
     "variable_assignment": Builder.plain_assignment,
@@ -609,7 +611,8 @@ STATEMENTS = {
     "test_command": Builder.test,
     "comment": Builder.comment_statement,
     "ERROR": Builder.error,
-}
+}.items()}
+_K_AMP, _K_COMMENT = kind("&"), kind("comment")
 
 
 def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] = None,

@@ -1,4 +1,4 @@
-"""The tree-sitter-bash grammar and the one parser the builder uses."""
+"""The tree-sitter-bash grammar, the one parser the builder uses and the node kinds it compares."""
 
 from __future__ import annotations
 
@@ -38,3 +38,26 @@ def new_parser() -> tree_sitter.Parser:
 PARSER = new_parser()
 # non-ASCII bytes as `x` (see build.parse_bytes)
 ASCII_ONLY = bytes(range(128)) + b"x" * 128
+
+
+def kind(name: str) -> int:
+    """The kind_id of the nodes of a type: the builder dispatches on it (reading `Node.type`
+    makes a new string per node). tree-sitter reports one id per type name (its public symbol)."""
+    found = _LANGUAGE.id_for_node_kind(name, True)
+    if found is None:
+        found = _LANGUAGE.id_for_node_kind(name, False)
+    if found is None:
+        raise ValueError(f"no node kind {name!r} in tree-sitter-bash")
+    return found
+
+
+def kinds(*names: str) -> frozenset:
+    """The kind_ids of several types."""
+    return frozenset(kind(n) for n in names)
+
+
+# every named kind, ERROR included: `kind_id in NAMED` is `Node.is_named`
+NAMED = frozenset([i for i in range(_LANGUAGE.node_kind_count) if _LANGUAGE.node_kind_is_named(i)]
+                  + [kind("ERROR")])
+# kind_id -> the type name Node.type gives (without making a new string per node)
+KIND_NAMES = {**{i: _LANGUAGE.node_kind_for_id(i) for i in range(_LANGUAGE.node_kind_count)}, kind("ERROR"): "ERROR"}

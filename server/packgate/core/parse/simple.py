@@ -5,12 +5,19 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .grammar import NAMED, PARSER, kind, kinds
 from .model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, OccurrenceKind, Opaque, Stmt, Word
 from .words import WordBuilder, is_name
 
 # declaration items that are no name nor assignment as written: the names come at run time
 _DYNAMIC_ITEMS = frozenset(("string", "raw_string", "concatenation", "simple_expansion", "expansion",
                             "command_substitution"))
+
+_F_NAME, _F_VALUE = PARSER.language.field_id_for_name("name"), PARSER.language.field_id_for_name("value")
+_K_EQ, _K_PLUS_EQ, _K_SUBSCRIPT, _K_ARRAY = kind("="), kind("+="), kind("subscript"), kind("array")
+_ELEMENTS = NAMED - {kind("comment")}  # the words of an array literal
+_K_COMMAND_NAME, _K_VARIABLE_ASSIGNMENT, _K_COMMENT = kind("command_name"), kind("variable_assignment"), kind("comment")
+_K_HERESTRING, _REDIRECTS = kind("herestring_redirect"), kinds("file_redirect", "heredoc_redirect")
 
 _PLAIN, _PREFIX = AssignMode.PLAIN, AssignMode.PREFIX
 _PREFIX_KIND, _ASSIGN_KIND = OccurrenceKind.PREFIX, OccurrenceKind.ASSIGN
@@ -116,25 +123,19 @@ class SimpleBuilder(WordBuilder):
         return self._finished(Word(parts, s, e, "", self.text(node)))
 
     def assignment(self, node, mode: str, d: int) -> Optional[Assign]:
-        # one pass over the children: name, `=` or `+=`, value (field lookups by name cost more)
-        name_node = value_node = eq = None
-        append = False
-        field = node.field_name_for_child
-        for i, c in enumerate(node.children):
-            f = field(i)
-            if f == "name":
-                name_node = c
-            elif f == "value":
-                if value_node is None:
-                    value_node = c
-            elif eq is None:
-                t = c.type
-                if t == "=" or t == "+=":
-                    eq, append = c, t == "+="
+        name_node = node.child_by_field_id(_F_NAME)
+        value_node = node.child_by_field_id(_F_VALUE)
+        eq = None
+        for c in node.children:  # `=` or `+=` (never a name or value: those are named nodes)
+            k = c.kind_id
+            if k == _K_EQ or k == _K_PLUS_EQ:
+                eq = c
+                break
+        append = eq is not None and k == _K_PLUS_EQ
         if name_node is None:
             return None
         index = None
-        if name_node.type == "subscript":  # A[i]=v: an element
+        if name_node.kind_id == _K_SUBSCRIPT:  # A[i]=v: an element
             inner = name_node.child_by_field_name("name")
             idx = name_node.child_by_field_name("index")
             if idx is not None:
@@ -152,10 +153,10 @@ class SimpleBuilder(WordBuilder):
                                            _PREFIX_KIND if mode == _PREFIX else _ASSIGN_KIND))
         a.index = index
         if value_node is not None:
-            if value_node.type == "array":
+            if value_node.kind_id == _K_ARRAY:
                 word, keyed = self.word, self.keyed_element
-                kids = [c for c in value_node.children if c.is_named and c.type != "comment"]
-                if b"]=" not in self.data[value_node.start_byte:value_node.end_byte]:  # no `[key]=value` in it
+                kids = [c for c in value_node.children if c.kind_id in _ELEMENTS]
+                if self.data.find(b"]=", value_node.start_byte, value_node.end_byte) < 0:  # no `[key]=value` in it
                     a.array = [word(c, d) for c in kids]
                     return a
                 a.array = []
@@ -190,24 +191,23 @@ class SimpleBuilder(WordBuilder):
         return b"\n" in gap.replace(b"\\\r\n", b"").replace(b"\\\n", b"")
 
     def command(self, node, d: int) -> list:
+        """A simple command: its prefix assignments, name and arguments (redirections skipped)."""
         prefix_nodes, words, name_node, here = [], [], None, None
-        field = node.field_name_for_child
         for i, c in enumerate(node.children):
-            f = field(i)
-            if f == "name":
+            k = c.kind_id
+            if k == _K_COMMAND_NAME:  # the `name` field: a command_name is never anything else
                 name_node = c
-            elif f == "argument":
-                words.append(c)
-            elif name_node is None or c.is_named:
-                t = c.type
-                if t == "variable_assignment" and name_node is None:
+            elif k in NAMED:
+                if k == _K_VARIABLE_ASSIGNMENT and name_node is None:
                     prefix_nodes.append(c)
-                elif t == "herestring_redirect":
+                elif k == _K_HERESTRING:
                     here = c
-                elif t in ("file_redirect", "heredoc_redirect"):
+                elif k in _REDIRECTS:
                     continue
-                elif name_node is not None and t != "comment":
-                    words.append(c)
+                elif name_node is not None and k != _K_COMMENT:
+                    words.append(c)  # an `argument`, or another named node after the name
+            elif name_node is not None and node.field_name_for_child(i) == "argument":
+                words.append(c)  # `$`, `=~` or `==`
         out: list[Stmt] = []
         # tree-sitter-bash sometimes glues standalone assignments on one line to the command on
         # the next: a prefix needs the command on the same logical line.
@@ -228,18 +228,19 @@ class SimpleBuilder(WordBuilder):
             if a:
                 a.exported = True
                 prefix.append(a)
+        base = self.base
+        s = node.start_byte + base
+        name_start = name_end = s
         cmd_words = []
         if name_node is not None:
-            inner = name_node.named_children[0] if name_node.named_children else name_node
-            cmd_words.append(self.word(inner, d))
+            name_start, name_end = name_node.start_byte + base, name_node.end_byte + base
+            inner = name_node.named_children
+            cmd_words.append(self.word(inner[0] if inner else name_node, d))
         for w in words:
             cmd_words.append(self.word(w, d))
         stdin = self.herestring(here, d) if here is not None else None
-        s = self.s(node)
-        cmd = Command(s, self.e(node), prefix, cmd_words,
-                      self.s(name_node) if name_node is not None else s,
-                      self.e(name_node) if name_node is not None else s,
-                      self.take_pre())  # (start, end, prefix, words, name_start, name_end, pre)
+        pre, self._pre = self._pre, []  # the command substitutions in its words run first
+        cmd = Command(s, node.end_byte + base, prefix, cmd_words, name_start, name_end, pre)
         cmd.stdin = stdin
         if not cmd_words:
             # only assignments (e.g. inside `A=1 B=2` glued): they are plain assignments

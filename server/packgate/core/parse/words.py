@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from .. import gates as G
+from .grammar import KIND_NAMES, NAMED, kind, kinds
 from .model import Lit, Occurrence, OccurrenceKind, Opaque, Ref, Sub, SubKind, Word
 
 MAX_DEPTH = 120  # deeper constructs are kept as opaque: a hostile depth cannot overflow the stack
@@ -40,48 +41,51 @@ class WordBuilder:
         return node.end_byte + self.base
 
     def word(self, node, d: int) -> Word:
-        t = node.type
+        """The Word of a node that is one shell word."""
+        k = node.kind_id
         # the common cases, a literal word, a quoted string without expansions or one plain
         # expansion: built directly (the general walk, _word, gives the same parts at several
         # times the cost)
-        if t == "word" or t == "number":
+        if k == _K_WORD or k == _K_NUMBER:
             if node.child_count:
-                return self._word(node, d, t)
+                return self._word(node, d, "word" if k == _K_WORD else "number")
             sb, eb = node.start_byte, node.end_byte
             raw = self.data[sb:eb].decode("utf-8", "replace")
             txt = _unescape(raw, False) if "\\" in raw else raw
-            s, e = sb + self.base, eb + self.base
+            base = self.base
+            s, e = sb + base, eb + base
             w = Word([Lit(txt, s, e)], s, e, "", raw, txt)
             if txt.startswith(MBS_FLAG):
                 self._flag(txt, s)
             return w
-        if t == "string" or t == "raw_string":
+        if k == _K_STRING or k == _K_RAW_STRING:
             sb, eb = node.start_byte, node.end_byte
             raw_b = self.data[sb:eb]
-            if t == "string" and (b"$" in raw_b or b"`" in raw_b or b"\\" in raw_b or eb - sb < 2):
+            if k == _K_STRING and (b"$" in raw_b or b"`" in raw_b or b"\\" in raw_b or eb - sb < 2):
                 m = _ONE_REF_QUOTED.match(raw_b)
                 if m is not None:
                     return self._one_ref(m, raw_b, sb, True)
                 if d < MAX_DEPTH:
                     return self._quoted(node, raw_b, sb, eb, d)
-                return self._word(node, d, t)
+                return self._word(node, d, "string")
             raw = raw_b.decode("utf-8", "replace")
-            s, e = sb + self.base, eb + self.base
+            base = self.base
+            s, e = sb + base, eb + base
             txt = raw[1:-1]
-            if t == "string":
+            if k == _K_STRING:
                 w = Word([Lit(txt, s + 1, e - 1)] if txt else [], s, e, '"', raw, txt)
             else:
                 w = Word([Lit(txt, s + 1, e - 1)], s, e, "'", raw, txt)
             if txt.startswith(MBS_FLAG):
                 self._flag(txt, s + 1)
             return w
-        if t == "expansion" or t == "simple_expansion":
+        if k == _K_EXPANSION or k == _K_SIMPLE_EXPANSION:
             sb = node.start_byte
             raw_b = self.data[sb:node.end_byte]
             m = _ONE_REF.match(raw_b)
             if m is not None:
                 return self._one_ref(m, raw_b, sb, False)
-        return self._word(node, d, t)
+        return self._word(node, d, node.type)
 
     def _flag(self, txt: str, start: int) -> None:
         """A literal starting with --micro-batch-size: an occurrence of the flag when it is the
@@ -100,13 +104,16 @@ class WordBuilder:
         return Word([ref], s, e, '"' if quoted else "", raw_b.decode("ascii"), None, ref.name in _GATES)
 
     def _matched_ref(self, m, at: int, start: int, end: int, quoted: bool) -> Ref:
-        """The Ref of a match of _REF_BODY that begins at offset at (start, end: the expansion's
-        span), its name recorded as an occurrence."""
-        g = 1 if m.start(1) >= 0 else 3
-        name = m.group(g).decode("ascii")
-        ns, ne = m.start(g) + at, m.end(g) + at
+        """The Ref of a match of _REF_BODY whose offsets count from at (start, end: the
+        expansion's span), its name recorded as an occurrence."""
+        last = m.lastindex  # 1: ${X}, 2: ${A[@]}, 3: $X
+        g = 3 if last == 3 else 1
+        ns, ne = m.span(g)
+        ns += at
+        ne += at
+        name = m[g].decode("ascii")
         self.occurrences.append(Occurrence(name, ns, ne, _EXPAND))
-        return Ref(name, start, end, ns, ne, "", None, m.start(2) >= 0, quoted)
+        return Ref(name, start, end, ns, ne, "", None, last == 2, quoted)
 
     def _quoted(self, node, raw_b: bytes, sb: int, eb: int, d: int) -> Word:
         """A double-quoted string with expansions: the parts the general walk gives, in one pass
@@ -116,18 +123,17 @@ class WordBuilder:
         parts: list = []
         prev = sb + 1
         for c in node.children:
-            t = c.type
-            if t == '"' or t == '$"':
+            k = c.kind_id
+            if k == _K_QUOTE:
                 continue
             cs, ce = c.start_byte, c.end_byte
             if cs > prev:  # whitespace folded between children is literal text
                 parts.append(Lit(data[prev:cs].decode("utf-8", "replace"), prev + base, cs + base))
-            m = _ONE_REF.match(data[cs:ce]) if t == "expansion" or t == "simple_expansion" else None
-            if t == "string_content":
+            if k == _K_STRING_CONTENT:
                 txt = data[cs:ce].decode("utf-8", "replace")
                 parts.append(Lit(_unescape(txt, True) if "\\" in txt else txt, cs + base, ce + base))
-            elif m is not None:
-                parts.append(self._matched_ref(m, cs + base, cs + base, ce + base, True))
+            elif (k == _K_EXPANSION or k == _K_SIMPLE_EXPANSION) and (m := _ONE_REF.match(data, cs, ce)) is not None:
+                parts.append(self._matched_ref(m, base, cs + base, ce + base, True))
             else:
                 self.parts(c, parts, d + 1, True)
             prev = ce
@@ -148,95 +154,115 @@ class WordBuilder:
     def _finished(self, w: Word) -> Word:
         """A word built from its parts, completed: its literal text, whether evaluating it has
         effects, and the --micro-batch-size flags among its literal parts."""
-        w.text = w.literal()
-        if w.text is None:
-            w.effects = _has_effects(w.parts)
+        literal, effects = True, False
         for p in w.parts:
-            if isinstance(p, Lit) and p.text.startswith(MBS_FLAG):
-                self._flag(p.text, p.start)
+            cls = p.__class__
+            if cls is Lit:
+                if p.text.startswith(MBS_FLAG):
+                    self._flag(p.text, p.start)
+                continue
+            literal = False
+            if cls is Ref and not effects:
+                effects = _has_effects((p,))
+        if literal:
+            w.text = "".join([p.text for p in w.parts])
+        else:
+            w.effects = effects
         return w
 
     def parts(self, node, out: list, d: int, quoted: bool) -> None:
-        t = node.type
+        """The parts of node (a word or a piece of one) appended to out; quoted: inside "..."."""
+        k = node.kind_id
+        base = self.base
+        s, e = node.start_byte + base, node.end_byte + base
         if d > MAX_DEPTH:
-            out.append(Opaque("too deeply nested", self.s(node), self.e(node)))
+            out.append(Opaque("too deeply nested", s, e))
             return
-        if t in ("word", "number", "string_content", "extglob_pattern", "special_variable_name"):
-            out.append(Lit(_unescape(self.text(node), quoted), self.s(node), self.e(node)))
-        elif t == "raw_string":
+        if k in _LITERAL_PARTS:
+            out.append(Lit(_unescape(self.text(node), quoted), s, e))
+        elif k == _K_RAW_STRING:
             txt = self.text(node)
-            out.append(Lit(txt[1:-1] if len(txt) >= 2 else "", self.s(node) + 1, self.e(node) - 1))
-        elif t == "ansi_c_string":
+            out.append(Lit(txt[1:-1] if len(txt) >= 2 else "", s + 1, e - 1))
+        elif k == _K_ANSI_C_STRING:
             txt = self.text(node)
-            out.append(Lit(txt[2:-1], self.s(node) + 2, self.e(node) - 1))
-        elif t in ("string", "translated_string"):
-            prev_end = node.start_byte + (1 if t == "string" else 2)
+            out.append(Lit(txt[2:-1], s + 2, e - 1))
+        elif k == _K_STRING or k == _K_TRANSLATED_STRING:
+            data = self.data
+            prev_end = node.start_byte + (1 if k == _K_STRING else 2)
             for c in node.children:
-                if c.type == '"' or c.type == '$"':
+                if c.kind_id == _K_QUOTE:
                     continue
                 # whitespace folded between children of a string is literal text
-                if c.start_byte > prev_end:
-                    gap = self.data[prev_end:c.start_byte].decode("utf-8", "replace")
-                    out.append(Lit(gap, prev_end + self.base, c.start_byte + self.base))
-                self.parts(c, out, d + 1, quoted=True)
+                cs = c.start_byte
+                if cs > prev_end:
+                    out.append(Lit(data[prev_end:cs].decode("utf-8", "replace"), prev_end + base, cs + base))
+                self.parts(c, out, d + 1, True)
                 prev_end = c.end_byte
-            if node.end_byte - 1 > prev_end and t == "string":
-                gap = self.data[prev_end:node.end_byte - 1].decode("utf-8", "replace")
+            if e - base - 1 > prev_end and k == _K_STRING:
+                gap = data[prev_end:e - base - 1].decode("utf-8", "replace")
                 if gap:
-                    out.append(Lit(gap, prev_end + self.base, node.end_byte - 1 + self.base))
-        elif t == "concatenation":
+                    out.append(Lit(gap, prev_end + base, e - 1))
+        elif k == _K_CONCATENATION:
             for c in node.children:
                 self.parts(c, out, d + 1, quoted)
-        elif t == "simple_expansion":
-            vn = next((c for c in node.named_children), None)
-            if vn is None:
-                out.append(Lit(self.text(node), self.s(node), self.e(node)))
+        elif k == _K_SIMPLE_EXPANSION:
+            named = node.named_children
+            if not named:
+                out.append(Lit(self.text(node), s, e))
                 return
+            vn = named[0]
             name = self.text(vn)
-            self.occurrences.append(Occurrence(name, self.s(vn), self.e(vn), _EXPAND))
-            out.append(Ref(name, self.s(node), self.e(node), self.s(vn), self.e(vn), "", None, False, quoted))
-        elif t == "expansion":
+            vs, ve = vn.start_byte + base, vn.end_byte + base
+            self.occurrences.append(Occurrence(name, vs, ve, _EXPAND))
+            out.append(Ref(name, s, e, vs, ve, "", None, False, quoted))
+        elif k == _K_EXPANSION:
             out.append(self.expansion(node, d, quoted))
-        elif t == "command_substitution" and re.match(_SCRIPT_DIR, self.text(node)):
+        elif k == _K_COMMAND_SUBSTITUTION and re.match(_SCRIPT_DIR, self.text(node)):
             # $(dirname "$0"), $(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd): the script's folder
-            out.append(Opaque("script-dir", self.s(node), self.e(node)))
-        elif t == "command_substitution" or t == "process_substitution":
+            out.append(Opaque("script-dir", s, e))
+        elif k == _K_COMMAND_SUBSTITUTION or k == _K_PROCESS_SUBSTITUTION:
             saved, self._pre = getattr(self, "_pre", []), []
-            body = self.block(node.children, d + 1, self.s(node), self.e(node))
-            self._pre = saved + [Sub(self.s(node), self.e(node), kind=SubKind.CMDSUBST, body=body)]
-            out.append(Opaque(SUBSTITUTION, self.s(node), self.e(node)))
-        elif t == "arithmetic_expansion":
+            body = self.block(node.children, d + 1, s, e)
+            self._pre = saved + [Sub(s, e, kind=SubKind.CMDSUBST, body=body)]
+            out.append(Opaque(SUBSTITUTION, s, e))
+        elif k == _K_ARITHMETIC_EXPANSION:
             self.collect_refs(node, d + 1)
             raw = self.text(node)
             inner = raw[3:-2] if raw.startswith("$((") and raw.endswith("))") else ""
-            out.append(Opaque("arithmetic", self.s(node), self.e(node), inner))
-        elif t in ("$",):
-            out.append(Lit("$", self.s(node), self.e(node)))
+            out.append(Opaque("arithmetic", s, e, inner))
+        elif k == _K_DOLLAR:
+            out.append(Lit("$", s, e))
         else:
             self.collect_refs(node, d + 1)
-            out.append(Opaque(t, self.s(node), self.e(node)))
+            out.append(Opaque(KIND_NAMES[k], s, e))
 
     def expansion(self, node, d: int, quoted: bool):
+        """`${...}`: a Ref (its name, operator, argument word, subscript), or an Opaque for the
+        forms the walk cannot read."""
         name, ns, ne, op, arg, array_all = "", 0, 0, "", None, False
         arg_nodes = []
         seen_op = bang = False
         index = None
-        field = node.field_name_for_child
+        data, base = self.data, self.base
         for i, c in enumerate(node.children):
-            t = c.type
-            if t == "${" or t == "}":
+            k = c.kind_id
+            if k == _K_OPEN_EXPANSION or k == _K_CLOSE_BRACE:
                 continue
-            if field(i) == "operator":
-                if t == "!" and not name and not seen_op and not bang:
+            # every `operator` of an expansion is a token (named children never are one)
+            if k not in NAMED and node.field_name_for_child(i) == "operator":
+                if k == _K_BANG and not name and not seen_op and not bang:
                     bang = True  # ${!X}, ${!P@}: indirection, the names with a prefix
                     continue
                 op = self.text(c)
                 seen_op = True
                 continue
-            if not seen_op and (t == "variable_name" or t == "special_variable_name") and not name:
-                name, ns, ne = self.text(c), self.s(c), self.e(c)
+            if not seen_op and (k == _K_VARIABLE_NAME or k == _K_SPECIAL_VARIABLE_NAME) and not name:
+                ns, ne = c.start_byte, c.end_byte
+                name = data[ns:ne].decode("utf-8", "replace")
+                ns += base
+                ne += base
                 continue
-            if not seen_op and t == "subscript" and not name:
+            if not seen_op and k == _K_SUBSCRIPT and not name:
                 vn = c.child_by_field_name("name")
                 idx = c.child_by_field_name("index")
                 if vn is not None:
@@ -248,24 +274,24 @@ class WordBuilder:
                 continue
             if seen_op:
                 arg_nodes.append(c)
-            elif t == "#" or t == "!":
+            elif k == _K_HASH or k == _K_BANG:
                 op = "other"
+        s, e = node.start_byte + base, node.end_byte + base
         if not name or (bang and (index is not None or array_all or op not in ("", "@", "*"))):
-            return Opaque("expansion", self.s(node), self.e(node))
+            return Opaque("expansion", s, e)
         self.occurrences.append(Occurrence(name, ns, ne, _EXPAND))
         if bang:
-            return Ref(name, self.s(node), self.e(node), ns, ne, "", None, False, quoted, None,
-                       op == "", op != "")
+            return Ref(name, s, e, ns, ne, "", None, False, quoted, None, op == "", op != "")
         if op not in ("", ":-", "-", ":=", "=", ":+", "+"):
             op = "other"
         if arg_nodes:
             parts: list = []
             for c in arg_nodes:
                 self.parts(c, parts, d + 1, quoted)
-            arg = Word(parts, self.s(arg_nodes[0]), self.e(arg_nodes[-1]))
+            arg = Word(parts, arg_nodes[0].start_byte + base, arg_nodes[-1].end_byte + base)
         elif op in (":-", "-", ":=", "=", ":+", "+"):
             arg = Word([], ne, ne)
-        return Ref(name, self.s(node), self.e(node), ns, ne, op, arg, array_all, quoted, index)
+        return Ref(name, s, e, ns, ne, op, arg, array_all, quoted, index)
 
     def subscript(self, node, d: int) -> Word:
         """An array subscript (`${A[key]}`, `A[key]=v`): a word, or an arithmetic expression's
@@ -322,13 +348,28 @@ class WordBuilder:
             stack.extend(n.children)
 
 
+_K_WORD, _K_NUMBER, _K_STRING, _K_RAW_STRING = kind("word"), kind("number"), kind("string"), kind("raw_string")
+_K_EXPANSION, _K_SIMPLE_EXPANSION = kind("expansion"), kind("simple_expansion")
+_K_QUOTE, _K_STRING_CONTENT = kind('"'), kind("string_content")  # (no `$"` token: a translated string opens with `$`)
+_K_ANSI_C_STRING, _K_TRANSLATED_STRING = kind("ansi_c_string"), kind("translated_string")
+_K_CONCATENATION = kind("concatenation")
+_K_COMMAND_SUBSTITUTION, _K_PROCESS_SUBSTITUTION = kind("command_substitution"), kind("process_substitution")
+_K_ARITHMETIC_EXPANSION, _K_DOLLAR = kind("arithmetic_expansion"), kind("$")
+_K_OPEN_EXPANSION, _K_CLOSE_BRACE, _K_BANG, _K_HASH = kind("${"), kind("}"), kind("!"), kind("#")
+_K_VARIABLE_NAME, _K_SPECIAL_VARIABLE_NAME = kind("variable_name"), kind("special_variable_name")
+_K_SUBSCRIPT = kind("subscript")
+# the nodes a part reads as literal text
+_LITERAL_PARTS = kinds("word", "number", "string_content", "extglob_pattern", "special_variable_name")
+
 _PLAIN_WORDS = frozenset(("word", "number", "string", "raw_string"))
 # subscript nodes read as words (others are arithmetic: their text)
 _SUBSCRIPT_WORDS = frozenset(("number", "string", "raw_string", "simple_expansion", "expansion",
                               "concatenation", "command_substitution"))
 # one expansion and nothing else, quoted or not: `"${X}"`, `"$X"`, `"${A[@]}"`, `${X}`, `$X`
 # (groups: the braced name, its [@] or [*] subscript, the bare name)
-_REF_BODY = rb"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?\}|([A-Za-z_][A-Za-z0-9_]*))"
+# (possessive `*+`: a name never gives back characters to what follows it, so a word that is
+# more than one expansion fails at once instead of backtracking through the name)
+_REF_BODY = rb"\$(?:\{([A-Za-z_][A-Za-z0-9_]*+)(\[[@*]\])?\}|([A-Za-z_][A-Za-z0-9_]*+))"
 _ONE_REF_QUOTED = re.compile(rb'"' + _REF_BODY + rb'"\Z')
 _ONE_REF = re.compile(_REF_BODY + rb"\Z")
 
@@ -343,8 +384,8 @@ def _has_effects(parts) -> bool:
     stack = list(parts)
     while stack:
         p = stack.pop()
-        if isinstance(p, Ref):
-            if p.op in (":=", "=") or p.name in G.GATES:
+        if p.__class__ is Ref:
+            if p.op in (":=", "=") or p.name in _GATES:
                 return True
             if p.arg is not None:
                 stack.extend(p.arg.parts)
