@@ -14,13 +14,13 @@ from bisect import bisect_right
 from operator import attrgetter
 from typing import Optional
 
+from .control import case_statement, function, if_statement, loop, test
 from .grammar import ASCII_ONLY, KIND_NAMES, NAMED, PARSER, kind
-from .model import (AndOr, Block, Case, Command, Directive, DirectiveKind, FuncDef, If, Lit, Loop, Opaque,
-                    Occurrence, OccurrenceKind, Opaque_, Script, Stmt, Sub, SubKind, TestForm, Top, Unset,
-                    Word)
+from .model import (AndOr, Block, Command, Directive, DirectiveKind, Lit, Opaque, Occurrence, OccurrenceKind,
+                    Opaque_, Script, Stmt, Sub, SubKind, Top, Unset, Word)
 from .reuse import move_top, reusable
 from .simple import _PLAIN, SimpleBuilder
-from .words import MAX_DEPTH, _has_effects
+from .words import MAX_DEPTH
 
 # a pattern, compiled on first use (re keeps it): most scripts hold no directive
 DIRECTIVE = r"#\s*packgate\s+(disable|profile|source)\s*=\s*(\S+)"
@@ -63,7 +63,7 @@ def intended(text: str) -> Optional[str]:
     m = re.search(LOOKALIKE, text)
     if m is None:
         return None
-    sep, word, eq, value = m.group(1), m.group(2), m.group(3), m.group(4)
+    word, eq, value = m.group(2), m.group(3), m.group(4)
     key = word.lower()
     meant = key if key in KEYWORDS else SYNONYMS.get(key)
     if meant is None:
@@ -391,86 +391,6 @@ class Builder(SimpleBuilder):
             out.extend(self.statement(c, d))
         return [Block(self.s(node), self.e(node), out, negate=True)]
 
-    def loop(self, node, d: int) -> list:
-        s, e = self.s(node), self.e(node)
-        cond_nodes = [c for i, c in enumerate(node.children)
-                      if node.field_name_for_child(i) == "condition"]
-        cond = self.block(cond_nodes, d, s, s) if cond_nodes else None
-        items = []
-        for i, c in enumerate(node.children):
-            if node.field_name_for_child(i) == "value":
-                items.append(self.word(c, d))
-        var_node = node.child_by_field_name("variable") if node.type == "for_statement" else None
-        body_node = node.child_by_field_name("body")
-        body = self.block(body_node.children, d, self.s(body_node), self.e(body_node)) \
-            if body_node is not None else Block(s, e, [])
-        loop = Loop(s, e, cond=cond, body=body, keyword=node.children[0].type if node.children else "")
-        if var_node is not None and items:
-            loop.var, loop.items = self.text(var_node), items
-        return [loop]
-
-    def function(self, node, d: int) -> list:
-        s, e = self.s(node), self.e(node)
-        name_node = node.child_by_field_name("name")
-        body_node = node.child_by_field_name("body")
-        name = self.text(name_node) if name_node is not None else ""
-        body = Block(s, e, self.statement(body_node, d) if body_node is not None else [])
-        return [FuncDef(s, e, name=name, body=body)]
-
-    def test(self, node, d: int) -> list:
-        """`[[ ... ]]`: the expansions a test reads, as the words of a command, so their reads
-        count; a test of one word against emptiness or a literal keeps its form."""
-        s, e = self.s(node), self.e(node)
-        test = Word([Lit("[[", s, s)], s, s, text="[[")
-        found = self.test_form(node, d)
-        if found is not None:
-            form, subject = found
-            return [Command(s, e, words=[test, subject], name_start=s, name_end=s, pre=self.take_pre(),
-                            test=form)]
-        words = []
-        stack = list(reversed(node.named_children))
-        while stack:
-            n = stack.pop()
-            if n.type in ("simple_expansion", "expansion", "command_substitution"):
-                words.append(self.word(n, d))
-                continue
-            if n.type == "variable_name":
-                self.occurrences.append(Occurrence(self.text(n), self.s(n), self.e(n), OccurrenceKind.EXPAND))
-            stack.extend(reversed(n.named_children))
-        return [Command(s, e, words=[test, *words], name_start=s, name_end=s, pre=self.take_pre())]
-
-    def test_form(self, node, d: int) -> Optional[tuple]:
-        """(TestForm, the tested word) of `[ -z W ]`, `[ -n W ]`, `[[ W = lit ]]`, `[ W != lit ]`
-        (else None)."""
-        inner = [c for c in node.named_children if c.type != "comment"]
-        if len(inner) != 1:
-            return None
-        x = inner[0]
-        if x.type == "unary_expression":
-            op = x.child_by_field_name("operator")
-            operands = [c for c in x.named_children if c.type != "test_operator"]
-            if op is None or self.text(op) not in ("-z", "-n") or len(operands) != 1 \
-                    or operands[0].type not in _TEST_WORDS:
-                return None
-            return TestForm(self.text(op)), self.word(operands[0], d)
-        if x.type != "binary_expression":
-            return None
-        left, op, right = (x.child_by_field_name(f) for f in ("left", "operator", "right"))
-        if op is None or op.type not in ("=", "==", "!=") or left is None or right is None \
-                or left.type not in _TEST_WORDS or not self.plain_literal(right):
-            return None
-        subject, other = self.word(left, d), self.word(right, d)
-        return TestForm("!=" if op.type == "!=" else "=", other.literal() or ""), subject
-
-    def plain_literal(self, node) -> bool:
-        """A word with no expansion, no escape and no pattern character (`sft`, "sft", 'sft')."""
-        if node.type == "string":
-            if any(c.type != "string_content" for c in node.named_children):
-                return False
-        elif node.type not in ("word", "raw_string"):
-            return False
-        return not any(ch in self.text(node) for ch in "*?[\\$`")
-
     def comment_statement(self, node, d: int) -> list:
         self.comment(node)
         return []
@@ -478,67 +398,6 @@ class Builder(SimpleBuilder):
     def error(self, node, d: int) -> list:
         return [self.block(node.children, d, self.s(node), self.e(node))]
 
-    def if_statement(self, node, d: int) -> list:
-        result = If(self.s(node), self.e(node))
-        cond, body, kw = [], [], self.s(node)
-        mode = "cond"
-        for i, c in enumerate(node.children):
-            ctype = c.type
-            if ctype in ("if", "fi", "elif_clause", "else_clause"):
-                continue
-            if ctype == "then":
-                mode = "body"
-                continue
-            if node.field_name_for_child(i) == "condition":
-                cond.append(c)
-            elif c.is_named:
-                (cond if mode == "cond" else body).append(c)
-        result.clauses.append((self.block(cond, d, kw, kw), self.block(body, d, kw, self.e(node)), kw))
-        for c in node.children:
-            if c.type == "elif_clause":
-                ccond, cbody, mode = [], [], "cond"
-                for x in c.children:
-                    if x.type in ("elif",):
-                        continue
-                    if x.type == "then":
-                        mode = "body"
-                        continue
-                    if x.is_named:
-                        (ccond if mode == "cond" else cbody).append(x)
-                result.clauses.append((self.block(ccond, d, self.s(c), self.s(c)),
-                                       self.block(cbody, d, self.s(c), self.e(c)), self.s(c)))
-            elif c.type == "else_clause":
-                result.otherwise = self.block(c.children, d, self.s(c), self.e(c))
-                result.else_start = self.s(c)
-        return [result]
-
-    def case_statement(self, node, d: int) -> list:
-        result = Case(self.s(node), self.e(node))
-        value = node.child_by_field_name("value")
-        if value is not None:
-            result.subject = self.word(value, d)
-        for c in node.named_children:
-            if c.type != "case_item":
-                continue
-            pats, body = [], []
-            seen_paren, end = False, ";;"
-            for i, x in enumerate(c.children):
-                if x.type == ")" and not seen_paren:
-                    seen_paren = True
-                    continue
-                if not seen_paren:
-                    if c.field_name_for_child(i) == "value":
-                        pats.append(self.text(x))
-                elif c.field_name_for_child(i) in ("termination", "fallthrough"):
-                    end = x.type
-                elif x.is_named:
-                    body.append(x)
-            pattern = "|".join(pats)
-            if pattern in ("*", "*)"):
-                result.has_default = True
-            result.items.append((pattern, self.block(body, d, self.s(c), self.e(c)), self.s(c)))
-            result.ends.append(end)
-        return [result]
 
 
 # what may lie between two top-level items and hold nothing to build
@@ -586,8 +445,6 @@ _END = attrgetter("end_byte")
 # unset operands whose names come at run time
 _DYNAMIC_NAMES = frozenset(("string", "concatenation", "simple_expansion", "expansion"))
 
-# the operand nodes a TestForm takes (an expansion, a word, a quoted string)
-_TEST_WORDS = frozenset(("word", "string", "raw_string", "simple_expansion", "expansion"))
 
 # tree-sitter-bash node type -> the Builder method that models it (looked up by kind_id)
 STATEMENTS = {kind(t): build for t, build in {
@@ -602,13 +459,13 @@ STATEMENTS = {kind(t): build for t, build in {
     "pipeline": Builder.pipeline,
     "list": Builder.and_or,
     "negated_command": Builder.negated,
-    "if_statement": Builder.if_statement,
-    "case_statement": Builder.case_statement,
-    "while_statement": Builder.loop,
-    "for_statement": Builder.loop,
-    "c_style_for_statement": Builder.loop,
-    "function_definition": Builder.function,
-    "test_command": Builder.test,
+    "if_statement": if_statement,
+    "case_statement": case_statement,
+    "while_statement": loop,
+    "for_statement": loop,
+    "c_style_for_statement": loop,
+    "function_definition": function,
+    "test_command": test,
     "comment": Builder.comment_statement,
     "ERROR": Builder.error,
 }.items()}
