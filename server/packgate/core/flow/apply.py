@@ -12,7 +12,7 @@ from ..parse.model import Assign, AssignMode, Command, Opaque, Word
 from .commands import COMMANDS, Call, Reach, base_name, test
 from .declare import DECLARATIONS
 from .effects import (AsCommand, AssignWord, ChildEnv, Declare, Environ, NewPositional, Next, RunChild, RunContainer,
-                      RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames, UnsetNames)
+                      Option, RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames, UnsetNames)
 from .environ import (Clear, DeepSpeedEnv, InputArgs, Keep, Pass, PassPrefix, SetText, SetVar, Unreadable,
                       UnsetVar)
 from .facts import UNSET, Stop, UnfollowedKind, ValKind, Var
@@ -246,8 +246,14 @@ class Applier:
 
     def effect_set_shell_option(self, e: SetOption, c: Optional[Call], states: list) -> list:
         """`set -e`, `set +u`, `set -o allexport`...: the path's option."""
+        option, on = e.option, e.on
         for s in states:
-            setattr(s, e.option.value, e.on)
+            if option is Option.ERREXIT:
+                s.errexit = on
+            elif option is Option.NOUNSET:
+                s.nounset = on
+            else:
+                s.allexport = on
         return states
 
     def effect_new_positional(self, e: NewPositional, c: Call, states: list) -> list:
