@@ -13,6 +13,7 @@ _TEST_WORDS = frozenset(("word", "string", "raw_string", "simple_expansion", "ex
 
 
 def loop(b, node, d: int) -> list:
+    """`for`, `while`, `until` and C-style `for`: a Loop of its condition, items and body."""
     s, e = b.s(node), b.e(node)
     cond_nodes = [c for i, c in enumerate(node.children)
                   if node.field_name_for_child(i) == "condition"]
@@ -33,6 +34,7 @@ def loop(b, node, d: int) -> list:
 
 
 def function(b, node, d: int) -> list:
+    """`name() { ...; }`: a FuncDef of its name and body."""
     s, e = b.s(node), b.e(node)
     name_node = node.child_by_field_name("name")
     body_node = node.child_by_field_name("body")
@@ -103,6 +105,7 @@ def plain_literal(b, node) -> bool:
 
 
 def if_statement(b, node, d: int) -> list:
+    """if / elif / else: an If of its clauses (condition, body, where its keyword is) and else."""
     result = If(b.s(node), b.e(node))
     cond, body, kw = [], [], b.s(node)
     mode = "cond"
@@ -139,6 +142,7 @@ def if_statement(b, node, d: int) -> list:
 
 
 def case_statement(b, node, d: int) -> list:
+    """case: a Case of its subject and each arm's pattern, body and end (`;;`, `;&`, `;;&`)."""
     result = Case(b.s(node), b.e(node))
     value = node.child_by_field_name("value")
     if value is not None:
