@@ -49,3 +49,10 @@ def test_an_editor_walk_leaves_none_either():
         analyze(_TEXT.replace("N=2", "N=3"), settings=settings,
                 previous=Previous(resume=first.walk.resume))
     assert _unreachable(edits) == 0
+
+
+def test_the_recorders_logs_are_its_tables_in_order():
+    """record.TABLES describes the logs Recorder.logs() returns: the same fields, in that order."""
+    from packgate.core.flow.record import TABLES, Recorder
+    rec = Recorder()
+    assert [id(getattr(rec, t.name)) for t in TABLES] == [id(log) for log in rec.logs()]

@@ -51,7 +51,6 @@ class Flow:
         self.memo = RelevanceMemo(resume.memo if resume is not None else None) if record else None
         self.inp = Input(script, data, path, loader, relevant_names(script, self.memo, wide), record, wide,
                          shebang_errexit(data))
-        self.resume, self.edits = resume, edits
         self.rec = Recorder()
         self.where = Where(path)
         self.evaluator = Values(self.inp, self.where, self.rec)

@@ -15,12 +15,11 @@ from .effects import (AsCommand, AssignWord, ChildEnv, Declare, Environ, NewPosi
                       Option, RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames, UnsetNames)
 from .environ import (Clear, DeepSpeedEnv, InputArgs, Keep, Pass, PassPrefix, SetText, SetVar, Unreadable,
                       UnsetVar)
-from .facts import UNSET, Stop, UnfollowedKind, ValKind, Var
+from .facts import NO_VAR, Stop, UnfollowedKind, ValKind, Var
 from .state import FAILED, State
 from .values import CALLER_ARGS, SOME_ARGS, LazyValues, positional_vars
 
 _KNOWN = ValKind.KNOWN
-_NO_VAR = Var(UNSET, False, None)
 _NEXT, _AS_COMMAND = object(), object()  # apply()'s answers: the next word is the command; it runs as one
 
 
@@ -212,7 +211,7 @@ class Applier:
                 continue
             exported = e.exported
             if exported is None:
-                exported = s.vars.get(e.name, _NO_VAR).exported
+                exported = s.vars.get(e.name, NO_VAR).exported
             if e.local:
                 s.save_local(e.name)
             s.removed.pop(e.name, None)

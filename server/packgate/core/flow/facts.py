@@ -124,6 +124,9 @@ class Var(NamedTuple):
     keys: Optional[tuple] = None  # an array's subscripts, one per element (None: 0, 1, 2...)
 
 
+NO_VAR = Var(UNSET, False, None)  # a name no path has set (what `.get(name, NO_VAR)` reads)
+
+
 class GateSite(NamedTuple):
     """An assignment of a gate (or another checked variable) that ran, and the value it gave."""
 

@@ -3,7 +3,7 @@ state their body leaves, until none is new; a part of the walk (walk.py's Walker
 
 from __future__ import annotations
 
-from .facts import UNSET, LabelKind, Origin, Stop, Val, ValKind, Var
+from .facts import NO_VAR, LabelKind, Origin, Stop, Val, ValKind, Var
 from ..parse.model import Loop
 from .state import OK
 
@@ -14,7 +14,6 @@ MAX_LOOP_PASSES = 4  # passes of a while / until body from new states (each may 
 # top-level statement, at most: past it, a loop's body is walked once for every pass left, as a
 # call past MAX_CALL_STEPS is not walked
 MAX_LOOP_STEPS = 1_000
-_NO_VAR = Var(UNSET, False, None)
 _LOOP_ENDS = (Stop.BREAK, Stop.CONTINUE)  # end an iteration, not the script
 
 
@@ -117,7 +116,7 @@ class Loops:
                 continue
             for v in values:
                 child = s.fork(self.walker.label(st.start, LabelKind.LOOP_RAN))
-                child.set(st.var, Var(v, child.vars.get(st.var, Var(UNSET, False, None)).exported, None))
+                child.set(st.var, Var(v, child.vars.get(st.var, NO_VAR).exported, None))
                 children.append(child)
         runs = self.walker.block(st.body, self.walker.prune(children)) if children else []
         for r in runs:
@@ -140,7 +139,7 @@ class Loops:
                 for p in going:
                     for rest in values[k:]:
                         f = p.fork()
-                        f.set(st.var, Var(rest, p.vars.get(st.var, _NO_VAR).exported, None))
+                        f.set(st.var, Var(rest, p.vars.get(st.var, NO_VAR).exported, None))
                         forks.append(f)
                 going = self.walker.block(st.body, self.walker.prune(forks))
                 for r in going:
@@ -148,7 +147,7 @@ class Loops:
                         r.done = Stop.NONE
                 return out + going
             for p in going:
-                p.set(st.var, Var(v, p.vars.get(st.var, _NO_VAR).exported, None))
+                p.set(st.var, Var(v, p.vars.get(st.var, NO_VAR).exported, None))
             going = self.walker.block(st.body, going)
             still = []
             for r in going:

@@ -14,7 +14,7 @@ from ..parse.model import (AndOr, Assign, AssignMode, Block, Case, Command, Exit
                            SetOpt, Sub, SubKind, Unset)
 from .commands import quiet_status
 from .patterns import case_covers, case_match
-from .facts import UNSET, Label, LabelKind, Lost, Origin, Stop, Val, ValKind, Var, and_or_label
+from .facts import Label, LabelKind, Lost, Origin, Stop, Val, ValKind, Var, and_or_label
 from .record import Define, LostEntry
 from .state import FAILED, OK, Tested, is_known, learnt
 
@@ -24,7 +24,6 @@ MAX_CALL_DEPTH = 8
 # function walks a few dozen; calls that fan out (each body calling several others, eight
 # deep) would otherwise take minutes
 MAX_CALL_STEPS = 20_000
-_NO_VAR = Var(UNSET, False, None)
 # statements whose failure ends the path under `set -e` (a list, an if or a loop fails only
 # through a command inside, which is checked where it runs)
 _ERREXIT_ENDS = frozenset((Command, Assign, ExportNames, Unset, Sub))
