@@ -19,7 +19,7 @@ from .grammar import ASCII_ONLY, KIND_NAMES, NAMED, PARSER, kind
 from .model import (AndOr, Block, Command, Directive, DirectiveKind, Lit, Opaque, Occurrence, OccurrenceKind,
                     Opaque_, Script, Stmt, Sub, SubKind, Top, Unset, Word)
 from .reuse import move_top, reusable
-from .simple import _PLAIN, SimpleBuilder
+from .simple import _K_COMMENT, _PLAIN, SimpleBuilder
 from .words import MAX_DEPTH
 
 # a pattern, compiled on first use (re keeps it): most scripts hold no directive
@@ -253,11 +253,6 @@ class Builder(SimpleBuilder):
         # anything else (arithmetic, heredoc bodies, ...): nothing a check reads
         return build(self, node, depth + 1) if build is not None else []
 
-    def take_pre(self) -> list:
-        """The command substitutions met so far, which run before the statement they are in."""
-        pre, self._pre = self._pre, []
-        return pre
-
     def plain_assignment(self, node, d: int) -> list:
         a = self.assignment(node, _PLAIN, d)
         return [*self.take_pre(), a] if a else []
@@ -399,7 +394,6 @@ class Builder(SimpleBuilder):
         return [self.block(node.children, d, self.s(node), self.e(node))]
 
 
-
 # what may lie between two top-level items and hold nothing to build
 _BETWEEN = b" \t\r\n;"
 
@@ -469,7 +463,7 @@ STATEMENTS = {kind(t): build for t, build in {
     "comment": Builder.comment_statement,
     "ERROR": Builder.error,
 }.items()}
-_K_AMP, _K_COMMENT = kind("&"), kind("comment")
+_K_AMP = kind("&")
 
 
 def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] = None,

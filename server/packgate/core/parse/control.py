@@ -26,11 +26,10 @@ def loop(b, node, d: int) -> list:
     body_node = node.child_by_field_name("body")
     body = b.block(body_node.children, d, b.s(body_node), b.e(body_node)) \
         if body_node is not None else Block(s, e, [])
-    loop = Loop(s, e, cond=cond, body=body, keyword=node.children[0].type if node.children else "")
+    result = Loop(s, e, cond=cond, body=body, keyword=node.children[0].type if node.children else "")
     if var_node is not None and items:
-        loop.var, loop.items = b.text(var_node), items
-    return [loop]
-
+        result.var, result.items = b.text(var_node), items
+    return [result]
 
 
 def function(b, node, d: int) -> list:
@@ -43,16 +42,15 @@ def function(b, node, d: int) -> list:
     return [FuncDef(s, e, name=name, body=body)]
 
 
-
 def test(b, node, d: int) -> list:
     """`[[ ... ]]`: the expansions a test reads, as the words of a command, so their reads
     count; a test of one word against emptiness or a literal keeps its form."""
     s, e = b.s(node), b.e(node)
-    test = Word([Lit("[[", s, s)], s, s, text="[[")
+    head = Word([Lit("[[", s, s)], s, s, text="[[")
     found = test_form(b, node, d)
     if found is not None:
         form, subject = found
-        return [Command(s, e, words=[test, subject], name_start=s, name_end=s, pre=b.take_pre(),
+        return [Command(s, e, words=[head, subject], name_start=s, name_end=s, pre=b.take_pre(),
                         test=form)]
     words = []
     stack = list(reversed(node.named_children))
@@ -64,8 +62,7 @@ def test(b, node, d: int) -> list:
         if n.type == "variable_name":
             b.occurrences.append(Occurrence(b.text(n), b.s(n), b.e(n), OccurrenceKind.EXPAND))
         stack.extend(reversed(n.named_children))
-    return [Command(s, e, words=[test, *words], name_start=s, name_end=s, pre=b.take_pre())]
-
+    return [Command(s, e, words=[head, *words], name_start=s, name_end=s, pre=b.take_pre())]
 
 
 def test_form(b, node, d: int) -> Optional[tuple]:
@@ -92,7 +89,6 @@ def test_form(b, node, d: int) -> Optional[tuple]:
     return TestForm("!=" if op.type == "!=" else "=", other.literal() or ""), subject
 
 
-
 def plain_literal(b, node) -> bool:
     """A word with no expansion, no escape and no pattern character (`sft`, "sft", 'sft')."""
     if node.type == "string":
@@ -101,7 +97,6 @@ def plain_literal(b, node) -> bool:
     elif node.type not in ("word", "raw_string"):
         return False
     return not any(ch in b.text(node) for ch in "*?[\\$`")
-
 
 
 def if_statement(b, node, d: int) -> list:
@@ -138,7 +133,6 @@ def if_statement(b, node, d: int) -> list:
             result.otherwise = b.block(c.children, d, b.s(c), b.e(c))
             result.else_start = b.s(c)
     return [result]
-
 
 
 def case_statement(b, node, d: int) -> list:

@@ -7,14 +7,14 @@ from typing import Optional
 
 from .grammar import NAMED, PARSER, kind, kinds
 from .model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, OccurrenceKind, Opaque, Stmt, Word
-from .words import WordBuilder, is_name
+from .words import _K_SUBSCRIPT, WordBuilder, is_name
 
 # declaration items that are no name nor assignment as written: the names come at run time
 _DYNAMIC_ITEMS = frozenset(("string", "raw_string", "concatenation", "simple_expansion", "expansion",
                             "command_substitution"))
 
 _F_NAME, _F_VALUE = PARSER.language.field_id_for_name("name"), PARSER.language.field_id_for_name("value")
-_K_EQ, _K_PLUS_EQ, _K_SUBSCRIPT, _K_ARRAY = kind("="), kind("+="), kind("subscript"), kind("array")
+_K_EQ, _K_PLUS_EQ, _K_ARRAY = kind("="), kind("+="), kind("array")
 _ELEMENTS = NAMED - {kind("comment")}  # the words of an array literal
 _K_COMMAND_NAME, _K_VARIABLE_ASSIGNMENT, _K_COMMENT = kind("command_name"), kind("variable_assignment"), kind("comment")
 _K_HERESTRING, _REDIRECTS = kind("herestring_redirect"), kinds("file_redirect", "heredoc_redirect")
@@ -26,6 +26,11 @@ _DECLARATION_MODES = {"export": AssignMode.EXPORT, "local": AssignMode.LOCAL, "r
 
 class SimpleBuilder(WordBuilder):
     """The builder's simple commands and declarations (build.Builder adds blocks and compounds)."""
+
+    def take_pre(self) -> list:
+        """The command substitutions met so far, which run before the statement they are in."""
+        pre, self._pre = self._pre, []
+        return pre
 
     def declaration(self, node, d: int) -> list:
         kw_node = node.children[0]
@@ -239,8 +244,7 @@ class SimpleBuilder(WordBuilder):
         for w in words:
             cmd_words.append(self.word(w, d))
         stdin = self.herestring(here, d) if here is not None else None
-        pre, self._pre = self._pre, []  # the command substitutions in its words run first
-        cmd = Command(s, node.end_byte + base, prefix, cmd_words, name_start, name_end, pre)
+        cmd = Command(s, node.end_byte + base, prefix, cmd_words, name_start, name_end, self.take_pre())
         cmd.stdin = stdin
         if not cmd_words:
             # only assignments (e.g. inside `A=1 B=2` glued): they are plain assignments
