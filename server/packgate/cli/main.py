@@ -11,7 +11,7 @@ import os
 import sys
 
 from .. import __version__
-from .arguments import Arg, _arg  # noqa: F401  (Arg: completion and tests read it here)
+from .arguments import _arg
 from .check import cmd_check  # main() looks it up here (tests watch it)
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2

@@ -11,6 +11,7 @@ import os
 
 from . import gates as G
 from .files import upward
+from .pyfiles import python_files, stamp_changed
 from .records import factory, record, replace
 
 ROOT_MARKERS = (".git", "pyproject.toml")
@@ -21,7 +22,7 @@ CODE_MARKERS = ("setup.py", "setup.cfg", "aiak_training_llm", "llava")
 # for: packgate's own marks the root only when nothing above the script marks one
 # (`examples/.packgate.toml` in a clone of the training repository leaves the root at the top).
 CONFIG_MARKERS = (".packgate.toml",)
-from .pyfiles import MAX_FILE_BYTES, MAX_FILES, SKIP_DIRS, python_files, stamp_changed  # noqa: F401
+
 
 @record(frozen=True)
 class Read:

@@ -233,8 +233,6 @@ def unknown_rules(keys) -> list[str]:
     return [k for k in keys if rule_by_key(k) is None]
 
 
-
-
 def _invalid(where: str, key: str, value: Any, expected: str, problems: list[str], strict: bool,
              using: Any = _INVALID) -> object:
     """Report an invalid value (with the value used instead, for an editor's section)."""

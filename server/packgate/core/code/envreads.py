@@ -16,6 +16,7 @@ from .reading import Parsed, column, marked_lines
 from .readkinds import Default, EnvRead, Parse  # noqa: F401  (read from here as well)
 
 
+# how strongly a use says how the value is read: a parse that can raise wins
 _RANK = {Parse.INT_EQ: 9, Parse.BOOL_INT: 9, Parse.INT: 8, Parse.FLOAT: 8, Parse.STR_EQ: 7, Parse.STR_NE: 7,
          Parse.IN_SET: 7, Parse.LOWER_EQ: 7, Parse.LOWER_IN: 7, Parse.UPPER_EQ: 7, Parse.UPPER_IN: 7,
          Parse.PRESENCE: 5, Parse.TRUTHY: 5, Parse.PATH: 4, Parse.STRING: 3, Parse.UNKNOWN: 0}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import builtins
 import os
 
-from ..pyfiles import python_files, stamp_changed
+from ..pyfiles import MAX_FILE_BYTES, python_files, stamp_changed
 from ..records import TextEnum, factory, record
 from . import reading
 from .entry import Entry, EntryKind
@@ -427,16 +427,10 @@ def _unique(options) -> list:
 def _read(path: str):
     try:
         with open(path, "rb") as handle:
-            data = handle.read(source_limit() + 1)
+            data = handle.read(MAX_FILE_BYTES + 1)
     except OSError:
         return None
-    return None if len(data) > source_limit() else data
-
-
-def source_limit() -> int:
-    """The largest Python file read (the gate scan's cap)."""
-    from ..pyfiles import MAX_FILE_BYTES
-    return MAX_FILE_BYTES
+    return None if len(data) > MAX_FILE_BYTES else data
 
 
 # (path) -> (mtime_ns, size, FileFacts or None): files unchanged since the last build are not read

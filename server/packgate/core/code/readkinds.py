@@ -52,6 +52,3 @@ class EnvRead:
     line: int  # 1-based
     column: int  # 1-based, code points
     parsed_line: int  # where the parse happens (the read's line, or a later use of its variable)
-
-
-# how strongly a use says how the value is read: a parse that can raise wins

@@ -238,7 +238,7 @@ def _clause(entry: _Entry, raw: Any, where: str) -> Clause | None:
     """One clause table of `when` / `then`."""
     sub = _Entry(where, entry.problems)
     if not isinstance(raw, Mapping):
-        sub.problems.append(f"{where} = {_shown(raw)}: expected a table, {_CLAUSE_SHAPE}")
+        sub.problems.append(f"{where} = {as_written(raw)}: expected a table, {_CLAUSE_SHAPE}")
         entry.ok = False
         return None
     if ("var" in raw) == ("option" in raw):
@@ -272,15 +272,13 @@ def _whole(text: str) -> bool:
     return True
 
 
-def _shown(value: Any) -> str:
-    return as_written(value)
 
 
 def relation_of(raw: Any, where: str, declared: str, problems: list, name: str = "") -> Relation | None:
     """One `[[contract]]` table as a Relation, or None (each problem reported, one line each)."""
     entry = _Entry(where, problems)
     if not isinstance(raw, Mapping):
-        problems.append(f"{where} = {_shown(raw)}: expected a table with kind = \"both\" or \"requires\"")
+        problems.append(f"{where} = {as_written(raw)}: expected a table with kind = \"both\" or \"requires\"")
         return None
     entry.unknown(raw, ENTRY_KEYS, where)
     kind = raw.get("kind")

@@ -116,8 +116,9 @@ def check(ctx: Context) -> None:
             exported = path.exported(moved=False)
             words = None
             if not launch.implicit:
+                # keyed by identity; the value keeps raw_args alive, so an id is never reused
                 hit = read.get(id(path.raw_args))
-                if hit is None or hit[0] is not path.raw_args:
+                if hit is None:
                     hit = read[id(path.raw_args)] = (path.raw_args, Words(path.raw_args, scope.takes_value(launch, path)))
                 words = hit[1]
             for relation, from_profile, guess in relations:
