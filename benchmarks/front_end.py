@@ -30,9 +30,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / "server"), str(HERE)]
 
+import run  # noqa: E402  (its helpers: the records floor, the seed)
 from generate import generate  # noqa: E402
 
-SEED = 7  # run.py's and lsp_bench.py's
+SEED = run.SEED
 BUDGET = 1.2  # the model's cost beyond the parse, as a ratio of the parse
 
 
@@ -45,44 +46,16 @@ def named_recursion(node) -> int:
     return n
 
 
-def records_of(script) -> list:
-    """Every record of a model (statements, words, parts, occurrences, directives), once each."""
-    out, seen, stack = [], set(), [script.body, *script.directives, *script.occurrences]
-    while stack:
-        o = stack.pop()
-        if id(o) in seen:
-            continue
-        seen.add(id(o))
-        out.append(o)
-        for name in o.__record_fields__:
-            v = getattr(o, name)
-            for x in (v if isinstance(v, (list, tuple)) else (v,)):
-                for y in (x if isinstance(x, tuple) else (x,)):
-                    if hasattr(y, "__record_fields__"):
-                        stack.append(y)
-    return out
-
-
-def remake(recipes: list) -> list:
-    """The records again, from their classes and field values (the records floor)."""
-    return [cls(*args) for cls, args in recipes]
-
-
-def recipes_of(script) -> list:
-    """(class, field values) of every record of the model."""
-    return [(o.__class__, tuple(getattr(o, f) for f in o.__record_fields__)) for o in records_of(script)]
-
-
 def measures(lines: int) -> tuple[dict, dict]:
     """The calls measured ({name: function}), and the counts of nodes and records they visit."""
     from packgate.core.parse import parse_bytes
     from packgate.core.parse.grammar import PARSER
     data = generate(lines, SEED).encode("utf-8")
     tree = PARSER.parse(data)
-    recipes = recipes_of(parse_bytes(data))
+    recipes = run.record_arguments(run.model_records(parse_bytes(data)))
     fns = {"parse": lambda: PARSER.parse(data), "parse_bytes": lambda: parse_bytes(data),
            "without_words": lambda: without_words(parse_bytes, data),
-           "named_children": lambda: named_recursion(tree.root_node), "records": lambda: remake(recipes)}
+           "named_children": lambda: named_recursion(tree.root_node), "records": lambda: run.make_records(recipes)}
     return fns, {"nodes": named_recursion(tree.root_node), "record_count": len(recipes)}
 
 
@@ -179,8 +152,8 @@ def main() -> int:
         once(args.lines, args.once, args.calls)
         return 0
     if args.callgrind:
-        m = {name: per_call(args.lines, name) for name in measures(args.lines)[0]}
-        _, counts = measures(args.lines)
+        fns, counts = measures(args.lines)
+        m = {name: per_call(args.lines, name) for name in fns}
         print(f"instructions per call: parse {m['parse'] / 1e6:.1f}M, parse_bytes {m['parse_bytes'] / 1e6:.1f}M")
         print(report({**m, **counts}).split("\n", 1)[1])
         return 0

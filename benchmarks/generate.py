@@ -215,7 +215,7 @@ def _stage(w: _Writer, k: int, pad: int = 0, blocks: bool = False) -> None:
         w.add('if [ -n "${WANDB_API_KEY:-}" ]; then',
               f'    log "stage {k} reports to wandb project ${{WANDB_PROJECT:-llava-ov2}}"',
               "fi",
-              f'for sub in "${{LOG_DIR}}" "${{TENSORBOARD_PATH}}"; do',
+              'for sub in "${LOG_DIR}" "${TENSORBOARD_PATH}"; do',
               f'    mkdir -p "${{sub}}/stage_{k}"',
               "done",
               "")

@@ -161,7 +161,7 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             packgate.lint(text)
             lints.append(time.perf_counter() - t0)
-        print(f"| spot | keystrokes | median keystroke | re-parse and model | walk |\n| --- | --- | --- | --- | --- |")
+        print("| spot | keystrokes | median keystroke | re-parse and model | walk |\n| --- | --- | --- | --- | --- |")
         for name, (count, whole, parse, walk) in rows.items():
             print(f"| {name} | {count} | {whole * 1000:.1f} ms | {parse * 1000:.1f} ms | {walk * 1000:.1f} ms |")
         print(f"\na full `packgate.lint` of the same text: {statistics.median(lints) * 1000:.1f} ms (median of 5)")

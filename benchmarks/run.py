@@ -274,21 +274,15 @@ def make_records(prepared: list) -> int:
     return len(made)
 
 
-def front_end(repeats: int) -> Figure:
-    """The model's cost beyond the parse on 2,000 lines, beside its floor (benchmarks/front_end.py)."""
+def front_end_note(repeats: int) -> str:
+    """The model figure measured as a lint runs the parse (the collector paused), split into its
+    words and the statements around them (benchmarks/front_end.py): a note of the model's row."""
     import front_end as fe
     m = fe.wall(2000, repeats)
     r = fe.ratios(m)
-    return Figure("front end: `parse_bytes` beyond the parse, collector paused (as in a lint), 2,000 lines",
-                  ms(m["parse_bytes"] - m["parse"]),
-                  f"tree-sitter parse {ms(m['parse'])}", r["beyond"], f"<= {fe.BUDGET:.1f}x", r["beyond"] <= fe.BUDGET,
-                  [f"median of {repeats} rounds of three calls each, in turn (`python benchmarks/front_end.py`; "
-                   f"`--callgrind` for instructions)",
-                   f"its floor {r['floor']:.2f}x: a recursion over `named_children` reading kind and span of the "
-                   f"{m['nodes']:,} named nodes {r['named_children']:.2f}x, and creating the model's "
-                   f"{m['record_count']:,} records again {r['records']:.2f}x",
-                   f"where it goes: the words {r['words']:.2f}x, the statements around them {r['statements']:.2f}x "
-                   f"(parse_bytes with every word one shared empty Word)"])
+    return (f"with the cycle collector paused, as a lint runs the parse: {ms(m['parse_bytes'] - m['parse'])} beyond a "
+            f"{ms(m['parse'])} parse, {r['beyond']:.2f}x; the words {r['words']:.2f}x, the statements around them "
+            f"{r['statements']:.2f}x (`python benchmarks/front_end.py`; `--callgrind` for instructions)")
 
 
 # The node kinds packgate's model builder reads (core/parse; tests/bench/test_front_end_floor.py keeps
@@ -856,9 +850,9 @@ def main(argv: list[str] | None = None) -> int:
     parse_t: dict[int, float] = {}
     if "lint" in wanted:
         lint_figs, _, parse_t[2000] = lint_vs_parse(text2k, 3 if q else 7)
+        lint_figs[1].notes.append(front_end_note(3 if q else 7))
         for fig in lint_figs:
             show(fig)
-        show(front_end(3 if q else 7))  # the same cost with the collector paused, as a lint runs it, split
 
     lint_t: dict[int, float | None] = {}
     pairs: dict[tuple[int, int], tuple[float, float | None]] = {}
@@ -887,7 +881,9 @@ def main(argv: list[str] | None = None) -> int:
             if "contract" in wanted:
                 show(contract_index(Path(tmp) / "contract", 3 if q else 5))
 
-    if "keys" in wanted and lsp_available() is None:
+    if "keys" in wanted and (why := lsp_available()) is not None:
+        show(Figure("keystroke figures", why, "-", None, "-", None))
+    elif "keys" in wanted:
         try:
             for fig in asyncio.run(keystroke_figures(40 if q else 150)):
                 show(fig)
@@ -907,7 +903,9 @@ def main(argv: list[str] | None = None) -> int:
             lsp = [Figure("LSP figures", f"failed: {exc!r}", "-", None, "-", None)]
         for fig in lsp:
             show(fig)
-    if "workspace" in wanted and lsp_available() is None:
+    if "workspace" in wanted and (why := lsp_available()) is not None:
+        show(Figure("workspace/diagnostic figures", why, "-", None, "-", None))
+    elif "workspace" in wanted:
         try:
             teams, experiments = (10, 20) if q else (50, 100)
             for fig in asyncio.run(workspace_figures(teams, experiments)):

@@ -15,7 +15,6 @@ import lsp_bench as lb  # noqa: E402
 from generate import generate  # noqa: E402
 
 
-
 @pytest.mark.parametrize("row, word", [
     ('if [ -n "${WANDB_API_KEY:-}" ]; then', "then"), ("fi", "fi"), ("  done  ", "done"),
     ("for d in a b; do", "do"), ("esac", "esac"), ("    2|4) ACCUM=4 ;;", ";;"), ("run() {", "{"),
