@@ -33,7 +33,7 @@ from packgate.core.parse import parse_bytes  # noqa: E402
 from packgate.core.records import is_record  # noqa: E402
 
 DIGESTS = Path(__file__).with_name("MODEL_DIGESTS.json")
-_SKIP = {"tree", "_starts", "tops", "refs"}  # the parse tree, reuse bookkeeping, the flow's cache
+_SKIP = {"tree", "_starts", "tops", "cuts", "refs"}  # the parse tree, reuse bookkeeping, the flow's cache
 GENERATED = [(300, 1), (300, 2), (2000, 7), (2000, 11), (600, 3), (600, 4)]
 MUTATIONS = 3  # mutated copies of each example and golden case
 

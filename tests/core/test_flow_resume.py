@@ -207,7 +207,9 @@ def test_taking_the_rest_over_gives_the_walk_from_the_top(name, text, monkeypatc
         entry, _ = session.analysis(uri, 2 * version + 1, edited)
         if entry.analysis.flow is None:
             continue  # only a comment changed: the findings moved, nothing was walked
-        assert facts(entry.analysis) == facts(analyze(edited)), (name, a, b, inserted)
+        cuts = entry.analysis.script.cuts  # an edit that broke a statement: the text read in pieces
+        fresh = analyze(edited) if cuts is None else analyze(edited, previous=Previous(cuts=cuts))
+        assert facts(entry.analysis) == facts(fresh), (name, a, b, inserted)
         taken += entry.analysis.walk.resynced_at > 0
         session.splice(uri, Source(edited), None, None, text)  # back to the original (a full change)
     if name.startswith("generated") or name in ("late", "calls"):

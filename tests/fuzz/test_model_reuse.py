@@ -100,7 +100,7 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
     session, uri = Session(), f"untitled:reuse{seed}"
     text = rng.choice(SEEDS[-2:] if seed < 2 else SEEDS).decode("utf-8", "surrogatepass")
     session.analysis(uri, 0, text)
-    taken = compared = broken = resumed = resynced = broken_compared = broken_taken = 0
+    taken = compared = broken = resumed = resynced = broken_compared = broken_taken = contained = 0
     for version in range(1, STEPS // 3 + 1):
         data = text.encode("utf-8", "surrogatepass")
         if broken >= 2 or version % 50 == 0:  # a new document under the same uri (a full-text change)
@@ -126,8 +126,15 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
             # broken text may legitimately differ from a fresh one. What packgate takes over
             # must still equal what it builds and walks from scratch out of that same tree.
             broken += 1
-            if old_tree is not None:
+            if script.cuts is not None:
+                # an edit that broke a statement, read in pieces (parse/contain.py): the same
+                # pieces read from scratch
+                ref = analyze(text, previous=Previous(cuts=script.cuts))
+                assert shape(script) == shape(parse_bytes(text.encode("utf-8", "surrogatepass"), cuts=script.cuts))
+                contained += 1
+            elif old_tree is not None:
                 ref = analyze(text, previous=Previous(old_tree[0], None, None, old_tree[1]))
+            if script.cuts is not None or old_tree is not None:
                 assert shape(script) == shape(ref.script), (version, text)
                 assert facts(entry.analysis.findings) == facts(ref.findings), (version, text)
                 assert entry.analysis.launch_summaries == ref.launch_summaries, (version, text)
@@ -154,3 +161,4 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
     assert resynced > compared // 12, (resynced, compared)  # ... and took the rest over where the paths met
     if seed < 2:  # on the long launchers, broken texts are compared and taken over too
         assert broken_compared > STEPS // 60 and broken_taken > broken_compared // 4, (broken_taken, broken_compared)
+        assert contained > 0, (contained, broken_compared)

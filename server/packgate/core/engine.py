@@ -267,6 +267,7 @@ class Previous:
     resume: object = None  # its flow walk's checkpoints (flow.incremental.Resume)
     edits: Optional[list] = None  # (start, old end, new end) byte offsets since, as parse_bytes takes them
     source: Optional[Source] = None  # the Source of this version's text, when the caller has it
+    cuts: Optional[list] = None  # without a tree: read the text in these pieces from scratch (Script.cuts)
 
 
 def analyze(text: str, *, path: str | None = None, settings: Settings | None = None,
@@ -296,6 +297,8 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
     try:
         if previous is None:
             script = parse_bytes(source.data)
+        elif previous.tree is None and previous.cuts is not None:
+            script = parse_bytes(source.data, keep=True, cuts=previous.cuts)
         else:
             state = None if previous.tree is None else \
                 ParseState(previous.tree, len(source.data), previous.script, previous.edits)

@@ -14,6 +14,7 @@ from bisect import bisect_right
 from operator import attrgetter
 from typing import Optional
 
+from .contain import folded, piece
 from .control import case_statement, function, if_statement, loop, test
 from .grammar import ASCII_ONLY, KIND_NAMES, NAMED, PARSER, kind
 from .model import (AndOr, Block, Command, Directive, DirectiveKind, Lit, Opaque, Occurrence, OccurrenceKind,
@@ -166,22 +167,46 @@ class Builder(SimpleBuilder):
                 at = top.end + delta
                 continue
             at = top.end + delta
-            if delta:
-                move_top(top, delta)
-            self.tops[start] = top
-            if top.type == "comment":
-                continue
-            self.occurrences.extend(top.occurrences)
-            self.statements.extend(top.statements)
-            waiting, self.pending = self.pending, []
-            for dct in waiting:
-                dct.scope_start, dct.scope_end = top.statements[0]
-            self.seen_command = True
-            body.extend(top.stmts)
+            self.take(start, top, delta, body)
         if broken is not None:
             self.run(tail, 0, body)
         elif data[at:].strip(_BETWEEN):
             self.run(_children_between(root.children if nodes is None else nodes, at, len(data)), 0, body)
+        return Block(0, len(data), body)
+
+    def take(self, start: int, top: Top, delta: int, body: list) -> None:
+        """One item of the last parse taken over, moved by delta, into body."""
+        if delta:
+            move_top(top, delta)
+        self.tops[start] = top
+        if top.type == "comment":
+            return
+        self.occurrences.extend(top.occurrences)
+        self.statements.extend(top.statements)
+        waiting, self.pending = self.pending, []
+        for dct in waiting:
+            dct.scope_start, dct.scope_end = top.statements[0]
+        self.seen_command = True
+        body.extend(top.stmts)
+
+    def contained_program(self, safe: bytes, kept: list, take: bool = True) -> Block:
+        """The top level of a document read in pieces (parse/contain.py): the items in kept
+        ((new start, Top, delta)) taken over, moved, and every stretch between them parsed on
+        its own and built. take=False parses each kept item on its own too (what the same
+        pieces give from scratch)."""
+        body: list[Stmt] = []
+        data, at = self.data, 0
+        for start, top, delta in kept:
+            if start > at and data[at:start].strip(_BETWEEN):
+                self.run(piece(safe, at, start), 0, body)
+            at = top.end + delta
+            if not take or (self._pre and top.type != "comment"):
+                # a command substitution left over by the stretch before runs before this item
+                self.run(piece(safe, start, at), 0, body)
+                continue
+            self.take(start, top, delta, body)
+        if data[at:].strip(_BETWEEN):
+            self.run(piece(safe, at, len(data)), 0, body)
         return Block(0, len(data), body)
 
     def background(self, node, stmts: list, amp) -> list:
@@ -197,16 +222,18 @@ class Builder(SimpleBuilder):
 
         A statement is recorded only when its model depends on nothing but its own bytes: it
         holds no directive (their scope reaches past it, and one in the first command is
-        file-wide), no command substitution is pending around it, and tree-sitter found no
-        error in it. One that starts at byte 0 is never moved (nothing comes before it), so an
-        offset of 0 in a moved statement always means "none"."""
+        file-wide), no command substitution is pending around it, tree-sitter found no error in
+        it, and it is a statement (error recovery can leave a bare `command_name` or `(` at the
+        top level, which read alone would be a command). One that starts at byte 0 is never
+        moved (nothing comes before it), so an offset of 0 in a moved statement always means
+        "none"."""
         start, end = node.start_byte, (amp if amp is not None else node).end_byte
         o0, s0, d0 = len(self.occurrences), len(self.statements), len(self.directives)
         clean = not self._pre and self.base == 0
         self.statements.append((start, node.end_byte))
         stmts = self.background(node, self.statement(node, 0, k), amp)
         if clean and not self.pending and len(self.directives) == d0 and not self._pre \
-                and not node.has_error:
+                and not node.has_error and k in STATEMENTS:
             self.tops[start] = Top(end, KIND_NAMES[k], stmts, self.occurrences[o0:], self.statements[s0:])
         return stmts
 
@@ -391,7 +418,14 @@ class Builder(SimpleBuilder):
         return []
 
     def error(self, node, d: int) -> list:
-        return [self.block(node.children, d, self.s(node), self.e(node))]
+        """What tree-sitter could not parse, as a block of what it recognised inside. Nothing in
+        it is recorded for a later parse to take over: it was read in the error's context, which
+        a parse of its bytes alone would not share."""
+        tops, self.tops = self.tops, None
+        try:
+            return [self.block(node.children, d, self.s(node), self.e(node))]
+        finally:
+            self.tops = tops
 
 
 # what may lie between two top-level items and hold nothing to build
@@ -468,7 +502,7 @@ _K_AMP = kind("&")
 
 def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] = None,
                 previous: Optional[Script] = None, edits: Optional[list] = None,
-                keep: bool = False) -> Script:
+                keep: bool = False, cuts: Optional[list] = None) -> Script:
     """Parse bash bytes into a Script model (base: offset of data within the outer document).
 
     An editor's document passes keep=True, and on the next version the edited old tree, the
@@ -477,6 +511,12 @@ def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] =
     taken from that model, moved, instead of being built again. That holds with a syntax error
     too: tree-sitter keeps the nodes outside its changed ranges as they were, and only a
     statement that is still a child of the root is taken over (_broken_parts).
+
+    Unless the edit broke a statement so that tree-sitter folded untouched items into it
+    (contain.folded): then the text is read in pieces (Builder.contained_program), the items
+    no edit touched taken over and the stretches between them parsed on their own; the model
+    says where it cut (Script.cuts) and keeps the old tree for the next parse, which reads the
+    text whole again once it parses. cuts: the (start, end) items to read apart, from scratch.
     """
     # tree-sitter-bash's scanner calls isdigit() on raw code points (undefined above 255; it
     # crashes on some astral characters after `{`). Non-ASCII bytes only ever sit in words,
@@ -486,15 +526,25 @@ def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] =
     tree = PARSER.parse(safe, old_tree) if old_tree is not None else PARSER.parse(safe)
     root = tree.root_node
     keep = keep and base == 0 and file is None
-    kept = None
+    kept = contained = None
     if keep and old_tree is not None:
         changed = [(r.start_byte, r.end_byte) for r in old_tree.changed_ranges(tree)]
         kept = reusable(previous, edits, changed)
+        if kept is not None and root.has_error:
+            untouched = reusable(previous, edits, ())
+            if folded(root, untouched, edits):
+                contained = untouched
     b = Builder(data, base, file, {} if keep else None)
-    if kept is not None:
+    if cuts is not None and base == 0 and file is None:
+        body = b.contained_program(safe, [(s, Top(e, "", [], [], []), 0) for s, e in cuts], take=False)
+    elif contained is not None:
+        cuts = [(start, top.end + delta) for start, top, delta in contained]
+        body = b.contained_program(safe, contained)
+        tree = old_tree  # the next parse starts from the tree that still parses as the model reads
+    elif kept is not None:
         body = b.reused_program(root, kept)
     else:
         body = b.block(root.children, 0, base, base + len(data))
     for dct in b.pending:  # a trailing directive covers nothing
         dct.scope_start, dct.scope_end = -1, -1
-    return Script(body, b.directives, b.occurrences, b.statements, root.has_error, tree, tops=b.tops)
+    return Script(body, b.directives, b.occurrences, b.statements, root.has_error, tree, tops=b.tops, cuts=cuts)

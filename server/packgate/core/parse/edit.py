@@ -88,7 +88,11 @@ def apply_edits(state: Optional[ParseState], data: bytes, edits: Sequence[TextEd
 
 def in_comment(state: Optional[ParseState], data: bytes, edit: TextEdit) -> bool:
     """Whether edit of data, which state describes, stays inside the text of an ordinary
-    comment (reuse.comment_interior): it changes no syntax and no finding, only moves them."""
+    comment (reuse.comment_interior): it changes no syntax and no finding, only moves them.
+    Never while the last parse read the text in pieces: its tree is the one before the break,
+    which may see a comment where the text now has a string."""
     if state is None or state.tree is None or state.size != len(data):
+        return False
+    if state.script is not None and state.script.cuts is not None:
         return False
     return comment_interior(state.tree, data, edit.start, edit.end, edit.inserted)

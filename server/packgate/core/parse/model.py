@@ -318,6 +318,7 @@ class Script:
     tree: object = None
     _starts: object = None  # statement starts, sorted (engine._innermost_statement's index)
     tops: object = None  # {start: _Top} of the top-level statements a later parse may reuse
+    cuts: object = None  # [(start, end)] of the items a text read in pieces kept apart (parse/contain.py)
 
 
 @record
