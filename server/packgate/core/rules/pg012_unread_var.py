@@ -7,7 +7,6 @@ import re
 
 from .. import gates as G
 from ..code.libraries import library_of, table
-from ..code.outcome import place
 from ..files import read_file
 from ..findings import Applicability, Edit
 from ..spelling import edit_distance as distance
@@ -153,6 +152,7 @@ class _Mentions:
 
 
 def _report(ctx: Context, launch, a, name: str, prefix: str, kin: list, index) -> None:
+    from ..code.outcome import place
     ranked = sorted(kin, key=lambda r: (distance(name, r), r))
     closest = ranked[0]
     gap = distance(name, closest)
