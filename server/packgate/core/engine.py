@@ -14,7 +14,6 @@ from .files import too_large  # the bounds every text read keeps (MAX_BYTES and 
 from .flow import EditorWalk, FlowResult, analyze_flow, analyze_flow_for_editor
 from .findings import Applicability, Edit, Finding, Fix
 from .parse import Script, parse_bytes
-from .parse.edit import ParseState, reparse
 from .records import record, replace
 from .rules import CHECKS, RULES, rule_by_key
 from .rules.base import Context
@@ -297,6 +296,7 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
         if previous is None:
             script = parse_bytes(source.data)
         else:
+            from .parse.edit import ParseState, reparse  # an editor's document: the CLI never loads it
             state = None if previous.tree is None else \
                 ParseState(previous.tree, len(source.data), previous.script, previous.edits)
             script = reparse(source.data, state)
