@@ -88,6 +88,9 @@ class Rule:
     # the training code the examples are checked against, as (path, text) pairs below a project
     # root (the rule reads the workspace's Python code); empty: the examples need none
     workspace: tuple = ()
+    # lang -> a Markdown table the page shows after the exceptions: made only for the docs, so
+    # that a check does not load the data behind it
+    exceptions_table: object = None
 
     def __post_init__(self):
         for table, kind in ((self.messages, Text), (self.fixes, FixText)):
