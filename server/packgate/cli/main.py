@@ -9,6 +9,7 @@ import argparse
 import gc
 import os
 import sys
+from functools import cache
 
 from .. import __version__
 from .arguments import _arg
@@ -26,6 +27,7 @@ _EPILOG = """exit codes:
 """
 
 
+@cache  # argparse makes a formatter for every argument it adds: the terminal is asked once
 def _help_width() -> int:
     """The width argparse would give help text (the terminal's, less 2), found without shutil."""
     try:
