@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from packgate.cli.main import build_parser, command_table, main
+from packgate.cli.main import main
+from packgate.cli.parser import build_parser, command_table
 
 
 def _listed(parser) -> list:

@@ -1,5 +1,5 @@
 """One subcommand argument as data: the table `packgate`'s parser and its shell completions
-are both built from (cli/main.py command_table, cli/launches.py)."""
+are both built from (cli/parser.py command_table, cli/launches.py)."""
 
 from __future__ import annotations
 
