@@ -8,7 +8,6 @@ import re
 from .. import gates as G
 from ..files import read_file
 from ..findings import Applicability, Edit
-from ..spelling import edit_distance as distance
 from . import pg002_dead_var
 from .base import Context
 from .child_scripts import child_reads, expanded_names
@@ -161,6 +160,7 @@ class _Mentions:
 
 def _report(ctx: Context, launch, a, name: str, prefix: str, kin: list, index) -> None:
     from ..code.outcome import place
+    from ..spelling import edit_distance as distance
     ranked = sorted(kin, key=lambda r: (distance(name, r), r))
     closest = ranked[0]
     gap = distance(name, closest)

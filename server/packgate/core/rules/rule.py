@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from ..findings import Applicability
-from ..links import rule_url
 from ..records import record
 
 
@@ -109,6 +108,7 @@ class Rule:
     @property
     def doc_url(self) -> str:
         """The web address of the rule's page (never a file of the installed package)."""
+        from ..links import rule_url  # SARIF and the editor ask; a plain check never does
         return rule_url(self.code)
 
 
