@@ -10,7 +10,6 @@ from ..files import read_file
 from ..findings import Applicability, Edit
 from . import pg002_dead_var
 from .base import Context
-from .child_scripts import child_reads, expanded_names
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
 
 _CODE = ("aiak_training_llm/models/encoder.py",
@@ -109,6 +108,7 @@ def check(ctx: Context) -> None:
     if not read or not ctx.flow.launches:
         return
     from ..code.libraries import library_of  # a workspace with Python code: the only runs that need it
+    from .child_scripts import child_reads, expanded_names
     expanded = children = None
     for launch in ctx.flow.launches:
         for path in launch.paths:
