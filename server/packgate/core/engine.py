@@ -308,9 +308,14 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
 
 def _analyze(source: Source, path, settings: Settings, script: Script, loader,
              revalidate: bool, previous: Optional[Previous], wide: bool = False) -> Analysis:
+    if revalidate and path:
+        from .project import root_of
+        # the project root, looked up again here once: the source loader, the profile and the
+        # contract index take this one (each looking again walked up the folders, stat'ing markers)
+        root_of(path)
     if loader is _DEFAULT:
         from .sourced import SourceLoader, default_root
-        loader = SourceLoader(default_root(path, refresh=revalidate)).load if path else None
+        loader = SourceLoader(default_root(path, refresh=False)).load if path else None
     walk = None
     if previous is None:
         flow = analyze_flow(script, source.data, path, loader, wide=wide)
