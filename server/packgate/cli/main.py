@@ -38,14 +38,31 @@ def cmd_check(args, parser) -> int:
     return check(args, parser)
 
 
+def _plain_check(given: list[str]):
+    """The arguments of `check PATH...` without an option (CI's usual call) as argparse gives
+    them, or None for any other command line. Importing argparse (with gettext and locale) and
+    building the parser was a fifteenth of a cold check; without an option there is nothing for it
+    to refuse or convert (a test holds both ways to the same arguments)."""
+    if not given or given[0] != "check" or any(a.startswith("-") for a in given[1:]):
+        return None
+    from types import SimpleNamespace
+    from .arguments import command_table
+    values = {a.dest: a.default for a in command_table()["check"][1]}
+    values["paths"] = list(given[1:])
+    # no parser: with no option given, none of check's usage errors can arise
+    return SimpleNamespace(command="check", subparser=None, **values)
+
+
 def main(argv: list[str] | None = None) -> int:
     """The `packgate` command: its exit code (callable in process, as the tests do)."""
-    from .parser import build_parser
     given = sys.argv[1:] if argv is None else argv
-    parser = build_parser(given[0] if given else None)  # the top level takes only --help and --version first
-    args, extra = parser.parse_known_args(argv)
-    if extra:  # the subcommand's usage, not the top level's, says what it accepts
-        getattr(args, "subparser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    args, parser = _plain_check(given), None
+    if args is None:
+        from .parser import build_parser
+        parser = build_parser(given[0] if given else None)  # the top level takes only --help and --version first
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # the subcommand's usage, not the top level's, says what it accepts
+            getattr(args, "subparser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         if args.command == "check":
             return cmd_check(args, args.subparser)
@@ -58,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_launches(args)
         if args.command == "completion":
             from .completion import script_for
-            from .parser import command_table
+            from .arguments import command_table
             sys.stdout.write(script_for(args.shell, command_table()))
             return EXIT_OK
         if args.command == "settings-schema":
@@ -92,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _tcp_endpoint(args) -> "tuple[str, int] | str | None":
     """(host, port) for `lsp --tcp`, None for stdio, or what is wrong with the options."""
-    from .parser import TCP_HOST, TCP_PORT
+    from .arguments import TCP_HOST, TCP_PORT
     if not args.tcp:
         given = [o for o, v in (("--host", args.host), ("--port", args.port)) if v is not None]
         return f"{' and '.join(given)} need{'s' if len(given) == 1 else ''} --tcp" if given else None

@@ -1,5 +1,5 @@
-"""`packgate`'s argument parser, built from one table of every subcommand's arguments (the
-source of `--help` and of the shell completions)."""
+"""`packgate`'s argument parser (the source of `--help`), built from the table of every
+subcommand's arguments (cli/arguments.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ import sys
 from functools import cache
 
 from .. import __version__
-from .arguments import _arg
+from .arguments import command_table
 
 EXIT_USAGE = 2
-TCP_HOST, TCP_PORT = "127.0.0.1", 2087
 
 _EPILOG = """exit codes:
   0  no finding at or above the fail level (--fail-level, default warning: information
@@ -60,77 +59,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # usage errors exit 2 with one line, like the contract says
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
-
-
-def command_table() -> dict:
-    """name -> (help, arguments) of every subcommand: what build_parser and completion read."""
-    from ..core.settings import FAIL_LEVELS, LANGS, LEVELS, PROFILES
-    from .formats import FORMATS
-    check = (
-        _arg("paths", nargs="*", metavar="PATH",
-             help="files or folders (folders: *.sh, *.bash and files with a bash/sh shebang below "
-                  "them, except what .gitignore / .ignore ignore and Python environments); - for "
-                  "standard input"),
-        _arg("--stdin-filename", metavar="NAME", help="the name to report for standard input"),
-        _arg("--format", choices=FORMATS, default="text", help="output format (default: text)"),
-        _arg("--profile", choices=PROFILES,
-             help="training code the scripts launch (default: from config, else auto)"),
-        _arg("--lang", choices=LANGS, help="language of messages (default: from config, else en)"),
-        _arg("--select", metavar="RULE,...",
-             help="only these rules (codes, names, code prefixes such as PG00, or ALL)"),
-        _arg("--extend-select", metavar="RULE,...", help="these rules as well as the selected ones"),
-        _arg("--ignore", metavar="RULE,...", help="never these rules (codes, names, code prefixes, or ALL)"),
-        _arg("--severity", choices=LEVELS, default="hint",
-             help="minimum severity reported (default: hint)"),
-        _arg("--fail-level", choices=FAIL_LEVELS,
-             help="exit 1 only for findings at or above this severity (default: from config "
-                  "fail-level, else warning)"),
-        _arg("--fix", action="store_true", help="apply every safe fix in place, then report what is left"),
-        _arg("--diff", action="store_true", help="print the safe fixes as a unified diff, change nothing"),
-        _arg("--unsafe-fixes", action="store_true",
-             help="with --fix or --diff, also apply the unsafe fixes: those that rest on a profile "
-                  "auto assumed (default: from config unsafe-fixes, else off)"),
-        _arg("--exit-zero", action="store_true", help="exit 0 even when there are findings"),
-        _arg("--exclude", metavar="GLOB,...",
-             help="skip files and folders matching these path globs (replaces the configuration's "
-                  "exclude; rules are --ignore's)"),
-        _arg("--extend-exclude", metavar="GLOB,...", help="skip these patterns as well"),
-        _arg("--show-source", action="store_true", help="show the line of each finding with a caret under it"),
-        _arg("--show-settings", metavar="FILE",
-             help="print the settings that apply to FILE (and why auto picks its profile), then exit"),
-        _arg("--statistics", action="store_true", help="print the number of findings per rule instead of each finding"),
-        _arg("--quiet", "-q", action="store_true", help="print the findings only, no summary"),
-        _arg("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of standard output"),
-        _arg("--color", choices=("auto", "always", "never"), default="auto",
-             help="colour in text output (default: auto, on a terminal without NO_COLOR)"),
-        _arg("--config", metavar="FILE",
-             help="use this .packgate.toml / pyproject.toml instead of searching upward"),
-    )
-    lsp = (
-        _arg("--stdio", action="store_true", help="talk over standard input and output (the default)"),
-        _arg("--tcp", action="store_true", help="listen on TCP instead of stdio"),
-        _arg("--host", help=f"TCP host, with --tcp (default: {TCP_HOST})"),
-        _arg("--port", help=f"TCP port 1-65535, with --tcp (default: {TCP_PORT})"),
-    )
-    rules = (_arg("--lang", choices=LANGS, default="en", help="language of the summaries (default: en)"),
-             _arg("--format", choices=("text", "json"), default="text", help="output format (default: text)"))
-    explain = (_arg("rule", metavar="RULE", help="code (PG001) or name (missing-companion)"),
-               _arg("--lang", choices=LANGS, default="both", help="language of the page (default: both)"))
-    completion = (_arg("shell", choices=SHELLS, help="the shell to complete in"),)
-    from . import launches
-    return {
-        "check": ("lint files and folders (- reads standard input)", check),
-        "lsp": ("run the language server (stdio by default)", lsp),
-        "rules": ("list every rule: code, name, default severity, summary", rules),
-        "explain": ("print a rule's documentation page", explain),
-        "launches": (launches.HELP, launches.arguments()),
-        "settings-schema": ("print the settings schema (JSON) shared with the editor clients", ()),
-        "completion": ("print a shell completion script (bash, zsh or fish), generated from this parser",
-                       completion),
-    }
-
-
-SHELLS = ("bash", "zsh", "fish")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
