@@ -59,11 +59,11 @@ def _arg(*flags: str, **options) -> Arg:
 TCP_HOST, TCP_PORT = "127.0.0.1", 2087
 
 
-def command_table() -> dict:
-    """name -> (help, arguments) of every subcommand: what build_parser and completion read."""
+def check_arguments() -> tuple:
+    """The arguments of `check` (main() reads a plain `check PATH...` with these alone)."""
     from ..core.settings import FAIL_LEVELS, LANGS, LEVELS, PROFILES
     from .formats import FORMATS
-    check = (
+    return (
         _arg("paths", nargs="*", metavar="PATH",
              help="files or folders (folders: *.sh, *.bash and files with a bash/sh shebang below "
                   "them, except what .gitignore / .ignore ignore and Python environments); - for "
@@ -103,6 +103,11 @@ def command_table() -> dict:
         _arg("--config", metavar="FILE",
              help="use this .packgate.toml / pyproject.toml instead of searching upward"),
     )
+
+
+def command_table() -> dict:
+    """name -> (help, arguments) of every subcommand: what build_parser and completion read."""
+    from ..core.settings import LANGS
     lsp = (
         _arg("--stdio", action="store_true", help="talk over standard input and output (the default)"),
         _arg("--tcp", action="store_true", help="listen on TCP instead of stdio"),
@@ -116,7 +121,7 @@ def command_table() -> dict:
     completion = (_arg("shell", choices=SHELLS, help="the shell to complete in"),)
     from . import launches
     return {
-        "check": ("lint files and folders (- reads standard input)", check),
+        "check": ("lint files and folders (- reads standard input)", check_arguments()),
         "lsp": ("run the language server (stdio by default)", lsp),
         "rules": ("list every rule: code, name, default severity, summary", rules),
         "explain": ("print a rule's documentation page", explain),

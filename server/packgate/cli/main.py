@@ -46,8 +46,8 @@ def _plain_check(given: list[str]):
     if not given or given[0] != "check" or any(a.startswith("-") for a in given[1:]):
         return None
     from types import SimpleNamespace
-    from .arguments import command_table
-    values = {a.dest: a.default for a in command_table()["check"][1]}
+    from .arguments import check_arguments
+    values = {a.dest: a.default for a in check_arguments()}
     values["paths"] = list(given[1:])
     # no parser: with no option given, none of check's usage errors can arise
     return SimpleNamespace(command="check", subparser=None, **values)
