@@ -4,8 +4,6 @@ The public names are loaded on first use, so `packgate lsp` and `packgate check`
 importing more than they need. `__all__` is the whole API; everything else is internal.
 """
 
-import typing as _typing
-
 __version__ = "0.1.0"
 
 _EXPORTS = {
@@ -21,7 +19,8 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
 
-if _typing.TYPE_CHECKING:
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without typing, which loads after run() pauses the collector
+if TYPE_CHECKING:
     from .core.engine import Analysis, analyze, lint
     from .core.findings import Edit, Finding, Fix, Related
     from .core.settings import Settings

@@ -17,7 +17,8 @@ import pytest
 
 from packgate.cli.completion import script_for
 from packgate.cli.formats import _caret_indent
-from packgate.cli.main import command_table, main
+from packgate.cli.main import main
+from packgate.cli.parser import command_table
 
 ROOT = Path(__file__).resolve().parents[2]
 LEAK = "#!/bin/bash\nexport OFFLINE_PACKING_BMR='1'\ntorchrun train.py --micro-batch-size 1\n"

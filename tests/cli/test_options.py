@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from packgate.cli.main import build_parser, command_table, main
+from packgate.cli.main import main
+from packgate.cli.parser import build_parser, command_table
 
 LEAK = "#!/bin/bash\nexport OFFLINE_PACKING_BMR='1'\ntorchrun train.py --micro-batch-size 1\n"
 CLEAN = "#!/bin/bash\nexport OFFLINE_PACKING_BMR='1'\nexport OFFLINE_PACKED_DATA='1'\ntorchrun train.py\n"

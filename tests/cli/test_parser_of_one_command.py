@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from packgate.cli.main import build_parser, command_table, main
+from packgate.cli.main import main
+from packgate.cli.parser import build_parser, command_table
 
 
 def _listed(parser) -> list:
@@ -27,3 +28,18 @@ def test_an_unknown_command_lists_every_choice(capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert all(repr(name) in err for name in command_table())
+
+
+@pytest.mark.parametrize("argv", [["check", "a.sh"], ["check"], ["check", "a.sh", "dir", "x=1", "lsp"],
+                                  ["check", "-"], ["check", "-q", "a.sh"], ["check", "--", "a.sh"], ["rules"]])
+def test_plain_check_gets_the_arguments_argparse_gives(argv):
+    """main() reads `check PATH...` without argparse: the same arguments, or (any option, any
+    other command) it leaves the command line to argparse."""
+    from packgate.cli.main import _plain_check
+    plain = _plain_check(argv)
+    if any(a.startswith("-") for a in argv[1:]) or argv[0] != "check":
+        assert plain is None
+        return
+    parsed = vars(build_parser("check").parse_args(argv))
+    assert vars(plain).keys() == parsed.keys()
+    assert all(vars(plain)[k] == parsed[k] for k in parsed if k != "subparser")

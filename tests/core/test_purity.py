@@ -47,10 +47,11 @@ def test_check_command_starts_light(tmp_path):
     """`packgate check one.sh` races ShellCheck's start-up: it loads no JSON, diff,
     dataclasses (and with them inspect) or importlib.resources machinery (tree-sitter-bash's
     grammar is loaded without its package __init__), no pathlib (with urllib.parse) or shutil
-    (with the compression modules; argparse asks it for the terminal's width), nor pygls and
-    lsprotocol."""
+    (with the compression modules; argparse asks it for the terminal's width), no argparse
+    (with gettext and locale: `check PATH...` without an option is read without it), nor pygls
+    and lsprotocol."""
     heavy = ("json", "difflib", "dataclasses", "inspect", "importlib.resources", "tempfile", "tree_sitter_bash",
-             "pathlib", "urllib.parse", "shutil", "string")
+             "pathlib", "urllib.parse", "shutil", "string", "argparse", "gettext", "locale")
     out = _loaded_by_check(tmp_path, f"m in {heavy!r} or m.split('.')[0] in ('pygls', 'lsprotocol')")
     assert "LOADED []" in out.stdout, out.stdout + out.stderr
 

@@ -63,9 +63,23 @@ def _read_explicit_config(config_path: str) -> tuple[dict, list]:
     return raw, [_config_problem(p, config_path) for p in problems]
 
 
+# path -> (its settings, the problems of the configuration they come from): the exclusion pass
+# and the analysis both ask for a file's settings, and each look walked up the folders (cmd_check
+# empties it, so a run in the same process reads the configuration again)
+_SETTINGS: dict = {}
+
+
 def _settings_for(path: str | None, args, problems: list):
     """The settings of one file: --config's (args.config_raw, read once) or the nearest
     configuration's, then the command-line options."""
+    got = _SETTINGS.get(path)
+    if got is None:
+        got = _SETTINGS[path] = _settings_of(path, args)
+    problems.extend(got[1])
+    return got[0]
+
+
+def _settings_of(path: str | None, args) -> tuple:
     from ..core.settings import Settings, find_config, merge_config
     base = Settings(lang="en")
     local: list[str] = []
@@ -79,7 +93,7 @@ def _settings_for(path: str | None, args, problems: list):
     else:
         settings, config = base, None
     # every problem of a configuration used is an error: the run exits 2, what is valid applies
-    problems.extend(_config_problem(p, config, "error") for p in local)
+    problems = [_config_problem(p, config, "error") for p in local]
     overrides = {}
     if args.profile:
         overrides["profile"] = args.profile
@@ -97,7 +111,7 @@ def _settings_for(path: str | None, args, problems: list):
         overrides["exclude"] = _split_list(args.exclude)
     if args.extend_exclude:
         overrides["extend_exclude"] = tuple(settings.extend_exclude) + _split_list(args.extend_exclude)
-    return replace(settings, **overrides) if overrides else settings
+    return (replace(settings, **overrides) if overrides else settings), problems
 
 
 # The project roots whose Python code this run has looked at (cmd_check empties it; workers
@@ -420,6 +434,7 @@ def cmd_check(args, parser) -> int:
     vars(args).pop("subparser", None)  # the pool pickles args; a parser is not data
     _check_arguments(args, parser)
     _LOOKED.clear()  # a run in the same process (the tests') looks at the code again
+    _SETTINGS.clear()
     args.config_raw = {}
     problems: list = []
     if args.config:  # read once here; every file (and worker) merges it

@@ -1,7 +1,7 @@
 """Shell completion scripts for bash, zsh and fish, generated from the CLI's argument table.
 
 `packgate completion SHELL` prints one; nothing here names an option of its own, so a new
-option of `packgate check` is completed as soon as it is in cli.command_table().
+option of `packgate check` is completed as soon as it is in cli.arguments.command_table().
 """
 
 from __future__ import annotations

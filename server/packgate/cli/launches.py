@@ -12,7 +12,7 @@ EXIT_OK, EXIT_USAGE = 0, 2
 
 
 def arguments() -> tuple:
-    """The arguments of `launches` (cli.main's command table registers them)."""
+    """The arguments of `launches` (cli.arguments' command table registers them)."""
     from ..core.settings import LANGS, PROFILES
     from .arguments import _arg
     return (

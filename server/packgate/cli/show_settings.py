@@ -11,7 +11,7 @@ def describe(path: str, args, settings_for, problems: list) -> int:
     """Print the resolved settings of path; 0, or 2 when a configuration problem stops them or
     path does not exist."""
     from ..core.directives import profile_of
-    from ..core.project import auto_profile, find_root_marker
+    from ..core.project import auto_profile, find_root_marker, root_of
     from ..core.settings import find_config
     from ..core.exclusion import excluded, patterns_of
     from ..core.selection import enabled_codes
@@ -46,6 +46,7 @@ def describe(path: str, args, settings_for, problems: list) -> int:
     from ..core import gates as G
     profile = G.profile(chosen)
     if chosen == "auto":
+        root_of(path)  # looked up again, as an analysis does before its profile reads the code
         profile = auto_profile(path)
         root, marker = find_root_marker(path)
         if root is None:

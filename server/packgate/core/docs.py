@@ -71,6 +71,9 @@ def rule_page(rule: Rule, lang: str = "both") -> str:
         out.append("")
         out.append(rule.exceptions_zh if zh else rule.exceptions_en)
         out.append("")
+        if rule.exceptions_table is not None:
+            out.append(rule.exceptions_table(lg))
+            out.append("")
         if rule.fixes:
             out.append(f"### {h[6]}")
             out.append("")

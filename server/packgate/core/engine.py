@@ -14,7 +14,6 @@ from .files import too_large  # the bounds every text read keeps (MAX_BYTES and 
 from .flow import EditorWalk, FlowResult, analyze_flow, analyze_flow_for_editor
 from .findings import Applicability, Edit, Finding, Fix
 from .parse import Script, parse_bytes
-from .parse.edit import ParseState, reparse
 from .records import record, replace
 from .rules import CHECKS, RULES, rule_by_key
 from .rules.base import Context
@@ -300,6 +299,7 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
         elif previous.tree is None and previous.cuts is not None:
             script = parse_bytes(source.data, keep=True, cuts=previous.cuts)
         else:
+            from .parse.edit import ParseState, reparse  # an editor's document: the CLI never loads it
             state = None if previous.tree is None else \
                 ParseState(previous.tree, len(source.data), previous.script, previous.edits)
             script = reparse(source.data, state)
@@ -311,9 +311,14 @@ def analyze(text: str, *, path: str | None = None, settings: Settings | None = N
 
 def _analyze(source: Source, path, settings: Settings, script: Script, loader,
              revalidate: bool, previous: Optional[Previous], wide: bool = False) -> Analysis:
+    if revalidate and path:
+        from .project import root_of
+        # the project root, looked up again here once: the source loader, the profile and the
+        # contract index take this one (each looking again walked up the folders, stat'ing markers)
+        root_of(path)
     if loader is _DEFAULT:
         from .sourced import SourceLoader, default_root
-        loader = SourceLoader(default_root(path, refresh=revalidate)).load if path else None
+        loader = SourceLoader(default_root(path, refresh=False)).load if path else None
     walk = None
     if previous is None:
         flow = analyze_flow(script, source.data, path, loader, wide=wide)

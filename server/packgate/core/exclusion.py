@@ -54,13 +54,14 @@ def matching(path: str, patterns, base: str | None = None) -> str | None:
     return None
 
 
-_CODE = re.compile(r"PG\d+", re.IGNORECASE)
+# compiled (and cached) by re on the first exclude pattern: most runs have none
+_CODE = r"(?i)PG\d+"
 
 
 def looks_like_rule(pattern: str) -> bool:
     """Whether an exclude pattern is a rule's code (`PG009`, a prefix `PG00`) or name
     (`dead-var`): a ShellCheck `-e` habit; excluding takes paths, --ignore takes rules."""
-    if _CODE.fullmatch(pattern.strip()):
+    if re.fullmatch(_CODE, pattern.strip()):
         return True
     from .rules import RULES
     return pattern.strip() in {r.name for r in RULES}

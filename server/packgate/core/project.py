@@ -203,11 +203,12 @@ def index_for(path: str | None, *, revalidate: bool = True) -> ProjectIndex | No
     """The (cached) index of the project holding path.
 
     With revalidate, a changed Python file triggers a rescan; the language server passes False
-    and calls invalidate() from its file watcher instead, so typing never stats the tree.
+    and calls invalidate() from its file watcher instead, so typing never stats the tree. The
+    project root is the one root_of found last (an analysis that revalidates looks it up first).
     """
     if not path:
         return None
-    root = root_of(path, refresh=revalidate)
+    root = root_of(path, refresh=False)
     if root is None:
         return None
     cached = _CACHE.get(root)

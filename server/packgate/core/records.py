@@ -41,55 +41,57 @@ def record(cls=None, *, eq: bool = False, frozen: bool = False):
         return lambda c: record(c, eq=eq, frozen=frozen)
     names: list[str] = []
     defaults: dict = {}
-    for klass in reversed(cls.__mro__[:-1]):
-        for name in klass.__dict__.get("__annotations__", {}):
+    mro = cls.__mro__
+    for klass in reversed(mro[:-1]):
+        attrs = klass.__dict__
+        for name in attrs.get("__annotations__", ()):
             if name not in names:
                 names.append(name)
         for name in names:
-            if name in klass.__dict__ and not isinstance(klass.__dict__[name], _SlotDescriptor):
-                defaults[name] = klass.__dict__[name]
-        if "__record_defaults__" in klass.__dict__:
-            defaults.update(klass.__dict__["__record_defaults__"])
-    inherited = _inherited(cls)
-    own = [n for n in cls.__dict__.get("__annotations__", {}) if n not in inherited]
-    namespace = {k: v for k, v in cls.__dict__.items()
-                 if k not in own and k not in ("__dict__", "__weakref__")}
+            if name in attrs and not isinstance(attrs[name], _SlotDescriptor):
+                defaults[name] = attrs[name]
+        if "__record_defaults__" in attrs:
+            defaults.update(attrs["__record_defaults__"])
+    attrs = cls.__dict__
+    inherited = _inherited(cls) if len(mro) > 2 else ()  # (cls, object): a class of its own
+    own = [n for n in attrs.get("__annotations__", ()) if n not in inherited]
+    namespace = {k: v for k, v in attrs.items() if k not in own and k not in ("__dict__", "__weakref__")}
     namespace["__slots__"] = tuple(own)
     namespace["__record_fields__"] = tuple(names)
     namespace["__record_defaults__"] = {n: defaults[n] for n in names if n in defaults}
-    compared = tuple(n for n in names if not (isinstance(defaults.get(n), factory) and not defaults[n].compare))
 
-    set_ = "_set(self, '{0}', {1})" if frozen else "self.{0} = {1}"
-    params, lines, env = [], [], {"_MISSING": _MISSING, "_set": object.__setattr__}
+    # __init__'s parameters and statements, what it reads (env) and the fields __eq__ compares
+    params, lines, compared = [], [], []
+    env = {"_MISSING": _MISSING, "_set": object.__setattr__}
     for name in names:
         default = defaults.get(name, _MISSING)
+        value = name
         if default is _MISSING:
             params.append(name)
-            lines.append("    " + set_.format(name, name))
         elif isinstance(default, factory):
             env[f"_make_{name}"] = default.make
             params.append(f"{name}=_MISSING")
-            lines.append("    " + set_.format(name, f"_make_{name}() if {name} is _MISSING else {name}"))
+            value = f"_make_{name}() if {name} is _MISSING else {name}"
         else:
             env[f"_default_{name}"] = default
             params.append(f"{name}=_default_{name}")
-            lines.append("    " + set_.format(name, name))
-    if "__post_init__" in cls.__dict__ or any("__post_init__" in b.__dict__ for b in cls.__mro__[1:-1]):
-        lines.append("    self.__post_init__()")
-    source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(lines) or "    pass") + "\n"
+        lines.append(f"_set(self, '{name}', {value})" if frozen else f"self.{name} = {value}")
+        if not (isinstance(default, factory) and not default.compare):
+            compared.append(name)
+    if "__post_init__" in attrs or any("__post_init__" in b.__dict__ for b in mro[1:-1]):
+        lines.append("self.__post_init__()")
+    source = f"def __init__(self, {', '.join(params)}):\n" + ("".join(f"    {line}\n" for line in lines) or "    pass\n")
+
     if eq or frozen:
-        env["__eq__"], env["__hash__"] = _by_value(compared)
-        if not frozen:
-            del env["__hash__"]
-    for fn in ("__eq__", "__hash__"):
-        if fn in env:
-            env[fn].__qualname__ = f"{cls.__qualname__}.{fn}"
-            namespace[fn] = env[fn]
-    if eq and not frozen:
-        namespace["__hash__"] = None  # mutable and compared by value: unhashable, as dataclasses
-    if frozen:
-        namespace["__setattr__"] = _frozen_setattr
-        namespace["__delattr__"] = _frozen_setattr
+        namespace["__eq__"], hash_ = _by_value(tuple(compared))
+        namespace["__eq__"].__qualname__ = f"{cls.__qualname__}.__eq__"
+        if frozen:
+            hash_.__qualname__ = f"{cls.__qualname__}.__hash__"
+            namespace["__hash__"] = hash_
+            namespace["__setattr__"] = _frozen_setattr
+            namespace["__delattr__"] = _frozen_setattr
+        else:
+            namespace["__hash__"] = None  # mutable and compared by value: unhashable, as dataclasses
     namespace.setdefault("__repr__", _repr)
     namespace["__reduce__"] = _reduce
     made = type(cls)(cls.__name__, cls.__bases__, namespace)

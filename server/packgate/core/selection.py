@@ -20,7 +20,8 @@ import re
 from fnmatch import fnmatchcase
 from typing import Iterable, Optional
 
-_PREFIX = re.compile(r"pg[0-9]*", re.IGNORECASE)
+# compiled (and cached) by re on the first selector that is not a rule: most runs have none
+_PREFIX = r"(?i)pg[0-9]*"
 EXACT = 1000  # the specificity of a code or a name
 
 
@@ -35,7 +36,7 @@ def selector(key: str) -> Optional[tuple[int, frozenset]]:
     rule = rule_by_key(k)
     if rule is not None:
         return EXACT, frozenset((rule.code,))
-    if _PREFIX.fullmatch(k):
+    if re.fullmatch(_PREFIX, k):
         codes = frozenset(r.code for r in RULES if r.code.lower().startswith(k.lower()))
         if codes:
             return len(k), codes

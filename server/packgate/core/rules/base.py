@@ -35,7 +35,7 @@ class Context:
             index = None
             if self.path:
                 from ..project import root_of
-                root = root_of(self.path, refresh=self.revalidate)
+                root = root_of(self.path, refresh=False)  # the analysis looked it up again if it revalidates
                 if root is not None:  # only then: the index's modules cost a cold check
                     from ..code.index import contract_index
                     index = contract_index(root, revalidate=self.revalidate)

@@ -15,8 +15,9 @@ from ..parse.visit import walk
 from ..records import record
 
 _SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh"})
-_EXPANDS = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
-_NAMES_SCRIPT = re.compile(r"[\w./-]+\.sh\b")  # a grandchild named in a child's text
+# compiled (and cached) by re on first use: only a workspace with Python code (PG012) reads them
+_EXPANDS = r"\$\{?([A-Za-z_][A-Za-z0-9_]*)"
+_NAMES_SCRIPT = r"[\w./-]+\.sh\b"  # a grandchild named in a child's text
 MAX_DEPTH = 3  # children of children followed
 MAX_FILES = 20
 
@@ -31,7 +32,7 @@ class ChildReads:
 
 def expanded_names(text: str) -> frozenset:
     """Every name a script's text expands (`$X`, `${X...}`; comments too: it only ever silences)."""
-    return frozenset(_EXPANDS.findall(text))
+    return frozenset(re.findall(_EXPANDS, text))
 
 
 def child_reads(ctx) -> ChildReads:
@@ -73,7 +74,7 @@ def _child_reads(ctx) -> ChildReads:
         if depth + 1 < MAX_DEPTH:
             here = os.path.dirname(path)
             todo.extend((os.path.join(here, w) if not os.path.isabs(w) else w, depth + 1)
-                        for w in _NAMES_SCRIPT.findall(text))
+                        for w in re.findall(_NAMES_SCRIPT, text))
     return ChildReads(frozenset(names), tuple(unresolved))
 
 

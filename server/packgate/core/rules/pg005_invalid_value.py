@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from .. import gates as G
-from ..code.readkinds import Default, Parse
-from ..code.outcome import Kind, in_data_module, place, reads_by_name, worst
 from ..findings import Applicability
 from ..flow import Origin, ValKind
 from .base import Context, shown, value_edit
@@ -86,10 +84,14 @@ RULE = Rule(
 def check(ctx: Context) -> None:
     """A live gate (or another int-parsed variable) whose value int() rejects."""
     index = ctx.contract()
+    read_names: dict = {}
     if index is not None:
+        # the code's reads: only a workspace with Python code to index loads their kinds
+        from ..code.outcome import reads_by_name
         _parsed_by_the_code(ctx, index)
+        read_names = reads_by_name(ctx)
     for a, val in ctx.flow.gate_sites:
-        if index is not None and a.name not in G.GATES and a.name in reads_by_name(ctx):
+        if a.name not in G.GATES and a.name in read_names:
             continue  # how the workspace's code parses it decides (above; PG013 for a misreading)
         if val.kind == ValKind.UNKNOWN and a.name in G.GATES and val.origin in _CALLERS and not val.required:
             _from_the_caller(ctx, a, val)
@@ -119,6 +121,8 @@ _SWITCH = ("use 1 or 0", "请使用 1 或 0")
 def _parsed_by_the_code(ctx: Context, index) -> None:
     """Every variable a launch is given that the workspace's code parses with int() or float()
     (the gates aside: the profile reads those, below), whose value makes the parse raise."""
+    from ..code.outcome import Kind, in_data_module, place, reads_by_name, worst
+    from ..code.readkinds import Parse
     table = reads_by_name(ctx)
     for launch in ctx.flow.launches:
         for path in launch.paths:
@@ -144,6 +148,7 @@ def _parsed_by_the_code(ctx: Context, index) -> None:
 
 def _default_of(read, call: str) -> tuple:
     """The read's own default as the one value a fix offers, when it parses."""
+    from ..code.readkinds import Default
     if read.default_kind is not Default.LITERAL or read.default is None or isinstance(read.default, bool):
         return ()
     text = str(read.default)

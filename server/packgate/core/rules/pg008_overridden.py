@@ -7,7 +7,6 @@ import re
 from bisect import bisect_left
 
 from .. import gates as G
-from ..code.libraries import library_of
 from ..findings import Applicability, Related
 from ..flow import Val, ValKind
 from ..parse import Assign, AssignMode
@@ -127,6 +126,7 @@ def _variable(ctx: Context, a: Assign, by) -> None:
     value = _written(ctx, a)
     by_line = ctx.line(by.start)
     related = [ctx.related(by.start, by.end, "overwritten here", "在这里被覆盖")]
+    from ..code.libraries import library_of  # rarely reached: the library table loads only here
     row = library_of(a.name)
     joined = _joined(ctx, a, by, row.list_separator) if row is not None and row.list_separator else None
     if joined is not None:

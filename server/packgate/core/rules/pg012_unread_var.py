@@ -6,14 +6,10 @@ from __future__ import annotations
 import re
 
 from .. import gates as G
-from ..code.libraries import library_of, table
-from ..code.outcome import place
 from ..files import read_file
 from ..findings import Applicability, Edit
-from ..spelling import edit_distance as distance
 from . import pg002_dead_var
 from .base import Context
-from .child_scripts import child_reads, expanded_names
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
 
 _CODE = ("aiak_training_llm/models/encoder.py",
@@ -21,6 +17,13 @@ _CODE = ("aiak_training_llm/models/encoder.py",
          '    kind = os.environ.get("PATCH_EMBED_TYPE", "linear")\n'
          '    scale = float(os.environ.get("PATCH_EMBED_SCALE", "1.0"))\n'
          '    return kind, scale\n')
+
+
+def _library_table(lang: str) -> str:
+    """The rule page's table of the names programs outside the workspace read."""
+    from ..code.libraries import table
+    return table(lang)
+
 
 RULE = Rule(
     code="PG012",
@@ -53,13 +56,14 @@ RULE = Rule(
         "`dead-var`: the case of this rule where the name was read once, so this rule stays "
         "silent there); names a Python file of the workspace that could not be parsed mentions; and "
         "every name when no Python code of the workspace was found.\n\n"
-        "Names read outside the workspace:\n\n" + table("en")),
+        "Names read outside the workspace:"),
     exceptions_zh=(
         "以下情况从不报告：工作区之外的程序读取的名字（见下表）；启动脚本运行的子脚本读取的名字（`bash child.sh`、"
         "`srun bash child.sh`；若它运行的子脚本无法读取，则什么都不报告）；启动脚本自己展开的名字"
         "（`optimizer.lr=${OV2_LR}`）；packing 开关，由配置决定（配置知道代码已不再读取的开关，如 `ov2` 下的 "
         "`OFFLINE_PACKING_VQA`，由 PG002 `dead-var` 报告：它是本规则中“名字曾被读取过”的情形，本规则在那里不报告）；"
-        "工作区中无法解析的 Python 文件提到的名字；以及找不到工作区 Python 代码时的所有名字。\n\n工作区之外读取的名字：\n\n" + table("zh")),
+        "工作区中无法解析的 Python 文件提到的名字；以及找不到工作区 Python 代码时的所有名字。\n\n工作区之外读取的名字："),
+    exceptions_table=_library_table,
     bad="#!/bin/bash\nexport PATCH_EMBED_TYPES=conv2d\n" + EXAMPLE_LAUNCH,
     good="#!/bin/bash\nexport PATCH_EMBED_TYPE=conv2d\n" + EXAMPLE_LAUNCH,
     messages={
@@ -103,6 +107,8 @@ def check(ctx: Context) -> None:
     read = index.names_read()
     if not read or not ctx.flow.launches:
         return
+    from ..code.libraries import library_of  # a workspace with Python code: the only runs that need it
+    from .child_scripts import child_reads, expanded_names
     expanded = children = None
     for launch in ctx.flow.launches:
         for path in launch.paths:
@@ -153,6 +159,8 @@ class _Mentions:
 
 
 def _report(ctx: Context, launch, a, name: str, prefix: str, kin: list, index) -> None:
+    from ..code.outcome import place
+    from ..spelling import edit_distance as distance
     ranked = sorted(kin, key=lambda r: (distance(name, r), r))
     closest = ranked[0]
     gap = distance(name, closest)

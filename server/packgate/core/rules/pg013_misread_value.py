@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from .. import gates as G
-from ..code.outcome import Kind, place, reads_by_name, worst
 from ..findings import Applicability
 from ..flow import ValKind
 from .base import Context, shown, value_edit
@@ -78,6 +77,7 @@ def check(ctx: Context) -> None:
     index = ctx.contract()
     if index is None:
         return
+    from ..code.outcome import Kind, reads_by_name, worst  # only a workspace with Python code loads them
     table = reads_by_name(ctx)
     for launch in ctx.flow.launches:
         for path in launch.paths:
@@ -95,6 +95,7 @@ def check(ctx: Context) -> None:
 
 
 def _report(ctx: Context, launch, a, val, got, index) -> None:
+    from ..code.outcome import Kind, place
     read = got.read
     where = place(read, index.root)
     values = ", ".join(f'"{v}"' for v in got.accepted)

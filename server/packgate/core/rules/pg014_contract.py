@@ -90,7 +90,8 @@ RULE = Rule(
     },
 )
 
-_PREFIX_ONLY = re.compile(rb"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*$")
+# compiled (and cached) by re when a fix first needs it
+_PREFIX_ONLY = rb"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*$"
 
 
 def check(ctx: Context) -> None:
@@ -293,6 +294,6 @@ def _prefix_edit(ctx: Context, launch, path, name: str, value: str):
     if launch.implicit or launch.label.endswith("(sourced)") or path.cleared or path.docker_at >= 0:
         return None
     data = ctx.source.data
-    if launch.start > launch.name_start or not _PREFIX_ONLY.match(data[launch.start:launch.name_start]):
+    if launch.start > launch.name_start or not re.match(_PREFIX_ONLY, data[launch.start:launch.name_start]):
         return None
     return Edit(launch.name_start, launch.name_start, f"{name}={value} ")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from ..findings import Applicability
-from ..links import rule_url
 from ..records import record
 
 
@@ -88,6 +87,9 @@ class Rule:
     # the training code the examples are checked against, as (path, text) pairs below a project
     # root (the rule reads the workspace's Python code); empty: the examples need none
     workspace: tuple = ()
+    # lang -> a Markdown table the page shows after the exceptions: made only for the docs, so
+    # that a check does not load the data behind it
+    exceptions_table: object = None
 
     def __post_init__(self):
         for table, kind in ((self.messages, Text), (self.fixes, FixText)):
@@ -106,6 +108,7 @@ class Rule:
     @property
     def doc_url(self) -> str:
         """The web address of the rule's page (never a file of the installed package)."""
+        from ..links import rule_url  # SARIF and the editor ask; a plain check never does
         return rule_url(self.code)
 
 
