@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .core.engine import Analysis, analyze, lint
     from .core.findings import Edit, Finding, Fix, Related
     from .core.settings import Settings
+del TYPE_CHECKING  # not part of the API
 
 
 def __getattr__(name: str) -> object:
