@@ -66,7 +66,7 @@ def describe(path: str, args, settings_for, problems: list) -> int:
               f"select: {', '.join(settings.select) or '(every rule)'}",
               f"extend-select: {', '.join(settings.extend_select) or '-'}",
               f"ignore: {', '.join(settings.ignore) or '-'}",
-              f"per-file-ignores: " + (", ".join(f"{glob} = {', '.join(keys)}"
+              "per-file-ignores: " + (", ".join(f"{glob} = {', '.join(keys)}"
                                                  for glob, _, keys in settings.per_file_ignores) or "-"),
               f"rules here: {', '.join(sorted(enabled_codes(settings, path))) or 'none'}",
               f"fail-level: {args.fail_level or settings.fail_level}",

@@ -335,7 +335,7 @@ def _directive_keyword(kind: str, d, langs, markdown: bool) -> str:
 def _rule_value(value: str, langs, markdown: bool) -> str:
     from .rules import RULES, rule_by_key, rule_list
     if value.lower() == "all":
-        return _paragraphs(f"### `all`" if markdown else "all", langs,
+        return _paragraphs("### `all`" if markdown else "all", langs,
                            "Every rule: " + ", ".join(r.code for r in RULES) + ".",
                            "所有规则：" + "、".join(r.code for r in RULES) + "。", markdown)
     rule = rule_by_key(value)

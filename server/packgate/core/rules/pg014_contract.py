@@ -218,7 +218,6 @@ def _parse_distance(clause, read) -> int:
 def _report(ctx: Context, scope: _Scope, launch, path, relation: Relation, judged, from_profile: bool,
             severity) -> None:
     looked = judged.looked
-    then = looked[-1]
     reason = (f". {relation.reason_en}" if relation.reason_en else "",
               f"。{relation.reason_zh}" if relation.reason_zh else "")
     fields = dict(launch=ctx.launch_name(launch), relation=relation.name,
