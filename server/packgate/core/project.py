@@ -159,9 +159,10 @@ def _is_environ(node) -> bool:
 def scan(root: str) -> ProjectIndex:
     """Read the Python files below root (bounded) and index the gate reads."""
     index = ProjectIndex(str(root))
-    stamps = []
+    stamps: list = []
+    folders: list = []
     count = 0
-    for path, st in python_files(root):
+    for path, st in python_files(root, folders):
         count += 1
         if st is None:
             continue
@@ -176,7 +177,7 @@ def scan(root: str) -> ProjectIndex:
         text = data.decode("utf-8", "replace")
         index.reads.extend(_reads_in(text, path))
     index.files_scanned = count
-    index.stamp = tuple(stamps)
+    index.stamp = tuple(stamps + folders)
     return index
 
 

@@ -13,14 +13,21 @@ MAX_FILES = 20_000
 MAX_FILE_BYTES = 2 * 1024 * 1024
 
 
-def python_files(root: str):
+def python_files(root: str, folders: list | None = None):
     """(path, its lstat) of every `*.py` file below root the training code's readers look at, in a
     stable order: SKIP_DIRS and hidden folders are left out, at most MAX_FILES names; the stat is
     None for a file that is not read (not regular, larger than MAX_FILE_BYTES, gone). The gate
-    scan and the contract index (core/code/index.py) walk the same files."""
+    scan and the contract index (core/code/index.py) walk the same files. folders, when given,
+    receives a stamp entry for each folder walked (stamp_changed: a file added or removed there
+    changes its mtime)."""
     count = 0
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        if folders is not None:
+            try:
+                folders.append((folder, os.stat(folder).st_mtime_ns, None))
+            except OSError:
+                pass
         for name in sorted(files):
             if not name.endswith(".py"):
                 continue
@@ -37,14 +44,14 @@ def python_files(root: str):
 
 
 def stamp_changed(stamp) -> bool:
-    """Whether a file of a (path, mtime_ns, size) stamp changed or went away."""
-    # cheap check: the files that held reads or existed last time (new files are picked up by
-    # invalidate() from the server's file watcher, or by the next CLI run)
+    """Whether a file of a (path, mtime_ns, size) stamp changed or went away, or a folder's
+    (path, mtime_ns, None) entry says a file was added there or removed (an editor without file
+    watching saves a new train.py: the next revalidation sees it)."""
     for p, mtime, size in stamp:
         try:
             st = os.stat(p)
         except OSError:
             return True
-        if st.st_mtime_ns != mtime or st.st_size != size:
+        if st.st_mtime_ns != mtime or (size is not None and st.st_size != size):
             return True
     return False

@@ -442,8 +442,9 @@ def build(root: str) -> ContractIndex:
     """Index the Python files below root (bounded as the gate scan), reusing unchanged files."""
     root = os.path.realpath(root)
     index = ContractIndex(root)
-    stamps = []
-    for path, st in python_files(root):
+    stamps: list = []
+    folders: list = []
+    for path, st in python_files(root, folders):
         index.files_seen += 1
         rel = os.path.relpath(path, root).replace(os.sep, "/")
         index.all_py.append(rel)
@@ -458,7 +459,7 @@ def build(root: str) -> ContractIndex:
             _FILES[path] = (st.st_mtime_ns, st.st_size, facts)
         if facts is not None:
             index.files[rel] = facts
-    index.stamp = tuple(stamps)
+    index.stamp = tuple(stamps + folders)
     return index
 
 
