@@ -108,6 +108,7 @@ class Val(NamedTuple):
     origin: Origin = Origin.LITERAL
     name: str = ""  # CALLER, ARGUMENT, INHERITED, DEFAULT: the variable or the parameter's number
     required: bool = False  # CALLER, ARGUMENT: expanded under set -u, so a path that goes on had it set
+    prefix: str = ""  # UNKNOWN: the literal text it starts with (`--micro-batch-size=$1`)
 
 
 UNSET = Val(ValKind.UNSET)

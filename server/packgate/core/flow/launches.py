@@ -183,14 +183,16 @@ class Launches:
         after = 0  # the first word after the last --micro-batch-size and its value
         for idx, v in enumerate(args):
             t = v.text
-            if t[:2] != "--" or (v.kind != _KNOWN and v.kind != _DEFAULT and v.via != "xargs"):
+            if v.kind == _UNKNOWN and v.prefix:  # `--micro-batch-size=$1`: the flag, its value unknown
+                t = v.prefix if v.prefix.startswith(G.MBS_FLAG + "=") else ""
+            if t[:2] != "--" or (v.kind != _KNOWN and v.kind != _DEFAULT and v.via != "xargs" and not v.prefix):
                 continue  # every flag looked for starts with --
             if t == G.MBS_FLAG:
                 if idx + 1 < len(args):  # a flag without a value is argparse's error, not ours
                     flag = v.span
                     mbs = args[idx + 1]
                     after = idx + 2
-            elif t.startswith(G.MBS_FLAG + "=") and v.kind == _UNKNOWN:  # xargs -I{}: its input
+            elif t.startswith(G.MBS_FLAG + "=") and v.kind == _UNKNOWN:  # xargs -I{}: its input; `=$1`
                 flag = v.span
                 mbs = Val(_UNKNOWN, via=v.via, origin=Origin.UNKNOWN)
                 after = idx + 1

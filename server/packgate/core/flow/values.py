@@ -42,7 +42,7 @@ class Values:
         parts = word.parts
         v = self.part(parts[0], s) if len(parts) == 1 else concat([self.part(p, s) for p in parts])
         return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end),
-                   v.foreign or self.where.sourced, v.origin, v.name, v.required)
+                   v.foreign or self.where.sourced, v.origin, v.name, v.required, v.prefix)
 
     def positional_args(self, word: Word, s: State) -> list:
         """What a word of `set -- ...` expands to: `"$@"` where the script never set the
@@ -406,6 +406,16 @@ class LazyNames:
         return v.text if v.kind != _UNKNOWN else ""
 
 
+def _known_start(vals: list) -> str:
+    """The text the known values at the start of a concatenation give (up to the first value that is not known)."""
+    out = []
+    for v in vals:
+        if v.kind != _KNOWN:
+            break
+        out.append(v.text)
+    return "".join(out)
+
+
 def concat(vals: list) -> Val:
     """The value of words joined without a separator."""
     if not vals:
@@ -420,7 +430,8 @@ def concat(vals: list) -> Val:
         first = next(v for v in vals if v.kind == _UNKNOWN)
         if len(nonempty) == 1:  # `"${X}"` read as parts: still the caller's X as it came
             return Val(_UNKNOWN, via=first.via, origin=first.origin, name=first.name, required=first.required)
-        return Val(_UNKNOWN, via=first.via, origin=_NOBODY)  # `${X}1`: not the caller's X as it came
+        # `${X}1`: not the caller's X as it came; `--opt=$X` still starts with `--opt=`
+        return Val(_UNKNOWN, via=first.via, origin=_NOBODY, prefix=_known_start(vals))
     text = "".join(v.text for v in vals)
     if _DEFAULT in kinds:
         first = next(v for v in vals if v.kind == _DEFAULT)
