@@ -3,6 +3,8 @@
 One test per behaviour; adding a command to COMMANDS takes one more here (docs/architecture.md).
 """
 
+import pytest
+
 from packgate.core.engine import analyze
 from packgate.core.flow import commands
 from packgate.core.settings import Settings
@@ -169,3 +171,26 @@ def test_the_regex_free_tests_agree_with_the_patterns_they_replace():
                 assert got is None, (p, s)
             else:
                 assert got == any(fnmatchcase(s, a) for a in alternatives), (p, s)
+
+
+@pytest.mark.parametrize("command,value", [
+    ("printf -v OFFLINE_PACKED_DATA %s 1", ("known", "1")),
+    ("printf -v OFFLINE_PACKED_DATA '%d' 1", ("known", "1")),
+    ("printf -vOFFLINE_PACKED_DATA -- '%s%s' 1", ("known", "1")),
+    ("printf -v OFFLINE_PACKED_DATA '%s' \"$CALLER\"", ("unknown", "")),
+    ("printf -v OFFLINE_PACKED_DATA '%03d' 1", ("unknown", "")),
+    ("printf -v OFFLINE_PACKED_DATA", ("known", "0")),  # no format: printf refuses, the value stays
+    ("printf '%s' 1", ("known", "0")),  # only printed
+])
+def test_printf_v_formats_into_its_name(command, value):
+    """`printf -v NAME` sets NAME and keeps its export mark (an exported 0 before it)."""
+    seen = gates_seen(f"export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=0\n{command}\ntorchrun train.py\n")
+    assert seen == [{"OFFLINE_PACKING_BMR": ("known", "1"), "OFFLINE_PACKED_DATA": value,
+                     "OFFLINE_PACKING_VQA": ("unset", "")}]
+
+
+def test_printf_v_of_a_default_is_a_default():
+    text = "export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\nprintf -v B '%s' \"${MBS:-2}\"\n" \
+           "torchrun train.py --micro-batch-size \"$B\"\n"
+    mbs = analyze(text, settings=EN, loader=None).flow.launches[0].paths[0].mbs
+    assert (str(mbs.kind), mbs.text, mbs.name) == ("default", "2", "MBS")

@@ -25,6 +25,7 @@ from .effects import (AsCommand, AssignWord, ChildEnv, Declare, Environ, NewPosi
                       UnsetNames, attributes_of)
 from .arith import assigned_names, read_names
 from .facts import Origin, Stop, Val, ValKind
+from .printf import formatted
 from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues
 
@@ -271,6 +272,57 @@ def read(c: Call):
                  for k, name in enumerate(plain)]
     out.append(_STATUS_OK)
     return out
+
+
+_PRINTF = Val(ValKind.UNKNOWN, via="printf -v", origin=Origin.UNKNOWN)
+
+
+def printf(c: Call):
+    """`printf -v NAME FORMAT [ARGUMENT...]`: NAME gets the formatted text (flow/printf.py) where
+    the path knows the format and the arguments, else a value the script cannot know; the
+    name keeps its export mark. Without -v, printf only prints."""
+    rest = c.rest
+    first = c.names[rest[0]] if rest else None
+    if first == "-v" and len(rest) >= 2:
+        name, k = c.names[rest[1]], 2
+    elif first is not None and first.startswith("-v") and len(first) > 2:
+        name, k = first[2:], 1
+    else:
+        return None
+    if name is None or not is_name(name):
+        return None  # an element (`-v A[1]`) or a name made at run time: not followed
+    if k < len(rest) and c.names[rest[k]] == "--":
+        k += 1
+    if k >= len(rest):
+        return None  # no format: printf refuses, NAME stays as it was
+    vals: list = []
+    for j in rest[k:]:
+        vals.extend(c.vals.flow.values(c.words[j], c.s))
+    if not vals or any(v.kind != ValKind.KNOWN and v.kind != ValKind.DEFAULT for v in vals):
+        return (SetValue(name, _PRINTF),)
+    text = formatted(vals[0].text, [v.text for v in vals[1:]])
+    if text is None:
+        return (SetValue(name, _PRINTF),)
+    default = next((v for v in vals if v.kind == ValKind.DEFAULT), None)
+    if default is None:
+        return (SetValue(name, Val(ValKind.KNOWN, text)), _STATUS_OK)
+    # `printf -v A '%s' "${MBS:-1}"`: the text, unless the caller sets what the default stands for
+    return (SetValue(name, Val(ValKind.DEFAULT, text, via=default.via, origin=Origin.DEFAULT, name=default.name)),
+            _STATUS_OK)
+
+
+def printf_assigns(cmd: Command) -> list:
+    """What `printf -v NAME` assigns, for the passes before the walk: NAME, from every name its
+    words expand."""
+    texts = [w.text for w in cmd.words[1:3]]
+    name = texts[1] if texts[:1] == ["-v"] and len(texts) > 1 else \
+        texts[0][2:] if texts and texts[0] is not None and texts[0].startswith("-v") else None
+    if name is None or not is_name(name):
+        return []
+    reads: frozenset = frozenset()
+    for w in cmd.words[1:]:
+        reads |= _word_refs_of(w)
+    return [(name, reads)]
 
 
 def mapfile(c: Call):
@@ -573,6 +625,7 @@ COMMANDS: dict[str, Handler] = {
     "read": Handler(read, assigns=read_assigns),
     "mapfile": Handler(mapfile, assigns=read_assigns), "readarray": Handler(mapfile, assigns=read_assigns),
     "getopts": Handler(getopts),
+    "printf": Handler(printf, assigns=printf_assigns),
     "let": Handler(arith, assigns=arith_assigns), "((": Handler(arith, assigns=arith_assigns),
     "export": Handler(declare), "unset": Handler(unset), "eval": Handler(eval_, opaque=True),
     "shift": Handler(shift, status_only=True, positional=True),
