@@ -167,13 +167,16 @@ class Values:
                 result = alt
         else:
             result = alt
-        if op in (":=", "=") and var is None:
-            # ${X:=d} assigns X in this shell (not exported): an assignment of its own
+        if op in (":=", "=") and (var is None or base.kind == ValKind.UNSET or base.kind == _KNOWN) \
+                and r.name not in s.readonly:
+            # ${X:=d} assigns X in this shell, an assignment of its own: where X was unset, or
+            # empty for `:=` (a known X here is empty: a set one returned above); X keeps its
+            # export mark (`export X` before it), else it is exported only under `set -a`
             self.rec.made += 1
             a = Assign(r.start, r.end, name=r.name, name_start=r.name_start, name_end=r.name_end,
                        mode=AssignMode.PARAM_DEFAULT, eq_end=r.name_end, decl_start=r.start, decl_end=r.end,
                        file=self.where.file_stack[-1] if len(self.where.file_stack) > 1 else None)
-            s.set(r.name, Var(result, s.allexport, a))
+            s.set(r.name, Var(result, s.allexport or (var is not None and var.exported), a))
             if r.name in G.GATES:
                 self.rec.gate_sites.setdefault(a, GateSite(a, result))
                 if a.file is not None and self.where.via is not None:
