@@ -63,6 +63,7 @@ def _statements(r: random.Random) -> list:
         lambda: f"export {gate()}+=" + r.choice(["1", "0"]),
         lambda: (lambda g: f'export {g}="${{{g}:-{r.choice(["1", "0"])}}}"')(gate()),
         lambda: f"{gate()}={val()} true",
+        lambda: (lambda g: f"{g}={val()} export {g}")(gate()),
         lambda: f"set -u; export {gate()}=${{V:-1}}; set +u",
         lambda: "MBS=" + r.choice(["1", "2", "${1:-1}", "${MBS:-2}", "$((1*1))"]),
         lambda: "shift",

@@ -424,6 +424,14 @@ _NAMED = Val(ValKind.UNKNOWN, via="a name made at run time", origin=Origin.UNKNO
 _LITERAL_NAME = Val(ValKind.KNOWN)
 
 
+def _prefix_value(c: Call, name: str) -> Optional[Val]:
+    """The value the command's own prefix gives name (`X=1 export X`), on this path; None without one."""
+    for a in reversed(c.prefix):
+        if a.name == name and a.mode == AssignMode.PREFIX and a.array is None:
+            return c.vals.flow.value(a.value, c.s) if a.value is not None else Val(ValKind.KNOWN, "")
+    return None
+
+
 def declare(c: Call):
     """`export`, `declare`, `typeset`, `local`, `readonly` reached as commands (through
     `command`/`builtin`, or with names made at run time: `export "$v=1"`, `export "${ENVS[@]}"`,
@@ -464,6 +472,9 @@ def declare(c: Call):
             if eq:
                 out.append(SetValue(name, Val(ValKind.KNOWN, value), True if exported else None, local=local))
             elif exported or negate:
+                given = _prefix_value(c, name) if kind == "export" and not negate else None
+                if given is not None:  # `X=1 export X`: bash keeps the prefix's value, exported
+                    out.append(SetValue(name, given, True))
                 out.append(Declare(((name, w.start, w.end),), w.start, w.end, export=not negate))
     out.append(_STATUS_OK if not any(type(e) is Status for e in out) else Status(FAILED))
     return out

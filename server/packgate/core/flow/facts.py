@@ -252,10 +252,12 @@ class LaunchPath:
         return self.vars.get(name)
 
     def exported(self, moved: bool = True) -> dict:
-        """name -> Var for every variable the launch sees from the script (exported, not `export -n`);
-        moved=False: their texts and kinds only matter, the offsets may be an earlier version's."""
+        """name -> Var for every variable the launch sees from the script (exported, not `export -n`,
+        not an array: bash never puts one in the environment); moved=False: their texts and kinds
+        only matter, the offsets may be an earlier version's."""
         found = self.vars if moved else self.raw_vars
-        return {n: v for n, v in found.items() if v is not None and v.exported and not v.negated}
+        return {n: v for n, v in found.items()
+                if v is not None and v.exported and not v.negated and v.array is None}
 
 
 @record(eq=True)

@@ -173,6 +173,8 @@ class Launches:
                     seen[gate] = Seen(Val(_UNKNOWN, via="--env-file", origin=Origin.UNKNOWN), None, lost=lost)
                 else:
                     seen[gate] = Seen(UNSET, None, lost=lost, removed=removed, dropped=drop)
+            elif var.exported and var.array is not None:  # bash never puts an array in the environment
+                seen[gate] = Seen(UNSET, None, lost=lost)
             elif var.exported:
                 seen[gate] = Seen(var.val, var.origin, dropped=drop)
             elif var.negated:
