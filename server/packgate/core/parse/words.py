@@ -25,8 +25,8 @@ SUBSTITUTION = "the output of a command"  # the reason of a command substitution
 
 
 class WordBuilder:
-    """The word half of the builder: needs `data`, `base`, `occurrences`, `_pre` and `block()`
-    from the statement half (build.Builder)."""
+    """The word half of the builder: needs `data`, `base`, `occurrences`, `_pre`, `shapes`
+    (new_shapes()) and `block()` from the statement half (build.Builder)."""
 
     def text(self, node) -> str:
         """The node's source text."""
@@ -43,49 +43,33 @@ class WordBuilder:
     def word(self, node, d: int) -> Word:
         """The Word of a node that is one shell word."""
         k = node.kind_id
-        # the common cases, a literal word, a quoted string without expansions or one plain
-        # expansion: built directly (the general walk, _word, gives the same parts at several
-        # times the cost)
-        if k == _K_WORD or k == _K_NUMBER:
-            if node.child_count:
-                return self._word(node, d, "word" if k == _K_WORD else "number")
-            sb, eb = node.start_byte, node.end_byte
-            raw = self.data[sb:eb].decode("utf-8", "replace")
-            txt = _unescape(raw, False) if "\\" in raw else raw
-            base = self.base
-            s, e = sb + base, eb + base
-            w = Word([Lit(txt, s, e)], s, e, "", raw, txt)
-            if txt.startswith(MBS_FLAG):
-                self._flag(txt, s)
-            return w
-        if k == _K_STRING or k == _K_RAW_STRING:
-            sb, eb = node.start_byte, node.end_byte
-            raw_b = self.data[sb:eb]
-            if k == _K_STRING and (b"$" in raw_b or b"`" in raw_b or b"\\" in raw_b or eb - sb < 2):
-                m = _ONE_REF_QUOTED.match(raw_b)
-                if m is not None:
-                    return self._one_ref(m, raw_b, sb, True)
-                if d < MAX_DEPTH:
-                    return self._quoted(node, raw_b, sb, eb, d)
-                return self._word(node, d, "string")
-            raw = raw_b.decode("utf-8", "replace")
-            base = self.base
-            s, e = sb + base, eb + base
-            txt = raw[1:-1]
-            if k == _K_STRING:
-                w = Word([Lit(txt, s + 1, e - 1)] if txt else [], s, e, '"', raw, txt)
-            else:
-                w = Word([Lit(txt, s + 1, e - 1)], s, e, "'", raw, txt)
-            if txt.startswith(MBS_FLAG):
-                self._flag(txt, s + 1)
-            return w
-        if k == _K_EXPANSION or k == _K_SIMPLE_EXPANSION:
+        if k in _SHAPED:
+            # the common cases, a literal word, a quoted string without expansions or one plain
+            # expansion, are built from their shape (_shape), worked out once per text and kind:
+            # a launcher writes the same words again and again (the general walk, _word, gives
+            # the same parts at several times the cost)
             sb = node.start_byte
             raw_b = self.data[sb:node.end_byte]
-            m = _ONE_REF.match(raw_b)
-            if m is not None:
-                return self._one_ref(m, raw_b, sb, False)
-        return self._word(node, d, node.type)
+            known = self.shapes[k]
+            shape = known.get(raw_b)
+            if shape is None:
+                shape = known[raw_b] = _shape(raw_b, k, node.child_count)
+            if shape is not _GENERAL:
+                s = sb + self.base
+                e = s + len(raw_b)
+                if shape[0]:  # one plain expansion
+                    _, raw, name, ns, ne, inner, array_all, quoted, gated = shape
+                    self.occurrences.append(Occurrence(name, s + ns, s + ne, _EXPAND))
+                    ref = Ref(name, s + inner, e - inner, s + ns, s + ne, "", None, array_all, quoted)
+                    return Word([ref], s, e, '"' if quoted else "", raw, None, gated)
+                _, raw, txt, inner, quote, flag = shape
+                w = Word([Lit(txt, s + inner, e - inner)] if txt or quote != '"' else [], s, e, quote, raw, txt)
+                if flag:
+                    self._flag(txt, s + inner)
+                return w
+            if k == _K_STRING and d < MAX_DEPTH:  # (deeper, the general walk keeps it opaque)
+                return self._quoted(node, raw_b, sb, sb + len(raw_b), d)
+        return self._word(node, d, KIND_NAMES[k])
 
     def _flag(self, txt: str, start: int) -> None:
         """A literal starting with --micro-batch-size: an occurrence of the flag when it is the
@@ -93,15 +77,6 @@ class WordBuilder:
         rest = txt[len(MBS_FLAG):]
         if rest == "" or rest.startswith("="):
             self.occurrences.append(Occurrence(MBS_FLAG, start, start + len(MBS_FLAG), _FLAG))
-
-    def _one_ref(self, m, raw_b: bytes, sb: int, quoted: bool) -> Word:
-        """A word that is one plain expansion, "${X}", "$X", "${A[@]}" or the same unquoted
-        (most arguments of a launcher): the parts the general walk gives, read off the bytes."""
-        base = self.base
-        s, e = sb + base, sb + len(raw_b) + base
-        inner = 1 if quoted else 0
-        ref = self._matched_ref(m, s, s + inner, e - inner, quoted)
-        return Word([ref], s, e, '"' if quoted else "", raw_b.decode("ascii"), None, ref.name in _GATES)
 
     def _matched_ref(self, m, at: int, start: int, end: int, quoted: bool) -> Ref:
         """The Ref of a match of _REF_BODY whose offsets count from at (start, end: the
@@ -361,7 +336,10 @@ _K_SUBSCRIPT = kind("subscript")
 # the nodes a part reads as literal text
 _LITERAL_PARTS = kinds("word", "number", "string_content", "extglob_pattern", "special_variable_name")
 
-_PLAIN_WORDS = frozenset(("word", "number", "string", "raw_string"))
+# the kinds word() builds from their shape where it can
+_SHAPED = kinds("word", "number", "string", "raw_string", "expansion", "simple_expansion")
+_GENERAL = ()  # the shape of a word the general walk builds
+_SPECIAL = re.compile(rb"[$`\\]")  # (`in` on bytes costs an exception raised and cleared)
 # subscript nodes read as words (others are arithmetic: their text)
 _SUBSCRIPT_WORDS = frozenset(("number", "string", "raw_string", "simple_expansion", "expansion",
                               "concatenation", "command_substitution"))
@@ -392,6 +370,37 @@ def _has_effects(parts) -> bool:
             if p.index is not None:
                 stack.extend(p.index.parts)
     return False
+
+
+def new_shapes() -> dict:
+    """An empty cache of word shapes (kind -> {text: shape}), one per builder."""
+    return {k: {} for k in _SHAPED}
+
+
+def _shape(raw_b: bytes, k: int, child_count: int) -> tuple:
+    """How word() builds a word of kind k written raw_b: (False, raw, text, its offset from
+    either end, quote, whether it starts with --micro-batch-size) for a literal; (True, raw,
+    name, the name's start and end from the word's start, the expansion's offset from either
+    end, array_all, quoted, whether it names a gate) for one plain expansion; else _GENERAL."""
+    if k == _K_WORD or k == _K_NUMBER:
+        if child_count:  # a number with an expansion in it (`10#$x`)
+            return _GENERAL
+        raw = raw_b.decode("utf-8", "replace")
+        txt = _unescape(raw, False)
+        return False, raw, txt, 0, "", txt.startswith(MBS_FLAG)
+    if k == _K_RAW_STRING or (k == _K_STRING and len(raw_b) >= 2 and _SPECIAL.search(raw_b) is None):
+        raw = raw_b.decode("utf-8", "replace")
+        txt = raw[1:-1]
+        return False, raw, txt, 1, "'" if k == _K_RAW_STRING else '"', txt.startswith(MBS_FLAG)
+    quoted = k == _K_STRING
+    m = (_ONE_REF_QUOTED if quoted else _ONE_REF).match(raw_b)
+    if m is None:
+        return _GENERAL
+    last = m.lastindex  # 1: ${X}, 2: ${A[@]}, 3: $X
+    g = 3 if last == 3 else 1
+    name = m[g].decode("ascii")
+    ns, ne = m.span(g)
+    return True, raw_b.decode("ascii"), name, ns, ne, 1 if quoted else 0, last == 2, quoted, name in _GATES
 
 
 def _unescape(text: str, quoted: bool) -> str:
