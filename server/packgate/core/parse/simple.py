@@ -17,7 +17,9 @@ _F_NAME, _F_VALUE = PARSER.language.field_id_for_name("name"), PARSER.language.f
 _K_EQ, _K_PLUS_EQ, _K_ARRAY = kind("="), kind("+="), kind("array")
 _ELEMENTS = NAMED - {kind("comment")}  # the words of an array literal
 _K_COMMAND_NAME, _K_VARIABLE_ASSIGNMENT, _K_COMMENT = kind("command_name"), kind("variable_assignment"), kind("comment")
-_K_HERESTRING, _REDIRECTS = kind("herestring_redirect"), kinds("file_redirect", "heredoc_redirect")
+_K_HERESTRING = kind("herestring_redirect")
+# the named children of a command after its name that are its words
+_ARGUMENTS = NAMED - {_K_COMMAND_NAME, _K_HERESTRING, _K_COMMENT} - kinds("file_redirect", "heredoc_redirect")
 
 _PLAIN, _PREFIX = AssignMode.PLAIN, AssignMode.PREFIX
 _PREFIX_KIND, _ASSIGN_KIND = OccurrenceKind.PREFIX, OccurrenceKind.ASSIGN
@@ -160,12 +162,13 @@ class SimpleBuilder(WordBuilder):
         if value_node is not None:
             if value_node.kind_id == _K_ARRAY:
                 word, keyed = self.word, self.keyed_element
-                kids = [c for c in value_node.children if c.kind_id in _ELEMENTS]
                 if self.data.find(b"]=", value_node.start_byte, value_node.end_byte) < 0:  # no `[key]=value` in it
-                    a.array = [word(c, d) for c in kids]
+                    a.array = [word(c, d) for c in value_node.children if c.kind_id in _ELEMENTS]
                     return a
                 a.array = []
-                for c in kids:
+                for c in value_node.children:
+                    if c.kind_id not in _ELEMENTS:
+                        continue
                     pair = keyed(c, d) if c.type == "concatenation" else None
                     if pair is None:
                         a.array.append(word(c, d))
@@ -200,17 +203,15 @@ class SimpleBuilder(WordBuilder):
         prefix_nodes, words, name_node, here = [], [], None, None
         for i, c in enumerate(node.children):
             k = c.kind_id
-            if k == _K_COMMAND_NAME:  # the `name` field: a command_name is never anything else
+            if name_node is not None and k in _ARGUMENTS:  # (the commonest child: tested first)
+                words.append(c)  # an `argument`, or another named node after the name
+            elif k == _K_COMMAND_NAME:  # the `name` field: a command_name is never anything else
                 name_node = c
-            elif k in NAMED:
+            elif k in NAMED:  # (a redirection or a comment is skipped)
                 if k == _K_VARIABLE_ASSIGNMENT and name_node is None:
                     prefix_nodes.append(c)
                 elif k == _K_HERESTRING:
                     here = c
-                elif k in _REDIRECTS:
-                    continue
-                elif name_node is not None and k != _K_COMMENT:
-                    words.append(c)  # an `argument`, or another named node after the name
             elif name_node is not None and node.field_name_for_child(i) == "argument":
                 words.append(c)  # `$`, `=~` or `==`
         out: list[Stmt] = []

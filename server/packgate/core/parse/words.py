@@ -109,6 +109,8 @@ class WordBuilder:
                 parts.append(Lit(_unescape(txt, True) if "\\" in txt else txt, cs + base, ce + base))
             elif (k == _K_EXPANSION or k == _K_SIMPLE_EXPANSION) and (m := _ONE_REF.match(data, cs, ce)) is not None:
                 parts.append(self._matched_ref(m, base, cs + base, ce + base, True))
+            elif k == _K_EXPANSION:  # (what parts() does with it: d + 1 is never too deep here)
+                parts.append(self.expansion(c, d + 1, True))
             else:
                 self.parts(c, parts, d + 1, True)
             prev = ce
@@ -137,8 +139,9 @@ class WordBuilder:
                     self._flag(p.text, p.start)
                 continue
             literal = False
-            if cls is Ref and not effects:
-                effects = _has_effects((p,))
+            if cls is Ref and not effects:  # (_has_effects, without a call for a plain expansion)
+                effects = p.op in _EFFECT_OPS or p.name in _GATES or \
+                    ((p.arg is not None or p.index is not None) and _has_effects((p,)))
         if literal:
             w.text = "".join([p.text for p in w.parts])
         else:
@@ -252,19 +255,19 @@ class WordBuilder:
             elif k == _K_HASH or k == _K_BANG:
                 op = "other"
         s, e = node.start_byte + base, node.end_byte + base
-        if not name or (bang and (index is not None or array_all or op not in ("", "@", "*"))):
+        if not name or (bang and (index is not None or array_all or op not in _NAMES_OPS)):
             return Opaque("expansion", s, e)
         self.occurrences.append(Occurrence(name, ns, ne, _EXPAND))
         if bang:
             return Ref(name, s, e, ns, ne, "", None, False, quoted, None, op == "", op != "")
-        if op not in ("", ":-", "-", ":=", "=", ":+", "+"):
+        if op and op not in _ARG_OPS:
             op = "other"
         if arg_nodes:
             parts: list = []
             for c in arg_nodes:
                 self.parts(c, parts, d + 1, quoted)
             arg = Word(parts, arg_nodes[0].start_byte + base, arg_nodes[-1].end_byte + base)
-        elif op in (":-", "-", ":=", "=", ":+", "+"):
+        elif op in _ARG_OPS:
             arg = Word([], ne, ne)
         return Ref(name, s, e, ns, ne, op, arg, array_all, quoted, index)
 
@@ -336,6 +339,9 @@ _K_SUBSCRIPT = kind("subscript")
 # the nodes a part reads as literal text
 _LITERAL_PARTS = kinds("word", "number", "string_content", "extglob_pattern", "special_variable_name")
 
+_ARG_OPS = frozenset((":-", "-", ":=", "=", ":+", "+"))  # the operators of ${X<op>word} a Ref keeps
+_EFFECT_OPS = frozenset((":=", "="))  # those that assign
+_NAMES_OPS = frozenset(("", "@", "*"))  # ${!X}, ${!P@}, ${!P*}
 # the kinds word() builds from their shape where it can
 _SHAPED = kinds("word", "number", "string", "raw_string", "expansion", "simple_expansion")
 _GENERAL = ()  # the shape of a word the general walk builds
@@ -363,7 +369,7 @@ def _has_effects(parts) -> bool:
     while stack:
         p = stack.pop()
         if p.__class__ is Ref:
-            if p.op in (":=", "=") or p.name in _GATES:
+            if p.op in _EFFECT_OPS or p.name in _GATES:
                 return True
             if p.arg is not None:
                 stack.extend(p.arg.parts)
