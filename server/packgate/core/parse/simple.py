@@ -15,6 +15,9 @@ _DYNAMIC_ITEMS = frozenset(("string", "raw_string", "concatenation", "simple_exp
 
 _F_NAME, _F_VALUE = PARSER.language.field_id_for_name("name"), PARSER.language.field_id_for_name("value")
 _K_EQ, _K_PLUS_EQ, _K_ARRAY = kind("="), kind("+="), kind("array")
+# an assignment's children: its name, its `=` and its value (a comment or an error is none)
+_ASSIGNED, _EQUALS = kinds("variable_name", "subscript"), frozenset((_K_EQ, _K_PLUS_EQ))
+_VALUES = NAMED - kinds("comment", "ERROR")
 _ELEMENTS = NAMED - {kind("comment")}  # the words of an array literal
 _K_COMMAND_NAME, _K_VARIABLE_ASSIGNMENT, _K_COMMENT = kind("command_name"), kind("variable_assignment"), kind("comment")
 _K_HERESTRING = kind("herestring_redirect")
@@ -130,14 +133,21 @@ class SimpleBuilder(WordBuilder):
         return self._finished(Word(parts, s, e, "", self.text(node)))
 
     def assignment(self, node, mode: str, d: int) -> Optional[Assign]:
-        name_node = node.child_by_field_id(_F_NAME)
-        value_node = node.child_by_field_id(_F_VALUE)
-        eq = None
-        for c in node.children:  # `=` or `+=` (never a name or value: those are named nodes)
-            k = c.kind_id
-            if k == _K_EQ or k == _K_PLUS_EQ:
-                eq = c
-                break
+        kids = node.children
+        n = len(kids)
+        if 2 <= n <= 3 and kids[0].kind_id in _ASSIGNED and (k := kids[1].kind_id) in _EQUALS \
+                and (n == 2 or kids[2].kind_id in _VALUES):
+            # the usual children, read by position (a field look-up makes each node anew)
+            name_node, eq, value_node = kids[0], kids[1], kids[2] if n == 3 else None
+        else:
+            name_node = node.child_by_field_id(_F_NAME)
+            value_node = node.child_by_field_id(_F_VALUE)
+            eq = None
+            for c in kids:  # `=` or `+=` (never a name or value: those are named nodes)
+                k = c.kind_id
+                if k == _K_EQ or k == _K_PLUS_EQ:
+                    eq = c
+                    break
         append = eq is not None and k == _K_PLUS_EQ
         if name_node is None:
             return None
