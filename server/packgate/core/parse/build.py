@@ -20,7 +20,7 @@ from .model import (AndOr, Block, Command, Directive, DirectiveKind, Lit, Opaque
                     Opaque_, Script, Stmt, Sub, SubKind, Top, Unset, Word)
 from .reuse import move_top, reusable
 from .simple import _K_COMMENT, _PLAIN, SimpleBuilder
-from .words import MAX_DEPTH, new_shapes
+from .words import MAX_DEPTH
 
 # a pattern, compiled on first use (re keeps it): most scripts hold no directive
 DIRECTIVE = r"#\s*packgate\s+(disable|profile|source)\s*=\s*(\S+)"
@@ -92,7 +92,7 @@ class Builder(SimpleBuilder):
         self.pending: list[Directive] = []
         self.seen_command = False
         self._pre: list = []  # command substitutions met in the words of the statement being built
-        self.shapes = new_shapes()
+        self.shapes: dict = {}  # the shapes of the words met (words._shape)
 
     # -- blocks
     def block(self, nodes, depth: int, start: int, end: int) -> Block:

@@ -4,6 +4,7 @@ tree-sitter nodes into Word records (with every variable mention noted as an Occ
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from .. import gates as G
 from .grammar import KIND_NAMES, NAMED, kind, kinds
@@ -25,8 +26,8 @@ SUBSTITUTION = "the output of a command"  # the reason of a command substitution
 
 
 class WordBuilder:
-    """The word half of the builder: needs `data`, `base`, `occurrences`, `_pre`, `shapes`
-    (new_shapes()) and `block()` from the statement half (build.Builder)."""
+    """The word half of the builder: needs `data`, `base`, `occurrences`, `_pre`, `shapes` (a
+    dict, text -> _shape) and `block()` from the statement half (build.Builder)."""
 
     def text(self, node) -> str:
         """The node's source text."""
@@ -45,31 +46,81 @@ class WordBuilder:
         k = node.kind_id
         if k in _SHAPED:
             # the common cases, a literal word, a quoted string without expansions or one plain
-            # expansion, are built from their shape (_shape), worked out once per text and kind:
+            # expansion, are built from their shape (_shape), worked out once per text (of these
+            # kinds only a word and a number share texts, and they give the same):
             # a launcher writes the same words again and again (the general walk, _word, gives
-            # the same parts at several times the cost)
+            # the same parts at several times the cost); other words of text and expansions
+            # only are built by the general walk once, then again from what it gave (_template)
             sb = node.start_byte
             raw_b = self.data[sb:node.end_byte]
-            known = self.shapes[k]
-            shape = known.get(raw_b)
+            shape = self.shapes.get(raw_b)
             if shape is None:
-                shape = known[raw_b] = _shape(raw_b, k, node.child_count)
-            if shape is not _GENERAL:
-                s = sb + self.base
-                e = s + len(raw_b)
-                if shape[0]:  # one plain expansion
-                    _, raw, name, ns, ne, inner, array_all, quoted, gated = shape
-                    self.occurrences.append(Occurrence(name, s + ns, s + ne, _EXPAND))
-                    ref = Ref(name, s + inner, e - inner, s + ns, s + ne, "", None, array_all, quoted)
-                    return Word([ref], s, e, '"' if quoted else "", raw, None, gated)
+                shape = self.shapes[raw_b] = _shape(raw_b, k, node.child_count)
+            if shape[0] is _LITERAL:
                 _, raw, txt, inner, quote, flag = shape
-                w = Word([Lit(txt, s + inner, e - inner)] if txt or quote != '"' else [], s, e, quote, raw, txt)
+                s = sb + self.base
                 if flag:
                     self._flag(txt, s + inner)
-                return w
+                e = s + len(raw_b)
+                return Word([Lit(txt, s + inner, e - inner)] if txt or quote != '"' else [], s, e, quote, raw, txt)
+            if shape[0] is _ONE_EXPANSION:
+                _, raw, name, ns, ne, inner, array_all, quoted, gated = shape
+                s = sb + self.base
+                self.occurrences.append(Occurrence(name, s + ns, s + ne, _EXPAND))
+                e = s + len(raw_b)
+                ref = Ref(name, s + inner, e - inner, s + ns, s + ne, "", None, array_all, quoted)
+                return Word([ref], s, e, '"' if quoted else "", raw, None, gated)
+            if shape[0] is _TEMPLATE and d + shape[1] < MAX_DEPTH:  # (deeper, the walk may give an Opaque)
+                return self._from_template(shape, sb + self.base)
+            o0 = len(self.occurrences)
             if k == _K_STRING and d < MAX_DEPTH:  # (deeper, the general walk keeps it opaque)
-                return self._quoted(node, raw_b, sb, sb + len(raw_b), d)
+                w = self._quoted(node, raw_b, sb, sb + len(raw_b), d)
+            else:
+                w = self._word(node, d, KIND_NAMES[k])
+            if shape is _TO_LEARN or shape is _SEEN:  # learnt when seen again (most words are not)
+                self.shapes[raw_b] = _SEEN if shape is _TO_LEARN else self._template(w, o0)
+            return w
         return self._word(node, d, KIND_NAMES[k])
+
+    def _template(self, w: Word, o0: int) -> tuple:
+        """What the general walk gave for a word (w, its occurrences from o0 on), kept for the
+        same text elsewhere: (_TEMPLATE, how deep its expansions nest, the word) with offsets
+        from its start (_template_word), when it holds text and expansions only and noted one
+        occurrence per expansion and flag (as _template_built and _from_template do); else
+        _GENERAL."""
+        found = _template_word(w, w.start)
+        if found is None:
+            return _GENERAL
+        depth, template, noted = found
+        for p in w.parts:  # the flags _finished noted, after the expansions
+            if p.__class__ is Lit and p.text.startswith(MBS_FLAG):
+                rest = p.text[len(MBS_FLAG):]
+                noted += rest == "" or rest.startswith("=")
+        if len(self.occurrences) - o0 != noted:
+            return _GENERAL  # it noted something else: left to the general walk
+        return _TEMPLATE, depth + 2, template
+
+    def _from_template(self, shape: tuple, s: int) -> Word:
+        """A word built from a _TEMPLATE shape (_template), its text starting at s."""
+        w = self._template_built(shape[2], s)
+        for p in w.parts:
+            if p.__class__ is Lit and p.text.startswith(MBS_FLAG):
+                self._flag(p.text, p.start)
+        return w
+
+    def _template_built(self, template: tuple, s: int) -> Word:
+        """The Word of a template (_template_word) at s, its expansions noted as occurrences."""
+        start, end, quote, raw, text, effects, items = template
+        parts: list = []
+        for item in items:
+            if len(item) == 3:
+                parts.append(Lit(item[0], s + item[1], s + item[2]))
+                continue
+            name, a, b, ns, ne, op, arg, array_all, quoted = item
+            self.occurrences.append(Occurrence(name, s + ns, s + ne, _EXPAND))
+            parts.append(Ref(name, s + a, s + b, s + ns, s + ne, op,
+                             None if arg is None else self._template_built(arg, s), array_all, quoted))
+        return Word(parts, s + start, s + end, quote, raw, text, effects)
 
     def _flag(self, txt: str, start: int) -> None:
         """A literal starting with --micro-batch-size: an occurrence of the flag when it is the
@@ -231,7 +282,7 @@ class WordBuilder:
                 if k == _K_BANG and not name and not seen_op and not bang:
                     bang = True  # ${!X}, ${!P@}: indirection, the names with a prefix
                     continue
-                op = self.text(c)
+                op = data[c.start_byte:c.end_byte].decode("utf-8", "replace")
                 seen_op = True
                 continue
             if not seen_op and (k == _K_VARIABLE_NAME or k == _K_SPECIAL_VARIABLE_NAME) and not name:
@@ -344,7 +395,9 @@ _EFFECT_OPS = frozenset((":=", "="))  # those that assign
 _NAMES_OPS = frozenset(("", "@", "*"))  # ${!X}, ${!P@}, ${!P*}
 # the kinds word() builds from their shape where it can
 _SHAPED = kinds("word", "number", "string", "raw_string", "expansion", "simple_expansion")
-_GENERAL = ()  # the shape of a word the general walk builds
+_LITERAL, _ONE_EXPANSION, _TEMPLATE = "literal", "one expansion", "template"  # the shapes' tags
+_GENERAL = ("general",)  # the shape of a word the general walk builds every time
+_TO_LEARN, _SEEN = ("to learn",), ("seen",)  # those of a word it builds once or twice (word(), _template)
 _SPECIAL = re.compile(rb"[$`\\]")  # (`in` on bytes costs an exception raised and cleared)
 # subscript nodes read as words (others are arithmetic: their text)
 _SUBSCRIPT_WORDS = frozenset(("number", "string", "raw_string", "simple_expansion", "expansion",
@@ -378,35 +431,60 @@ def _has_effects(parts) -> bool:
     return False
 
 
-def new_shapes() -> dict:
-    """An empty cache of word shapes (kind -> {text: shape}), one per builder."""
-    return {k: {} for k in _SHAPED}
-
-
 def _shape(raw_b: bytes, k: int, child_count: int) -> tuple:
-    """How word() builds a word of kind k written raw_b: (False, raw, text, its offset from
-    either end, quote, whether it starts with --micro-batch-size) for a literal; (True, raw,
-    name, the name's start and end from the word's start, the expansion's offset from either
-    end, array_all, quoted, whether it names a gate) for one plain expansion; else _GENERAL."""
+    """How word() builds a word of kind k written raw_b: (_LITERAL, raw, text, its offset from
+    either end, quote, whether it starts with --micro-batch-size) for a literal; (_ONE_EXPANSION,
+    raw, name, the name's start and end from the word's start, the expansion's offset from
+    either end, array_all, quoted, whether it names a gate) for one plain expansion; _TO_LEARN
+    for another string or expansion (the general walk builds it, _template keeps what it gave);
+    else _GENERAL."""
     if k == _K_WORD or k == _K_NUMBER:
         if child_count:  # a number with an expansion in it (`10#$x`)
             return _GENERAL
         raw = raw_b.decode("utf-8", "replace")
         txt = _unescape(raw, False)
-        return False, raw, txt, 0, "", txt.startswith(MBS_FLAG)
+        return _LITERAL, raw, txt, 0, "", txt.startswith(MBS_FLAG)
     if k == _K_RAW_STRING or (k == _K_STRING and len(raw_b) >= 2 and _SPECIAL.search(raw_b) is None):
         raw = raw_b.decode("utf-8", "replace")
         txt = raw[1:-1]
-        return False, raw, txt, 1, "'" if k == _K_RAW_STRING else '"', txt.startswith(MBS_FLAG)
+        return _LITERAL, raw, txt, 1, "'" if k == _K_RAW_STRING else '"', txt.startswith(MBS_FLAG)
     quoted = k == _K_STRING
     m = (_ONE_REF_QUOTED if quoted else _ONE_REF).match(raw_b)
     if m is None:
-        return _GENERAL
+        return _TO_LEARN
     last = m.lastindex  # 1: ${X}, 2: ${A[@]}, 3: $X
     g = 3 if last == 3 else 1
     name = m[g].decode("ascii")
     ns, ne = m.span(g)
-    return True, raw_b.decode("ascii"), name, ns, ne, 1 if quoted else 0, last == 2, quoted, name in _GATES
+    return _ONE_EXPANSION, raw_b.decode("ascii"), name, ns, ne, 1 if quoted else 0, last == 2, quoted, name in _GATES
+
+
+def _template_word(w: Word, at: int) -> Optional[tuple]:
+    """(how deep its expansions' words nest, the word with offsets from at: (start, end, quote,
+    raw, text, effects, its parts: (text, start, end) for a Lit, (name, start, end, name_start,
+    name_end, op, the template of its word or None, array_all, quoted) for a Ref), how many
+    expansions it holds); None when a part is anything else (an Opaque, a subscript, an
+    indirection)."""
+    items, depth, refs = [], 0, 0
+    for p in w.parts:
+        cls = p.__class__
+        if cls is Lit:
+            items.append((p.text, p.start - at, p.end - at))
+        elif cls is Ref and p.index is None and not p.indirect and not p.prefix_names:
+            refs += 1
+            arg = None
+            if p.arg is not None:
+                found = _template_word(p.arg, at)
+                if found is None:
+                    return None
+                depth = max(depth, found[0] + 1)
+                arg = found[1]
+                refs += found[2]
+            items.append((p.name, p.start - at, p.end - at, p.name_start - at, p.name_end - at, p.op, arg,
+                          p.array_all, p.quoted))
+        else:
+            return None
+    return depth, (w.start - at, w.end - at, w.quote, w.raw, w.text, w.effects, tuple(items)), refs
 
 
 def _unescape(text: str, quoted: bool) -> str:
