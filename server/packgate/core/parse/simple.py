@@ -10,8 +10,8 @@ from .model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, Oc
 from .words import _K_SUBSCRIPT, WordBuilder, is_name
 
 # declaration items that are no name nor assignment as written: the names come at run time
-_DYNAMIC_ITEMS = frozenset(("string", "raw_string", "concatenation", "simple_expansion", "expansion",
-                            "command_substitution"))
+_DYNAMIC_ITEMS = kinds("string", "raw_string", "concatenation", "simple_expansion", "expansion",
+                       "command_substitution")
 
 _F_NAME, _F_VALUE = PARSER.language.field_id_for_name("name"), PARSER.language.field_id_for_name("value")
 _K_EQ, _K_PLUS_EQ, _K_ARRAY = kind("="), kind("+="), kind("array")
@@ -20,6 +20,7 @@ _ASSIGNED, _EQUALS = kinds("variable_name", "subscript"), frozenset((_K_EQ, _K_P
 _VALUES = NAMED - kinds("comment", "ERROR")
 _ELEMENTS = NAMED - {kind("comment")}  # the words of an array literal
 _K_COMMAND_NAME, _K_VARIABLE_ASSIGNMENT, _K_COMMENT = kind("command_name"), kind("variable_assignment"), kind("comment")
+_K_WORD, _K_VARIABLE_NAME = kind("word"), kind("variable_name")
 _K_HERESTRING = kind("herestring_redirect")
 # the named children of a command after its name that are its words
 _ARGUMENTS = NAMED - {_K_COMMAND_NAME, _K_HERESTRING, _K_COMMENT} - kinds("file_redirect", "heredoc_redirect")
@@ -43,13 +44,16 @@ class SimpleBuilder(WordBuilder):
         flags = ""
         items = []
         for c in node.children[1:]:
-            if c.type == "word" and self.text(c).startswith(("-", "+")):
-                flags += self.text(c)
-            elif c.type in ("variable_assignment", "variable_name"):
+            k = c.kind_id
+            if k == _K_WORD:
+                text = self.text(c)
+                if text.startswith(("-", "+")):
+                    flags += text
+                elif is_name(text):
+                    items.append(c)
+            elif k == _K_VARIABLE_ASSIGNMENT or k == _K_VARIABLE_NAME:
                 items.append(c)
-            elif c.type == "word" and is_name(self.text(c)):
-                items.append(c)
-            elif c.is_named and c.type in _DYNAMIC_ITEMS:
+            elif k in _DYNAMIC_ITEMS:
                 # `export "$v=1"`, `export "${ENVS[@]}"`: names made at run time, the builtin's handler's
                 return self.declaration_command(node, d)
         exported = keyword == "export" or (keyword in ("declare", "typeset", "local") and "x" in flags
@@ -67,7 +71,7 @@ class SimpleBuilder(WordBuilder):
         names = []
         s, e = self.s(node), self.e(node)
         for c in items:
-            if c.type == "variable_assignment":
+            if c.kind_id == _K_VARIABLE_ASSIGNMENT:
                 a = self.assignment(c, mode, d)
                 if a is None:
                     continue
@@ -163,12 +167,11 @@ class SimpleBuilder(WordBuilder):
         name = self.data[name_start - base:name_end - base].decode("utf-8", "replace")
         s, e = node.start_byte + base, node.end_byte + base
         # (positional: start, end, name, name_start, name_end, value, array, append, mode, exported,
-        # eq_end, decl_start, decl_end, decl_items, keyword, file)
+        # eq_end, decl_start, decl_end, decl_items, keyword, file, index)
         a = Assign(s, e, name, name_start, name_end, None, None, append, mode, False,
-                   eq.end_byte + base if eq is not None else name_end, s, e, 1, "", self.file)
+                   eq.end_byte + base if eq is not None else name_end, s, e, 1, "", self.file, index)
         self.occurrences.append(Occurrence(name, name_start, name_end,
                                            _PREFIX_KIND if mode == _PREFIX else _ASSIGN_KIND))
-        a.index = index
         if value_node is not None:
             if value_node.kind_id == _K_ARRAY:
                 word, keyed = self.word, self.keyed_element
@@ -255,8 +258,7 @@ class SimpleBuilder(WordBuilder):
         for w in words:
             cmd_words.append(self.word(w, d))
         stdin = self.herestring(here, d) if here is not None else None
-        cmd = Command(s, node.end_byte + base, prefix, cmd_words, name_start, name_end, self.take_pre())
-        cmd.stdin = stdin
+        cmd = Command(s, node.end_byte + base, prefix, cmd_words, name_start, name_end, self.take_pre(), None, stdin)
         if not cmd_words:
             # only assignments (e.g. inside `A=1 B=2` glued): they are plain assignments
             for a in prefix:
