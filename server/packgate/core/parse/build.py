@@ -131,7 +131,9 @@ class Builder(SimpleBuilder):
             else:
                 # a command of a block: what a `# packgate disable=` line before it covers
                 self.statements.append((node.start_byte + base, node.end_byte + base))
-                stmts = self.statement(node, depth, k)
+                build = STATEMENTS.get(k)  # (statement()'s dispatch without its call: most pass here)
+                stmts = build(self, node, depth + 1) if build is not None and depth <= MAX_DEPTH \
+                    else self.statement(node, depth, k)
                 if amp is not None:
                     stmts = self.background(node, stmts, amp)
             self.seen_command = True

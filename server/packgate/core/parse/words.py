@@ -45,36 +45,36 @@ class WordBuilder:
         """The Word of a node that is one shell word."""
         k = node.kind_id
         if k in _SHAPED:
-            # the common cases, a literal word, a quoted string without expansions or one plain
-            # expansion, are built from their shape (_shape), worked out once per text (of these
-            # kinds only a word and a number share texts, and they give the same):
-            # a launcher writes the same words again and again (the general walk, _word, gives
-            # the same parts at several times the cost); other words of text and expansions
-            # only are built by the general walk once, then again from what it gave (_template)
-            sb = node.start_byte
-            raw_b = self.data[sb:node.end_byte]
+            # a launcher writes the same words again and again: the common ones, a literal word,
+            # a quoted string without expansions or one plain expansion, are built from their
+            # shape (_shape), worked out once per text (of these kinds only a word and a number
+            # share texts, and they give the same); others of text and expansions only, from
+            # what the general walk gave for the same text (_template). (The general walk,
+            # _word, gives the same parts at several times the cost.)
+            sb, eb = node.start_byte, node.end_byte
+            raw_b = self.data[sb:eb]
             shape = self.shapes.get(raw_b)
             if shape is None:
                 shape = self.shapes[raw_b] = _shape(raw_b, k, node.child_count)
             if shape[0] is _LITERAL:
                 _, raw, txt, inner, quote, flag = shape
-                s = sb + self.base
+                base = self.base
+                s, e = sb + base, eb + base
                 if flag:
                     self._flag(txt, s + inner)
-                e = s + len(raw_b)
                 return Word([Lit(txt, s + inner, e - inner)] if txt or quote != '"' else [], s, e, quote, raw, txt)
             if shape[0] is _ONE_EXPANSION:
                 _, raw, name, ns, ne, inner, array_all, quoted, gated = shape
-                s = sb + self.base
+                base = self.base
+                s, e = sb + base, eb + base
                 self.occurrences.append(Occurrence(name, s + ns, s + ne, _EXPAND))
-                e = s + len(raw_b)
                 ref = Ref(name, s + inner, e - inner, s + ns, s + ne, "", None, array_all, quoted)
                 return Word([ref], s, e, '"' if quoted else "", raw, None, gated)
             if shape[0] is _TEMPLATE and d + shape[1] < MAX_DEPTH:  # (deeper, the walk may give an Opaque)
                 return self._from_template(shape, sb + self.base)
             o0 = len(self.occurrences)
             if k == _K_STRING and d < MAX_DEPTH:  # (deeper, the general walk keeps it opaque)
-                w = self._quoted(node, raw_b, sb, sb + len(raw_b), d)
+                w = self._quoted(node, raw_b, sb, eb, d)
             else:
                 w = self._word(node, d, KIND_NAMES[k])
             if shape is _TO_LEARN or shape is _SEEN:  # learnt when seen again (most words are not)
