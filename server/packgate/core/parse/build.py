@@ -125,7 +125,10 @@ class Builder(SimpleBuilder):
                 i += 1
                 continue
             amp = items[i + 1] if i + 1 < count and kinds[i + 1] == _K_AMP else None
-            waiting, self.pending = self.pending, []
+            if self.pending:  # the directives waiting for a command cover this one
+                for dct in self.pending:
+                    dct.scope_start, dct.scope_end = node.start_byte + base, node.end_byte + base
+                self.pending = []
             if top:
                 stmts = self.top_statement(node, k, amp)
             else:
@@ -137,8 +140,6 @@ class Builder(SimpleBuilder):
                 if amp is not None:
                     stmts = self.background(node, stmts, amp)
             self.seen_command = True
-            for dct in waiting:
-                dct.scope_start, dct.scope_end = self.s(node), self.e(node)
             body.extend(stmts)
             i += 1 if amp is None else 2
 
