@@ -92,7 +92,8 @@ class Builder(SimpleBuilder):
         self.pending: list[Directive] = []
         self.seen_command = False
         self._pre: list = []  # command substitutions met in the words of the statement being built
-        self.shapes: dict = {}  # the shapes of the words met (words._shape)
+        self.literals: dict = {}  # the literal words met, and the shapes of the strings (words.py)
+        self.shapes: dict = {}
 
     # -- blocks
     def block(self, nodes, depth: int, start: int, end: int) -> Block:

@@ -26,8 +26,9 @@ SUBSTITUTION = "the output of a command"  # the reason of a command substitution
 
 
 class WordBuilder:
-    """The word half of the builder: needs `data`, `base`, `occurrences`, `_pre`, `shapes` (a
-    dict, text -> _shape) and `block()` from the statement half (build.Builder)."""
+    """The word half of the builder: needs `data`, `base`, `occurrences`, `_pre`, `literals` and
+    `shapes` (dicts: a literal word's text -> (raw, text, flag), a string's or expansion's ->
+    _shape) and `block()` from the statement half (build.Builder)."""
 
     def text(self, node) -> str:
         """The node's source text."""
@@ -44,18 +45,32 @@ class WordBuilder:
     def word(self, node, d: int) -> Word:
         """The Word of a node that is one shell word."""
         k = node.kind_id
+        if (k == _K_WORD or k == _K_NUMBER) and not node.child_count:  # literal text
+            sb, eb = node.start_byte, node.end_byte
+            raw_b = self.data[sb:eb]
+            known = self.literals.get(raw_b)  # (a launcher repeats its words: decoded once)
+            if known is None:
+                raw = raw_b.decode("utf-8", "replace")
+                txt = _unescape(raw, False) if "\\" in raw else raw
+                known = self.literals[raw_b] = (raw, txt, txt.startswith(MBS_FLAG))
+            raw, txt, flag = known
+            base = self.base
+            s, e = sb + base, eb + base
+            if flag:
+                self._flag(txt, s)
+            return Word([Lit(txt, s, e)], s, e, "", raw, txt)
         if k in _SHAPED:
-            # a launcher writes the same words again and again: the common ones, a literal word,
-            # a quoted string without expansions or one plain expansion, are built from their
-            # shape (_shape), worked out once per text (of these kinds only a word and a number
-            # share texts, and they give the same); others of text and expansions only, from
-            # what the general walk gave for the same text (_template). (The general walk,
-            # _word, gives the same parts at several times the cost.)
+            # a launcher writes the same strings again and again: the common ones, a quoted
+            # string without expansions or one plain expansion, are built from their shape
+            # (_shape), worked out once per text (these kinds never share one); others of text
+            # and expansions only, from what the general walk gave for the same text
+            # (_template). (The general walk, _word, gives the same parts at several times the
+            # cost.)
             sb, eb = node.start_byte, node.end_byte
             raw_b = self.data[sb:eb]
             shape = self.shapes.get(raw_b)
             if shape is None:
-                shape = self.shapes[raw_b] = _shape(raw_b, k, node.child_count)
+                shape = self.shapes[raw_b] = _shape(raw_b, k)
             if shape[0] is _LITERAL:
                 _, raw, txt, inner, quote, flag = shape
                 base = self.base
@@ -398,7 +413,6 @@ _SHAPED = kinds("word", "number", "string", "raw_string", "expansion", "simple_e
 _LITERAL, _ONE_EXPANSION, _TEMPLATE = "literal", "one expansion", "template"  # the shapes' tags
 _GENERAL = ("general",)  # the shape of a word the general walk builds every time
 _TO_LEARN, _SEEN = ("to learn",), ("seen",)  # those of a word it builds once or twice (word(), _template)
-_SPECIAL = re.compile(rb"[$`\\]")  # (`in` on bytes costs an exception raised and cleared)
 # subscript nodes read as words (others are arithmetic: their text)
 _SUBSCRIPT_WORDS = frozenset(("number", "string", "raw_string", "simple_expansion", "expansion",
                               "concatenation", "command_substitution"))
@@ -431,21 +445,18 @@ def _has_effects(parts) -> bool:
     return False
 
 
-def _shape(raw_b: bytes, k: int, child_count: int) -> tuple:
+def _shape(raw_b: bytes, k: int) -> tuple:
     """How word() builds a word of kind k written raw_b: (_LITERAL, raw, text, its offset from
-    either end, quote, whether it starts with --micro-batch-size) for a literal; (_ONE_EXPANSION,
-    raw, name, the name's start and end from the word's start, the expansion's offset from
-    either end, array_all, quoted, whether it names a gate) for one plain expansion; _TO_LEARN
-    for another string or expansion (the general walk builds it, _template keeps what it gave);
-    else _GENERAL."""
-    if k == _K_WORD or k == _K_NUMBER:
-        if child_count:  # a number with an expansion in it (`10#$x`)
-            return _GENERAL
-        raw = raw_b.decode("utf-8", "replace")
-        txt = _unescape(raw, False)
-        return _LITERAL, raw, txt, 0, "", txt.startswith(MBS_FLAG)
-    if k == _K_RAW_STRING or (k == _K_STRING and len(raw_b) >= 2 and _SPECIAL.search(raw_b) is None):
-        raw = raw_b.decode("utf-8", "replace")
+    either end, quote, whether it starts with --micro-batch-size) for a literal string;
+    (_ONE_EXPANSION, raw, name, the name's start and end from the word's start, the expansion's
+    offset from either end, array_all, quoted, whether it names a gate) for one plain
+    expansion; _TO_LEARN for another string or expansion (the general walk builds it, _template
+    keeps what it gave); else _GENERAL."""
+    if k == _K_WORD or k == _K_NUMBER:  # (one with children: a number with an expansion, `10#$x`)
+        return _GENERAL
+    raw = raw_b.decode("utf-8", "replace")
+    if k == _K_RAW_STRING or (k == _K_STRING and len(raw_b) >= 2 and "$" not in raw and "`" not in raw
+                              and "\\" not in raw):
         txt = raw[1:-1]
         return _LITERAL, raw, txt, 1, "'" if k == _K_RAW_STRING else '"', txt.startswith(MBS_FLAG)
     quoted = k == _K_STRING
@@ -456,7 +467,7 @@ def _shape(raw_b: bytes, k: int, child_count: int) -> tuple:
     g = 3 if last == 3 else 1
     name = m[g].decode("ascii")
     ns, ne = m.span(g)
-    return _ONE_EXPANSION, raw_b.decode("ascii"), name, ns, ne, 1 if quoted else 0, last == 2, quoted, name in _GATES
+    return _ONE_EXPANSION, raw, name, ns, ne, 1 if quoted else 0, last == 2, quoted, name in _GATES
 
 
 def _template_word(w: Word, at: int) -> Optional[tuple]:
