@@ -16,7 +16,7 @@ from typing import Optional
 
 from .contain import folded, piece
 from .control import case_statement, function, if_statement, loop, test
-from .grammar import ASCII_ONLY, KIND_NAMES, NAMED, PARSER, kind
+from .grammar import ASCII_ONLY, KIND_NAMES, NAMED, PARSER, kind, kinds
 from .model import (AndOr, Block, Command, Directive, DirectiveKind, Lit, Opaque, Occurrence, OccurrenceKind,
                     Opaque_, Script, Stmt, Sub, SubKind, Top, Unset, Word)
 from .reuse import move_top, reusable
@@ -93,6 +93,8 @@ class Builder(SimpleBuilder):
         self.pending: list[Directive] = []
         self.seen_command = False
         self._pre: list = []  # command substitutions met in the words of the statement being built
+        self.literals: dict = {}  # the literal words met, and the shapes of the strings (words.py)
+        self.shapes: dict = {}
 
     # -- blocks
     def block(self, nodes, depth: int, start: int, end: int) -> Block:
@@ -125,18 +127,21 @@ class Builder(SimpleBuilder):
                 i += 1
                 continue
             amp = items[i + 1] if i + 1 < count and kinds[i + 1] == _K_AMP else None
-            waiting, self.pending = self.pending, []
+            if self.pending:  # the directives waiting for a command cover this one
+                for dct in self.pending:
+                    dct.scope_start, dct.scope_end = node.start_byte + base, node.end_byte + base
+                self.pending = []
             if top:
                 stmts = self.top_statement(node, k, amp)
             else:
                 # a command of a block: what a `# packgate disable=` line before it covers
                 self.statements.append((node.start_byte + base, node.end_byte + base))
-                stmts = self.statement(node, depth, k)
+                build = STATEMENTS.get(k)  # (statement()'s dispatch without its call: most pass here)
+                stmts = build(self, node, depth + 1) if build is not None and depth <= MAX_DEPTH \
+                    else self.statement(node, depth, k)
                 if amp is not None:
                     stmts = self.background(node, stmts, amp)
             self.seen_command = True
-            for dct in waiting:
-                dct.scope_start, dct.scope_end = self.s(node), self.e(node)
             body.extend(stmts)
             i += 1 if amp is None else 2
 
@@ -245,7 +250,7 @@ class Builder(SimpleBuilder):
         line, up to the comment; on its own line it covers the next command, before the first
         command of a file the whole file."""
         at = node.start_byte
-        if b"packgate" not in self.data[at:node.end_byte].lower():
+        if self.data[at:node.end_byte].lower().find(b"packgate") < 0:  # (`in` raises and clears an error)
             return
         text = self.text(node)
         m = re.search(DIRECTIVE, text)
@@ -308,7 +313,7 @@ class Builder(SimpleBuilder):
 
     def compound(self, node, d: int) -> list:
         kids = node.children
-        if kids and kids[0].type == "((":
+        if kids and kids[0].kind_id == _K_DOUBLE_PAREN:
             return self.arithmetic(node, d)
         return [self.block(kids, d, self.s(node), self.e(node))]
 
@@ -334,12 +339,13 @@ class Builder(SimpleBuilder):
         body = node.child_by_field_name("body")
         stdin = None
         for c in node.children:
-            if c.type == "herestring_redirect":
+            k = c.kind_id
+            if k == _K_HERESTRING:
                 stdin = self.herestring(c, d)
-            elif c.type == "heredoc_redirect":
+            elif k == _K_HEREDOC:
                 stdin = self.heredoc(c, d)
         out = self.statement(body, d) if body is not None else []
-        if stdin is not None and body is not None and body.type == "command" and out and type(out[-1]) is Command:
+        if stdin is not None and body is not None and body.kind_id == _K_COMMAND and out and type(out[-1]) is Command:
             out[-1].stdin = stdin
         return out
 
@@ -380,26 +386,30 @@ class Builder(SimpleBuilder):
         return self._finished(Word(parts, s, e, '"', raw))
 
     def pipeline(self, node, d: int) -> list:
-        stages = [c for c in node.named_children if c.type != "comment"]
-        pipes = [c for c in node.children if c.type in ("|", "|&")]
+        kids = node.children
+        stages = [c for c in kids if c.kind_id in _STAGES]
+        pipes = [c for c in kids if c.kind_id in _PIPES]
+        base = self.base
         out = []
         for idx, stage in enumerate(stages):
-            inner = self.statement(stage, d)
-            sub = Sub(self.s(stage), self.e(stage), kind=SubKind.PIPELINE,
-                      body=Block(self.s(stage), self.e(stage), inner))
+            s, e = stage.start_byte + base, stage.end_byte + base
+            sub = Sub(s, e, kind=SubKind.PIPELINE, body=Block(s, e, self.statement(stage, d)))
             if idx < len(pipes):
-                sub.pipe_start, sub.pipe_end = self.s(pipes[idx]), self.e(pipes[idx])
+                pipe = pipes[idx]
+                sub.pipe_start, sub.pipe_end = pipe.start_byte + base, pipe.end_byte + base
             out.append(sub)
         return [Block(self.s(node), self.e(node), out)]
 
     def and_or(self, node, d: int) -> list:
         s, e = self.s(node), self.e(node)
-        kids = [c for c in node.children if c.type != "comment"]
         # list := stmt (&& | ||) stmt, left-nested
         left_nodes, op, right_nodes, op_start = [], "&&", [], s
-        for c in kids:
-            if c.type in ("&&", "||"):
-                op, op_start = c.type, self.s(c)
+        for c in node.children:
+            k = c.kind_id
+            if k == _K_COMMENT:
+                continue
+            if k in _AND_OR:
+                op, op_start = KIND_NAMES[k], c.start_byte + self.base
                 left_nodes, right_nodes = right_nodes, []
                 continue
             right_nodes.append(c)
@@ -498,6 +508,10 @@ STATEMENTS = {kind(t): build for t, build in {
     "ERROR": Builder.error,
 }.items()}
 _K_AMP = kind("&")
+_STAGES = NAMED - {_K_COMMENT}  # a pipeline's commands
+_K_DOUBLE_PAREN, _K_COMMAND = kind("(("), kind("command")
+_K_HERESTRING, _K_HEREDOC = kind("herestring_redirect"), kind("heredoc_redirect")
+_PIPES, _AND_OR = kinds("|", "|&"), kinds("&&", "||")
 
 
 def parse_bytes(data: bytes, base: int = 0, old_tree=None, file: Optional[str] = None,

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .grammar import KIND_NAMES, kind, kinds
 from .model import Block, Case, Command, FuncDef, If, Lit, Loop, Occurrence, OccurrenceKind, TestForm, Word
 
 # the operand nodes a TestForm takes (an expansion, a word, a quoted string)
-_TEST_WORDS = frozenset(("word", "string", "raw_string", "simple_expansion", "expansion"))
+_TEST_WORDS = kinds("word", "string", "raw_string", "simple_expansion", "expansion")
+_K_COMMENT, _K_TEST_OPERATOR = kind("comment"), kind("test_operator")
+_K_UNARY, _K_BINARY = kind("unary_expression"), kind("binary_expression")
+_EQUALITY = kinds("=", "==", "!=")
 
 
 def loop(b, node, d: int) -> list:
@@ -68,25 +72,26 @@ def test(b, node, d: int) -> list:
 def test_form(b, node, d: int) -> Optional[tuple]:
     """(TestForm, the tested word) of `[ -z W ]`, `[ -n W ]`, `[[ W = lit ]]`, `[ W != lit ]`
     (else None)."""
-    inner = [c for c in node.named_children if c.type != "comment"]
+    inner = [c for c in node.named_children if c.kind_id != _K_COMMENT]
     if len(inner) != 1:
         return None
     x = inner[0]
-    if x.type == "unary_expression":
+    k = x.kind_id
+    if k == _K_UNARY:
         op = x.child_by_field_name("operator")
-        operands = [c for c in x.named_children if c.type != "test_operator"]
+        operands = [c for c in x.named_children if c.kind_id != _K_TEST_OPERATOR]
         if op is None or b.text(op) not in ("-z", "-n") or len(operands) != 1 \
-                or operands[0].type not in _TEST_WORDS:
+                or operands[0].kind_id not in _TEST_WORDS:
             return None
         return TestForm(b.text(op)), b.word(operands[0], d)
-    if x.type != "binary_expression":
+    if k != _K_BINARY:
         return None
     left, op, right = (x.child_by_field_name(f) for f in ("left", "operator", "right"))
-    if op is None or op.type not in ("=", "==", "!=") or left is None or right is None \
-            or left.type not in _TEST_WORDS or not plain_literal(b, right):
+    if op is None or op.kind_id not in _EQUALITY or left is None or right is None \
+            or left.kind_id not in _TEST_WORDS or not plain_literal(b, right):
         return None
     subject, other = b.word(left, d), b.word(right, d)
-    return TestForm("!=" if op.type == "!=" else "=", other.literal() or ""), subject
+    return TestForm("!=" if KIND_NAMES[op.kind_id] == "!=" else "=", other.literal() or ""), subject
 
 
 def plain_literal(b, node) -> bool:

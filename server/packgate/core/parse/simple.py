@@ -10,14 +10,20 @@ from .model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, Oc
 from .words import _K_SUBSCRIPT, WordBuilder, is_name
 
 # declaration items that are no name nor assignment as written: the names come at run time
-_DYNAMIC_ITEMS = frozenset(("string", "raw_string", "concatenation", "simple_expansion", "expansion",
-                            "command_substitution"))
+_DYNAMIC_ITEMS = kinds("string", "raw_string", "concatenation", "simple_expansion", "expansion",
+                       "command_substitution")
 
 _F_NAME, _F_VALUE = PARSER.language.field_id_for_name("name"), PARSER.language.field_id_for_name("value")
 _K_EQ, _K_PLUS_EQ, _K_ARRAY = kind("="), kind("+="), kind("array")
+# an assignment's children: its name, its `=` and its value (a comment or an error is none)
+_ASSIGNED, _EQUALS = kinds("variable_name", "subscript"), frozenset((_K_EQ, _K_PLUS_EQ))
+_VALUES = NAMED - kinds("comment", "ERROR")
 _ELEMENTS = NAMED - {kind("comment")}  # the words of an array literal
 _K_COMMAND_NAME, _K_VARIABLE_ASSIGNMENT, _K_COMMENT = kind("command_name"), kind("variable_assignment"), kind("comment")
-_K_HERESTRING, _REDIRECTS = kind("herestring_redirect"), kinds("file_redirect", "heredoc_redirect")
+_K_WORD, _K_VARIABLE_NAME = kind("word"), kind("variable_name")
+_K_HERESTRING = kind("herestring_redirect")
+# the named children of a command after its name that are its words
+_ARGUMENTS = NAMED - {_K_COMMAND_NAME, _K_HERESTRING, _K_COMMENT} - kinds("file_redirect", "heredoc_redirect")
 
 _PLAIN, _PREFIX = AssignMode.PLAIN, AssignMode.PREFIX
 _PREFIX_KIND, _ASSIGN_KIND = OccurrenceKind.PREFIX, OccurrenceKind.ASSIGN
@@ -38,13 +44,16 @@ class SimpleBuilder(WordBuilder):
         flags = ""
         items = []
         for c in node.children[1:]:
-            if c.type == "word" and self.text(c).startswith(("-", "+")):
-                flags += self.text(c)
-            elif c.type in ("variable_assignment", "variable_name"):
+            k = c.kind_id
+            if k == _K_WORD:
+                text = self.text(c)
+                if text.startswith(("-", "+")):
+                    flags += text
+                elif is_name(text):
+                    items.append(c)
+            elif k == _K_VARIABLE_ASSIGNMENT or k == _K_VARIABLE_NAME:
                 items.append(c)
-            elif c.type == "word" and is_name(self.text(c)):
-                items.append(c)
-            elif c.is_named and c.type in _DYNAMIC_ITEMS:
+            elif k in _DYNAMIC_ITEMS:
                 # `export "$v=1"`, `export "${ENVS[@]}"`: names made at run time, the builtin's handler's
                 return self.declaration_command(node, d)
         exported = keyword == "export" or (keyword in ("declare", "typeset", "local") and "x" in flags
@@ -62,7 +71,7 @@ class SimpleBuilder(WordBuilder):
         names = []
         s, e = self.s(node), self.e(node)
         for c in items:
-            if c.type == "variable_assignment":
+            if c.kind_id == _K_VARIABLE_ASSIGNMENT:
                 a = self.assignment(c, mode, d)
                 if a is None:
                     continue
@@ -128,14 +137,21 @@ class SimpleBuilder(WordBuilder):
         return self._finished(Word(parts, s, e, "", self.text(node)))
 
     def assignment(self, node, mode: str, d: int) -> Optional[Assign]:
-        name_node = node.child_by_field_id(_F_NAME)
-        value_node = node.child_by_field_id(_F_VALUE)
-        eq = None
-        for c in node.children:  # `=` or `+=` (never a name or value: those are named nodes)
-            k = c.kind_id
-            if k == _K_EQ or k == _K_PLUS_EQ:
-                eq = c
-                break
+        kids = node.children
+        n = len(kids)
+        if 2 <= n <= 3 and kids[0].kind_id in _ASSIGNED and (k := kids[1].kind_id) in _EQUALS \
+                and (n == 2 or kids[2].kind_id in _VALUES):
+            # the usual children, read by position (a field look-up makes each node anew)
+            name_node, eq, value_node = kids[0], kids[1], kids[2] if n == 3 else None
+        else:
+            name_node = node.child_by_field_id(_F_NAME)
+            value_node = node.child_by_field_id(_F_VALUE)
+            eq = None
+            for c in kids:  # `=` or `+=` (never a name or value: those are named nodes)
+                k = c.kind_id
+                if k == _K_EQ or k == _K_PLUS_EQ:
+                    eq = c
+                    break
         append = eq is not None and k == _K_PLUS_EQ
         if name_node is None:
             return None
@@ -151,21 +167,21 @@ class SimpleBuilder(WordBuilder):
         name = self.data[name_start - base:name_end - base].decode("utf-8", "replace")
         s, e = node.start_byte + base, node.end_byte + base
         # (positional: start, end, name, name_start, name_end, value, array, append, mode, exported,
-        # eq_end, decl_start, decl_end, decl_items, keyword, file)
+        # eq_end, decl_start, decl_end, decl_items, keyword, file, index)
         a = Assign(s, e, name, name_start, name_end, None, None, append, mode, False,
-                   eq.end_byte + base if eq is not None else name_end, s, e, 1, "", self.file)
+                   eq.end_byte + base if eq is not None else name_end, s, e, 1, "", self.file, index)
         self.occurrences.append(Occurrence(name, name_start, name_end,
                                            _PREFIX_KIND if mode == _PREFIX else _ASSIGN_KIND))
-        a.index = index
         if value_node is not None:
             if value_node.kind_id == _K_ARRAY:
                 word, keyed = self.word, self.keyed_element
-                kids = [c for c in value_node.children if c.kind_id in _ELEMENTS]
                 if self.data.find(b"]=", value_node.start_byte, value_node.end_byte) < 0:  # no `[key]=value` in it
-                    a.array = [word(c, d) for c in kids]
+                    a.array = [word(c, d) for c in value_node.children if c.kind_id in _ELEMENTS]
                     return a
                 a.array = []
-                for c in kids:
+                for c in value_node.children:
+                    if c.kind_id not in _ELEMENTS:
+                        continue
                     pair = keyed(c, d) if c.type == "concatenation" else None
                     if pair is None:
                         a.array.append(word(c, d))
@@ -200,17 +216,15 @@ class SimpleBuilder(WordBuilder):
         prefix_nodes, words, name_node, here = [], [], None, None
         for i, c in enumerate(node.children):
             k = c.kind_id
-            if k == _K_COMMAND_NAME:  # the `name` field: a command_name is never anything else
+            if name_node is not None and k in _ARGUMENTS:  # (the commonest child: tested first)
+                words.append(c)  # an `argument`, or another named node after the name
+            elif k == _K_COMMAND_NAME:  # the `name` field: a command_name is never anything else
                 name_node = c
-            elif k in NAMED:
+            elif k in NAMED:  # (a redirection or a comment is skipped)
                 if k == _K_VARIABLE_ASSIGNMENT and name_node is None:
                     prefix_nodes.append(c)
                 elif k == _K_HERESTRING:
                     here = c
-                elif k in _REDIRECTS:
-                    continue
-                elif name_node is not None and k != _K_COMMENT:
-                    words.append(c)  # an `argument`, or another named node after the name
             elif name_node is not None and node.field_name_for_child(i) == "argument":
                 words.append(c)  # `$`, `=~` or `==`
         out: list[Stmt] = []
@@ -244,8 +258,7 @@ class SimpleBuilder(WordBuilder):
         for w in words:
             cmd_words.append(self.word(w, d))
         stdin = self.herestring(here, d) if here is not None else None
-        cmd = Command(s, node.end_byte + base, prefix, cmd_words, name_start, name_end, self.take_pre())
-        cmd.stdin = stdin
+        cmd = Command(s, node.end_byte + base, prefix, cmd_words, name_start, name_end, self.take_pre(), None, stdin)
         if not cmd_words:
             # only assignments (e.g. inside `A=1 B=2` glued): they are plain assignments
             for a in prefix:

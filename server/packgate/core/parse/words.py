@@ -4,6 +4,7 @@ tree-sitter nodes into Word records (with every variable mention noted as an Occ
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from .. import gates as G
 from . import ansi_c
@@ -26,8 +27,9 @@ SUBSTITUTION = "the output of a command"  # the reason of a command substitution
 
 
 class WordBuilder:
-    """The word half of the builder: needs `data`, `base`, `occurrences`, `_pre` and `block()`
-    from the statement half (build.Builder)."""
+    """The word half of the builder: needs `data`, `base`, `occurrences`, `_pre`, `literals` and
+    `shapes` (dicts: a literal word's text -> (raw, text, flag), a string's or expansion's ->
+    _shape) and `block()` from the statement half (build.Builder)."""
 
     def text(self, node) -> str:
         """The node's source text."""
@@ -44,49 +46,97 @@ class WordBuilder:
     def word(self, node, d: int) -> Word:
         """The Word of a node that is one shell word."""
         k = node.kind_id
-        # the common cases, a literal word, a quoted string without expansions or one plain
-        # expansion: built directly (the general walk, _word, gives the same parts at several
-        # times the cost)
-        if k == _K_WORD or k == _K_NUMBER:
-            if node.child_count:
-                return self._word(node, d, "word" if k == _K_WORD else "number")
-            sb, eb = node.start_byte, node.end_byte
-            raw = self.data[sb:eb].decode("utf-8", "replace")
-            txt = _unescape(raw, False) if "\\" in raw else raw
-            base = self.base
-            s, e = sb + base, eb + base
-            w = Word([Lit(txt, s, e)], s, e, "", raw, txt)
-            if txt.startswith(MBS_FLAG):
-                self._flag(txt, s)
-            return w
-        if k == _K_STRING or k == _K_RAW_STRING:
+        if (k == _K_WORD or k == _K_NUMBER) and not node.child_count:  # literal text
             sb, eb = node.start_byte, node.end_byte
             raw_b = self.data[sb:eb]
-            if k == _K_STRING and (b"$" in raw_b or b"`" in raw_b or b"\\" in raw_b or eb - sb < 2):
-                m = _ONE_REF_QUOTED.match(raw_b)
-                if m is not None:
-                    return self._one_ref(m, raw_b, sb, True)
-                if d < MAX_DEPTH:
-                    return self._quoted(node, raw_b, sb, eb, d)
-                return self._word(node, d, "string")
-            raw = raw_b.decode("utf-8", "replace")
+            known = self.literals.get(raw_b)  # (a launcher repeats its words: decoded once)
+            if known is None:
+                raw = raw_b.decode("utf-8", "replace")
+                txt = _unescape(raw, False) if "\\" in raw else raw
+                known = self.literals[raw_b] = (raw, txt, txt.startswith(MBS_FLAG))
+            raw, txt, flag = known
             base = self.base
             s, e = sb + base, eb + base
-            txt = raw[1:-1]
-            if k == _K_STRING:
-                w = Word([Lit(txt, s + 1, e - 1)] if txt else [], s, e, '"', raw, txt)
+            if flag:
+                self._flag(txt, s)
+            return Word([Lit(txt, s, e)], s, e, "", raw, txt)
+        if k in _SHAPED:
+            # a launcher writes the same strings again and again: the common ones, a quoted
+            # string without expansions or one plain expansion, are built from their shape
+            # (_shape), worked out once per text (these kinds never share one); others of text
+            # and expansions only, from what the general walk gave for the same text
+            # (_template). (The general walk, _word, gives the same parts at several times the
+            # cost.)
+            sb, eb = node.start_byte, node.end_byte
+            raw_b = self.data[sb:eb]
+            shape = self.shapes.get(raw_b)
+            if shape is None:
+                shape = self.shapes[raw_b] = _shape(raw_b, k)
+            if shape[0] is _LITERAL:
+                _, raw, txt, inner, quote, flag = shape
+                base = self.base
+                s, e = sb + base, eb + base
+                if flag:
+                    self._flag(txt, s + inner)
+                return Word([Lit(txt, s + inner, e - inner)] if txt or quote != '"' else [], s, e, quote, raw, txt)
+            if shape[0] is _ONE_EXPANSION:
+                _, raw, name, ns, ne, inner, array_all, quoted, gated = shape
+                base = self.base
+                s, e = sb + base, eb + base
+                self.occurrences.append(Occurrence(name, s + ns, s + ne, _EXPAND))
+                ref = Ref(name, s + inner, e - inner, s + ns, s + ne, "", None, array_all, quoted)
+                return Word([ref], s, e, '"' if quoted else "", raw, None, gated)
+            if shape[0] is _TEMPLATE and d + shape[1] < MAX_DEPTH:  # (deeper, the walk may give an Opaque)
+                return self._from_template(shape, sb + self.base)
+            o0 = len(self.occurrences)
+            if k == _K_STRING and d < MAX_DEPTH:  # (deeper, the general walk keeps it opaque)
+                w = self._quoted(node, raw_b, sb, eb, d)
             else:
-                w = Word([Lit(txt, s + 1, e - 1)], s, e, "'", raw, txt)
-            if txt.startswith(MBS_FLAG):
-                self._flag(txt, s + 1)
+                w = self._word(node, d, KIND_NAMES[k])
+            if shape is _TO_LEARN or shape is _SEEN:  # learnt when seen again (most words are not)
+                self.shapes[raw_b] = _SEEN if shape is _TO_LEARN else self._template(w, o0)
             return w
-        if k == _K_EXPANSION or k == _K_SIMPLE_EXPANSION:
-            sb = node.start_byte
-            raw_b = self.data[sb:node.end_byte]
-            m = _ONE_REF.match(raw_b)
-            if m is not None:
-                return self._one_ref(m, raw_b, sb, False)
-        return self._word(node, d, node.type)
+        return self._word(node, d, KIND_NAMES[k])
+
+    def _template(self, w: Word, o0: int) -> tuple:
+        """What the general walk gave for a word (w, its occurrences from o0 on), kept for the
+        same text elsewhere: (_TEMPLATE, how deep its expansions nest, the word) with offsets
+        from its start (_template_word), when it holds text and expansions only and noted one
+        occurrence per expansion and flag (as _template_built and _from_template do); else
+        _GENERAL."""
+        found = _template_word(w, w.start)
+        if found is None:
+            return _GENERAL
+        depth, template, noted = found
+        for p in w.parts:  # the flags _finished noted, after the expansions
+            if p.__class__ is Lit and p.text.startswith(MBS_FLAG):
+                rest = p.text[len(MBS_FLAG):]
+                noted += rest == "" or rest.startswith("=")
+        if len(self.occurrences) - o0 != noted:
+            return _GENERAL  # it noted something else: left to the general walk
+        return _TEMPLATE, depth + 2, template
+
+    def _from_template(self, shape: tuple, s: int) -> Word:
+        """A word built from a _TEMPLATE shape (_template), its text starting at s."""
+        w = self._template_built(shape[2], s)
+        for p in w.parts:
+            if p.__class__ is Lit and p.text.startswith(MBS_FLAG):
+                self._flag(p.text, p.start)
+        return w
+
+    def _template_built(self, template: tuple, s: int) -> Word:
+        """The Word of a template (_template_word) at s, its expansions noted as occurrences."""
+        start, end, quote, raw, text, effects, items = template
+        parts: list = []
+        for item in items:
+            if len(item) == 3:
+                parts.append(Lit(item[0], s + item[1], s + item[2]))
+                continue
+            name, a, b, ns, ne, op, arg, array_all, quoted = item
+            self.occurrences.append(Occurrence(name, s + ns, s + ne, _EXPAND))
+            parts.append(Ref(name, s + a, s + b, s + ns, s + ne, op,
+                             None if arg is None else self._template_built(arg, s), array_all, quoted))
+        return Word(parts, s + start, s + end, quote, raw, text, effects)
 
     def _flag(self, txt: str, start: int) -> None:
         """A literal starting with --micro-batch-size: an occurrence of the flag when it is the
@@ -94,15 +144,6 @@ class WordBuilder:
         rest = txt[len(MBS_FLAG):]
         if rest == "" or rest.startswith("="):
             self.occurrences.append(Occurrence(MBS_FLAG, start, start + len(MBS_FLAG), _FLAG))
-
-    def _one_ref(self, m, raw_b: bytes, sb: int, quoted: bool) -> Word:
-        """A word that is one plain expansion, "${X}", "$X", "${A[@]}" or the same unquoted
-        (most arguments of a launcher): the parts the general walk gives, read off the bytes."""
-        base = self.base
-        s, e = sb + base, sb + len(raw_b) + base
-        inner = 1 if quoted else 0
-        ref = self._matched_ref(m, s, s + inner, e - inner, quoted)
-        return Word([ref], s, e, '"' if quoted else "", raw_b.decode("ascii"), None, ref.name in _GATES)
 
     def _matched_ref(self, m, at: int, start: int, end: int, quoted: bool) -> Ref:
         """The Ref of a match of _REF_BODY whose offsets count from at (start, end: the
@@ -135,6 +176,8 @@ class WordBuilder:
                 parts.append(Lit(_unescape(txt, True) if "\\" in txt else txt, cs + base, ce + base))
             elif (k == _K_EXPANSION or k == _K_SIMPLE_EXPANSION) and (m := _ONE_REF.match(data, cs, ce)) is not None:
                 parts.append(self._matched_ref(m, base, cs + base, ce + base, True))
+            elif k == _K_EXPANSION:  # (what parts() does with it: d + 1 is never too deep here)
+                parts.append(self.expansion(c, d + 1, True))
             else:
                 self.parts(c, parts, d + 1, True)
             prev = ce
@@ -163,8 +206,9 @@ class WordBuilder:
                     self._flag(p.text, p.start)
                 continue
             literal = False
-            if cls is Ref and not effects:
-                effects = _has_effects((p,))
+            if cls is Ref and not effects:  # (_has_effects, without a call for a plain expansion)
+                effects = p.op in _EFFECT_OPS or p.name in _GATES or \
+                    ((p.arg is not None or p.index is not None) and _has_effects((p,)))
         if literal:
             w.text = "".join([p.text for p in w.parts])
         else:
@@ -253,7 +297,7 @@ class WordBuilder:
                 if k == _K_BANG and not name and not seen_op and not bang:
                     bang = True  # ${!X}, ${!P@}: indirection, the names with a prefix
                     continue
-                op = self.text(c)
+                op = data[c.start_byte:c.end_byte].decode("utf-8", "replace")
                 seen_op = True
                 continue
             if not seen_op and (k == _K_VARIABLE_NAME or k == _K_SPECIAL_VARIABLE_NAME) and not name:
@@ -277,19 +321,19 @@ class WordBuilder:
             elif k == _K_HASH or k == _K_BANG:
                 op = "other"
         s, e = node.start_byte + base, node.end_byte + base
-        if not name or (bang and (index is not None or array_all or op not in ("", "@", "*"))):
+        if not name or (bang and (index is not None or array_all or op not in _NAMES_OPS)):
             return Opaque("expansion", s, e)
         self.occurrences.append(Occurrence(name, ns, ne, _EXPAND))
         if bang:
             return Ref(name, s, e, ns, ne, "", None, False, quoted, None, op == "", op != "")
-        if op not in ("", ":-", "-", ":=", "=", ":+", "+"):
+        if op and op not in _ARG_OPS:
             op = "other"
         if arg_nodes:
             parts: list = []
             for c in arg_nodes:
                 self.parts(c, parts, d + 1, quoted)
             arg = Word(parts, arg_nodes[0].start_byte + base, arg_nodes[-1].end_byte + base)
-        elif op in (":-", "-", ":=", "=", ":+", "+"):
+        elif op in _ARG_OPS:
             arg = Word([], ne, ne)
         return Ref(name, s, e, ns, ne, op, arg, array_all, quoted, index)
 
@@ -361,7 +405,14 @@ _K_SUBSCRIPT = kind("subscript")
 # the nodes a part reads as literal text
 _LITERAL_PARTS = kinds("word", "number", "string_content", "extglob_pattern", "special_variable_name")
 
-_PLAIN_WORDS = frozenset(("word", "number", "string", "raw_string"))
+_ARG_OPS = frozenset((":-", "-", ":=", "=", ":+", "+"))  # the operators of ${X<op>word} a Ref keeps
+_EFFECT_OPS = frozenset((":=", "="))  # those that assign
+_NAMES_OPS = frozenset(("", "@", "*"))  # ${!X}, ${!P@}, ${!P*}
+# the kinds word() builds from their shape where it can
+_SHAPED = kinds("word", "number", "string", "raw_string", "expansion", "simple_expansion")
+_LITERAL, _ONE_EXPANSION, _TEMPLATE = "literal", "one expansion", "template"  # the shapes' tags
+_GENERAL = ("general",)  # the shape of a word the general walk builds every time
+_TO_LEARN, _SEEN = ("to learn",), ("seen",)  # those of a word it builds once or twice (word(), _template)
 # subscript nodes read as words (others are arithmetic: their text)
 _SUBSCRIPT_WORDS = frozenset(("number", "string", "raw_string", "simple_expansion", "expansion",
                               "concatenation", "command_substitution"))
@@ -385,13 +436,66 @@ def _has_effects(parts) -> bool:
     while stack:
         p = stack.pop()
         if p.__class__ is Ref:
-            if p.op in (":=", "=") or p.name in _GATES:
+            if p.op in _EFFECT_OPS or p.name in _GATES:
                 return True
             if p.arg is not None:
                 stack.extend(p.arg.parts)
             if p.index is not None:
                 stack.extend(p.index.parts)
     return False
+
+
+def _shape(raw_b: bytes, k: int) -> tuple:
+    """How word() builds a word of kind k written raw_b: (_LITERAL, raw, text, its offset from
+    either end, quote, whether it starts with --micro-batch-size) for a literal string;
+    (_ONE_EXPANSION, raw, name, the name's start and end from the word's start, the expansion's
+    offset from either end, array_all, quoted, whether it names a gate) for one plain
+    expansion; _TO_LEARN for another string or expansion (the general walk builds it, _template
+    keeps what it gave); else _GENERAL."""
+    if k == _K_WORD or k == _K_NUMBER:  # (one with children: a number with an expansion, `10#$x`)
+        return _GENERAL
+    raw = raw_b.decode("utf-8", "replace")
+    if k == _K_RAW_STRING or (k == _K_STRING and len(raw_b) >= 2 and "$" not in raw and "`" not in raw
+                              and "\\" not in raw):
+        txt = raw[1:-1]
+        return _LITERAL, raw, txt, 1, "'" if k == _K_RAW_STRING else '"', txt.startswith(MBS_FLAG)
+    quoted = k == _K_STRING
+    m = (_ONE_REF_QUOTED if quoted else _ONE_REF).match(raw_b)
+    if m is None:
+        return _TO_LEARN
+    last = m.lastindex  # 1: ${X}, 2: ${A[@]}, 3: $X
+    g = 3 if last == 3 else 1
+    name = m[g].decode("ascii")
+    ns, ne = m.span(g)
+    return _ONE_EXPANSION, raw, name, ns, ne, 1 if quoted else 0, last == 2, quoted, name in _GATES
+
+
+def _template_word(w: Word, at: int) -> Optional[tuple]:
+    """(how deep its expansions' words nest, the word with offsets from at: (start, end, quote,
+    raw, text, effects, its parts: (text, start, end) for a Lit, (name, start, end, name_start,
+    name_end, op, the template of its word or None, array_all, quoted) for a Ref), how many
+    expansions it holds); None when a part is anything else (an Opaque, a subscript, an
+    indirection)."""
+    items, depth, refs = [], 0, 0
+    for p in w.parts:
+        cls = p.__class__
+        if cls is Lit:
+            items.append((p.text, p.start - at, p.end - at))
+        elif cls is Ref and p.index is None and not p.indirect and not p.prefix_names:
+            refs += 1
+            arg = None
+            if p.arg is not None:
+                found = _template_word(p.arg, at)
+                if found is None:
+                    return None
+                depth = max(depth, found[0] + 1)
+                arg = found[1]
+                refs += found[2]
+            items.append((p.name, p.start - at, p.end - at, p.name_start - at, p.name_end - at, p.op, arg,
+                          p.array_all, p.quoted))
+        else:
+            return None
+    return depth, (w.start - at, w.end - at, w.quote, w.raw, w.text, w.effects, tuple(items)), refs
 
 
 def _unescape(text: str, quoted: bool) -> str:
