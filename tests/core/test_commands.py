@@ -194,3 +194,11 @@ def test_printf_v_of_a_default_is_a_default():
            "torchrun train.py --micro-batch-size \"$B\"\n"
     mbs = analyze(text, settings=EN, loader=None).flow.launches[0].paths[0].mbs
     assert (str(mbs.kind), mbs.text, mbs.name) == ("default", "2", "MBS")
+
+
+def test_printf_without_v_is_stepped_over():
+    """printf without -v only prints: the walk steps over it and its words reach no check."""
+    from packgate.core.flow.commands import acts
+    from packgate.core.parse import parse_bytes
+    plain, assigning = parse_bytes(b"printf '%s\\n' \"$1\"\nprintf -v X '%s' 1\n").body.body
+    assert not acts("printf", plain) and acts("printf", assigning)

@@ -620,6 +620,9 @@ class Handler:
     # what it assigns where no assignment shows it, for the passes before the walk: the
     # command -> [(name, names its value reads)] (`(( X = Y + 1 ))`, `read A <<< "$B"`)
     assigns: Optional[Callable[[Command], list]] = None
+    # whether this use of the command acts at all (None: every use does): `printf` without `-v`
+    # only prints, so the walk steps over it and its words reach no check
+    acts: Optional[Callable[[Command], bool]] = None
 
 
 # command name (its base name: /usr/bin/env is env) -> Handler
@@ -636,7 +639,7 @@ COMMANDS: dict[str, Handler] = {
     "read": Handler(read, assigns=read_assigns),
     "mapfile": Handler(mapfile, assigns=read_assigns), "readarray": Handler(mapfile, assigns=read_assigns),
     "getopts": Handler(getopts),
-    "printf": Handler(printf, assigns=printf_assigns),
+    "printf": Handler(printf, assigns=printf_assigns, acts=lambda cmd: bool(printf_assigns(cmd))),
     "let": Handler(arith, assigns=arith_assigns), "((": Handler(arith, assigns=arith_assigns),
     "export": Handler(declare), "unset": Handler(unset), "eval": Handler(eval_, opaque=True),
     "shift": Handler(shift, status_only=True, positional=True),
@@ -660,6 +663,14 @@ CHILD_SHELLS = frozenset(name for name, h in COMMANDS.items() if h.child_shell)
 ASSIGNS = {name: h.assigns for name, h in COMMANDS.items() if h.assigns is not None}
 # commands the walk may not step over: they act, launch or may
 ACTIVE = frozenset(COMMANDS) | G.LAUNCH_COMMANDS
+_ACTS = {name: h.acts for name, h in COMMANDS.items() if h.acts is not None}
+
+
+def acts(base: Optional[str], cmd: Command) -> bool:
+    """Whether a command of ACTIVE or REACHING (by its base name) acts in this use (Handler.acts)."""
+    found = _ACTS.get(base)
+    return found is None or found(cmd)
+
 # commands whose words can reach a check: launchers, the wrappers that run one (`numactl ...
 # torchrun`), and the commands that change this shell or start another
 REACHING = frozenset(name for name, h in COMMANDS.items()

@@ -14,7 +14,8 @@ from ..parse.model import (Assign, AssignMode, Block, Case, Command, ExportNames
                            Opaque, Opaque_, Ref, SetOpt, Unset)
 from ..parse.visit import children
 from .arith import read_names
-from .commands import ACTIVE, ASSIGNS, CHILD_SHELLS, OPAQUE, READS_ALL_ARGS, REACHING, STATUS, attributes, base_name
+from .commands import (ACTIVE, ASSIGNS, CHILD_SHELLS, OPAQUE, READS_ALL_ARGS, REACHING, STATUS, acts, attributes,
+                       base_name)
 from .declare import DECLARATIONS
 from .effects import Attribute
 from .walk import MAX_CALL_DEPTH
@@ -90,7 +91,8 @@ class Inertness:
             elif kind is Command:
                 first = st.words[0] if st.words else None
                 name = first.text if first is not None else None
-                if st.prefix or name is None or base_name(name) in ACTIVE or st.test is not None or \
+                if st.prefix or name is None or base_name(name) in ACTIVE and acts(base_name(name), st) \
+                        or st.test is not None or \
                         G.is_python(base_name(name)) or name in functions or \
                         any(w.effects for w in st.words):
                     result = name in functions and not st.prefix
@@ -333,7 +335,7 @@ def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
             elif base in G.LAUNCHERS or (base is not None and G.is_python(base)):
                 roots.update(_word_refs(cmd.words) if wide else launch_refs(sm, cmd.words, G.is_python(base)))
                 roots.update(str(i) for i in range(10))
-            elif name is None or base in REACHING:
+            elif name is None or base in REACHING and acts(base, cmd):
                 roots.update(_word_refs(cmd.words))
                 roots.update(str(i) for i in range(10))
             if cmd.stdin is not None and cmd.stdin.text is None and \
@@ -452,7 +454,7 @@ def _passes_args(defs: list, functions: dict, memo: dict, depth: int = 0) -> boo
                 result = True
             elif name in functions:
                 result = _passes_args(functions[name], functions, memo, depth + 1)
-            elif base in REACHING or G.is_python(base):
+            elif base in REACHING and acts(base, st) or G.is_python(base):
                 result = True
     memo[key] = result
     return result
