@@ -106,9 +106,10 @@ WALKS = ("analyze_flow", "analyze_flow_for_editor")
 def by_place(text: str, spots: list) -> dict:
     """Median seconds of a keystroke by the kind of its spot (the syntax-breaking ones by word,
     the others together) and by whether it typed or deleted: name -> (count, whole keystroke,
-    re-parse and model, walk), timed without a profiler (the engine's reparse and its ways into
-    the walk, WALKS, wrapped for this replay only)."""
+    re-parse and model, walk), timed without a profiler (parse.edit's reparse, which the engine
+    imports when it runs, and the engine's ways into the walk, WALKS, wrapped for this replay only)."""
     import packgate.core.engine as engine
+    import packgate.core.parse.edit as edit
     spent = {"parse": 0.0, "walk": 0.0}
     split: list = []  # per keystroke: (re-parse, walk)
 
@@ -125,15 +126,15 @@ def by_place(text: str, spots: list) -> dict:
         split.append((spent["parse"], spent["walk"]))
         spent["parse"] = spent["walk"] = 0.0
 
-    wrapped = {"reparse": "parse", **{name: "walk" for name in WALKS if hasattr(engine, name)}}
-    originals = {name: getattr(engine, name) for name in wrapped}
-    for name, key in wrapped.items():
-        setattr(engine, name, timed(originals[name], key))
+    wrapped = {(edit, "reparse"): "parse", **{(engine, name): "walk" for name in WALKS if hasattr(engine, name)}}
+    originals = {place: getattr(*place) for place in wrapped}
+    for (module, name), key in wrapped.items():
+        setattr(module, name, timed(originals[module, name], key))
     try:
         times = replay(text, spots, each=each)
     finally:
-        for name, fn in originals.items():
-            setattr(engine, name, fn)
+        for (module, name), fn in originals.items():
+            setattr(module, name, fn)
     rows: dict = {}
     for n, (whole, (parse, walk)) in enumerate(zip(times, split)):
         spot = spots[n // 2]
