@@ -274,3 +274,13 @@ def test_the_banded_distance_is_the_full_one_up_to_its_limit():
         a, b = ("".join(rng.choice("ab-") for _ in range(rng.randint(0, 7))) for _ in range(2))
         for limit in (1, 2):
             assert _distance(a, b, limit) == min(full(a, b), limit + 1), (a, b, limit)
+
+
+def test_an_option_glued_to_a_value_the_script_cannot_know(repo):
+    """`--data-pth="$DATA"` (and unquoted): the word's literal start names the option, whatever
+    the caller's value; a defined one is no finding."""
+    text = (f"#!/bin/bash\n{TRAIN} \\\n    --micro-batch-size 1 --data-pth=\"$1\" --save=$CKPT/run \\\n"
+            "    --data-path=\"${DATA:-/d}\" --lr=$2\n")
+    found = findings(repo, "examples/glued.sh", text)
+    assert [(f.code, f.line, f.column, f.end_column) for f in found] == [("PG010", 3, 26, 36)]
+    assert found[0].message.startswith("--data-pth is not an option of the trainer's parser")

@@ -212,8 +212,9 @@ class _Reader:
         if self.lost:
             return ArgWord(i, v, Role.UNCERTAIN)
         if v.kind not in _TEXT:
-            self.unknown()
-            return ArgWord(i, v, Role.UNCERTAIN)
+            named = self.named(v)
+            self.unknown()  # (unquoted, the rest of `--opt=$X` may be more words)
+            return ArgWord(i, v, *named) if named is not None else ArgWord(i, v, Role.UNCERTAIN)
         text = v.text
         if self.ended:
             return ArgWord(i, v, Role.OPERAND)
@@ -230,6 +231,25 @@ class _Reader:
         elif role is Role.OPTION:
             self.takes(option, value)
         return ArgWord(i, v, role, option, spelled, resolved, value, candidates)
+
+    def named(self, v: Val):
+        """`--opt=$X`: what argparse makes of an option name that a word packgate cannot know
+        spells by its literal start (Val.prefix), when the parser has no such option (undefined,
+        a refused or ambiguous abbreviation): (role, option, spelled, resolved, None,
+        candidates); None otherwise, a defined option included (its value is unknown: the word
+        stays uncertain). An undefined name is claimed only where the parser has nothing that
+        takes a word as a positional (a space in the value would make argparse read the word as one)."""
+        head = v.prefix
+        if self.ended or v.kind is not ValKind.UNKNOWN or head[:2] != "--" or "=" not in head:
+            return None
+        hit = _optional(head.partition("=")[0] + "=", self.g)
+        if hit is None:
+            return None
+        role, option, spelled, resolved, _, candidates = hit
+        if role not in (Role.UNDEFINED, Role.REFUSED, Role.AMBIGUOUS) \
+                or role is Role.UNDEFINED and self.g.swallows:
+            return None
+        return role, option, spelled, resolved, None, candidates
 
     def operand(self, i: int, v: Val) -> ArgWord:
         pending = self.pending
