@@ -119,17 +119,35 @@ def command_table() -> dict:
     explain = (_arg("rule", metavar="RULE", help="code (PG001) or name (missing-companion)"),
                _arg("--lang", choices=LANGS, default="both", help="language of the page (default: both)"))
     completion = (_arg("shell", choices=SHELLS, help="the shell to complete in"),)
-    from . import launches
     return {
         "check": ("lint files and folders (- reads standard input)", check_arguments()),
         "lsp": ("run the language server (stdio by default)", lsp),
         "rules": ("list every rule: code, name, default severity, summary", rules),
         "explain": ("print a rule's documentation page", explain),
-        "launches": (launches.HELP, launches.arguments()),
+        "launches": ("show what each launch sees, per path: its argv and environment (a dry run)",
+                     launches_arguments()),
         "settings-schema": ("print the settings schema (JSON) shared with the editor clients", ()),
         "completion": ("print a shell completion script (bash, zsh or fish), generated from this parser",
                        completion),
     }
+
+
+def launches_arguments() -> tuple:
+    """The arguments of `packgate launches FILE` (cli/launches.py runs it)."""
+    from ..core.settings import LANGS, PROFILES
+    return (
+        _arg("file", metavar="FILE", help="the launcher script; - for standard input"),
+        _arg("--stdin-filename", metavar="NAME",
+             help="the name of standard input (where its configuration and training code are looked for)"),
+        _arg("--format", choices=("text", "json"), default="text", help="output format (default: text)"),
+        _arg("--env", choices=("read", "all"), default="read",
+             help="read: the profile's gates and the variables the workspace's code reads (default); "
+                  "all: also every variable the script exports"),
+        _arg("--profile", choices=PROFILES,
+             help="training code the script launches, which decides the gates listed (default: from "
+                  "config, else auto)"),
+        _arg("--lang", choices=LANGS, help="language of the path labels (default: from config, else en)"),
+    )
 
 
 SHELLS = ("bash", "zsh", "fish")

@@ -6,28 +6,7 @@ from __future__ import annotations
 
 import sys
 
-HELP = "show what each launch sees, per path: its argv and environment (a dry run)"
-FORMATS = ("text", "json")
 EXIT_OK, EXIT_USAGE = 0, 2
-
-
-def arguments() -> tuple:
-    """The arguments of `launches` (cli.arguments' command table registers them)."""
-    from ..core.settings import LANGS, PROFILES
-    from .arguments import _arg
-    return (
-        _arg("file", metavar="FILE", help="the launcher script; - for standard input"),
-        _arg("--stdin-filename", metavar="NAME",
-             help="the name of standard input (where its configuration and training code are looked for)"),
-        _arg("--format", choices=FORMATS, default="text", help="output format (default: text)"),
-        _arg("--env", choices=("read", "all"), default="read",
-             help="read: the profile's gates and the variables the workspace's code reads (default); "
-                  "all: also every variable the script exports"),
-        _arg("--profile", choices=PROFILES,
-             help="training code the script launches, which decides the gates listed (default: from "
-                  "config, else auto)"),
-        _arg("--lang", choices=LANGS, help="language of the path labels (default: from config, else en)"),
-    )
 
 
 def cmd_launches(args) -> int:

@@ -7,7 +7,7 @@ import re
 from typing import Optional
 
 from .. import gates as G
-from . import ansi_c
+from .ansi_c import decode as ansi_c_text
 from .grammar import KIND_NAMES, NAMED, kind, kinds
 from .model import Lit, Occurrence, OccurrenceKind, Opaque, Ref, Sub, SubKind, Word
 
@@ -229,7 +229,7 @@ class WordBuilder:
             txt = self.text(node)
             out.append(Lit(txt[1:-1] if len(txt) >= 2 else "", s + 1, e - 1))
         elif k == _K_ANSI_C_STRING:
-            out.append(Lit(ansi_c.decode(self.data[node.start_byte + 2:node.end_byte - 1]), s + 2, e - 1))
+            out.append(Lit(ansi_c_text(self.data[node.start_byte + 2:node.end_byte - 1]), s + 2, e - 1))
         elif k == _K_STRING or k == _K_TRANSLATED_STRING:
             data = self.data
             prev_end = node.start_byte + (1 if k == _K_STRING else 2)
