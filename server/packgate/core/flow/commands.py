@@ -282,15 +282,10 @@ def printf(c: Call):
     the path knows the format and the arguments, else a value the script cannot know; the
     name keeps its export mark. Without -v, printf only prints."""
     rest = c.rest
-    first = c.names[rest[0]] if rest else None
-    if first == "-v" and len(rest) >= 2:
-        name, k = c.names[rest[1]], 2
-    elif first is not None and first.startswith("-v") and len(first) > 2:
-        name, k = first[2:], 1
-    else:
+    target = _printf_target([c.names[j] for j in rest[:2]])
+    if target is None:
         return None
-    if name is None or not is_name(name):
-        return None  # an element (`-v A[1]`) or a name made at run time: not followed
+    name, k = target
     if k < len(rest) and c.names[rest[k]] == "--":
         k += 1
     if k >= len(rest):
@@ -311,18 +306,34 @@ def printf(c: Call):
             _STATUS_OK)
 
 
+def _printf_target(texts: list) -> Optional[tuple]:
+    """(NAME, the words `-v NAME` took) of printf's first words' texts (`-v NAME`, `-vNAME`); None
+    without -v, or for an element (`-v A[1]`) or a name made at run time, which are not followed."""
+    first = texts[0] if texts else None
+    if first == "-v" and len(texts) >= 2:
+        name, k = texts[1], 2
+    elif first is not None and first.startswith("-v") and len(first) > 2:
+        name, k = first[2:], 1
+    else:
+        return None
+    return (name, k) if name is not None and is_name(name) else None
+
+
+def printf_acts(cmd: Command) -> bool:
+    """Whether a printf assigns (`-v NAME`): without it, it only prints."""
+    return _printf_target([w.text for w in cmd.words[1:3]]) is not None
+
+
 def printf_assigns(cmd: Command) -> list:
     """What `printf -v NAME` assigns, for the passes before the walk: NAME, from every name its
     words expand."""
-    texts = [w.text for w in cmd.words[1:3]]
-    name = texts[1] if texts[:1] == ["-v"] and len(texts) > 1 else \
-        texts[0][2:] if texts and texts[0] is not None and texts[0].startswith("-v") else None
-    if name is None or not is_name(name):
+    target = _printf_target([w.text for w in cmd.words[1:3]])
+    if target is None:
         return []
     reads: frozenset = frozenset()
     for w in cmd.words[1:]:
         reads |= _word_refs_of(w)
-    return [(name, reads)]
+    return [(target[0], reads)]
 
 
 def mapfile(c: Call):
@@ -639,7 +650,7 @@ COMMANDS: dict[str, Handler] = {
     "read": Handler(read, assigns=read_assigns),
     "mapfile": Handler(mapfile, assigns=read_assigns), "readarray": Handler(mapfile, assigns=read_assigns),
     "getopts": Handler(getopts),
-    "printf": Handler(printf, assigns=printf_assigns, acts=lambda cmd: bool(printf_assigns(cmd))),
+    "printf": Handler(printf, assigns=printf_assigns, acts=printf_acts),
     "let": Handler(arith, assigns=arith_assigns), "((": Handler(arith, assigns=arith_assigns),
     "export": Handler(declare), "unset": Handler(unset), "eval": Handler(eval_, opaque=True),
     "shift": Handler(shift, status_only=True, positional=True),

@@ -91,10 +91,9 @@ class Inertness:
             elif kind is Command:
                 first = st.words[0] if st.words else None
                 name = first.text if first is not None else None
-                if st.prefix or name is None or base_name(name) in ACTIVE and acts(base_name(name), st) \
-                        or st.test is not None or \
-                        G.is_python(base_name(name)) or name in functions or \
-                        any(w.effects for w in st.words):
+                base = base_name(name) if name is not None else None
+                if st.prefix or name is None or base in ACTIVE and acts(base, st) or st.test is not None or \
+                        G.is_python(base) or name in functions or any(w.effects for w in st.words):
                     result = name in functions and not st.prefix
                     if result:
                         self.rec.looked_up.append(name)

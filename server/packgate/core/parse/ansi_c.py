@@ -63,7 +63,7 @@ def decode(body: bytes) -> str:
             i += 1
             if x == 92 and i < n and body[i] == 92:
                 i += 1  # `\c\\` is control-backslash
-            out.append(0x7F if x == 63 else (ord(chr(x).upper()) if x < 128 else x) & 0x1F)
+            out.append(0x7F if x == 63 else x & 0x1F)  # `\ca` and `\cA` alike: case is in bit 0x20
         else:  # an escape bash does not know: kept as written
             out += b"\\" + bytes([e])
     nul = out.find(0)
