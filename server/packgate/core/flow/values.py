@@ -10,6 +10,7 @@ from typing import Optional
 from .. import gates as G
 from ..parse.model import Assign, AssignMode, Lit, Opaque, Ref, Word
 from ..parse.words import is_name
+from . import transforms
 from .arith import evaluate
 from .facts import UNSET, GateSite, Origin, Val, ValKind, Var
 from .state import State
@@ -143,6 +144,8 @@ class Values:
         if op == "":
             return base
         if op == "other":  # ${#X}, ${X/a/b}...: the caller's X transformed, or the script's
+            if r.transform is not None and base.kind != _UNKNOWN:
+                return self.transformed(r, base, s)
             if var is None and base.kind == _UNKNOWN:
                 return Val(_UNKNOWN, via=r.name, origin=base.origin, name=base.name)
             return Val(_UNKNOWN, via=r.name, origin=_NOBODY)
@@ -184,6 +187,38 @@ class Values:
         return result
 
 
+    def transformed(self, r: Ref, base: Val, s: State) -> Val:
+        """`${#X}`, `${X#p}`, `${X/p/r}`, `${X:o:l}`, `${X^^}` of a value the path knows, or of
+        a default's (then a default too); unknown where bash's result is not followed."""
+        if base.kind == ValKind.UNSET and s.nounset:
+            return Val(_UNKNOWN, via=r.name, origin=_NOBODY)  # set -u: bash stops at it
+        t = r.transform
+        op, text = t.op, base.text
+        if op == "length":
+            out = transforms.length(text)
+        elif op in ("#", "##", "%", "%%"):
+            out = transforms.removed(text, op, t.pattern)
+        elif op == ":":
+            offset = self.arithmetic(t.offset, s)
+            count = self.arithmetic(t.length, s) if t.length is not None else None
+            unknown = offset is None or (t.length is not None and count is None)
+            out = None if unknown else transforms.substring(text, offset, count)
+        elif t.replacement is not None:
+            by = self.value(t.replacement, s)
+            out = transforms.replaced(text, op, t.pattern, by.text) if by.kind == _KNOWN else None
+        else:
+            out = transforms.case_changed(text, op)
+        if out is None:
+            return Val(_UNKNOWN, via=r.name, origin=_NOBODY)
+        if base.kind == _DEFAULT:
+            return Val(_DEFAULT, out, via=base.via, origin=_FROM_DEFAULT, name=base.name)
+        return Val(_KNOWN, out)
+
+    def arithmetic(self, text: str, s: State) -> Optional[int]:
+        """An arithmetic expression's value on path s (None: unknown, or it assigns)."""
+        n, assigned = evaluate(text, self.arith_lookup(s))
+        return None if assigned else n
+
     def special_ref(self, r: Ref, s: State) -> Val:
         """`${A[key]}`, `${!X}`, `${!P@}`: the element, the variable X names, the names with a
         prefix; then the expansion's operator (`${A[k]:-d}`) on that value (never assigning)."""
@@ -201,6 +236,8 @@ class Values:
         op = r.op
         if op == "":
             return base
+        if op == "other" and r.transform is not None and base.kind != _UNKNOWN:
+            return self.transformed(r, base, s)
         if op == "other" or base.kind == _UNKNOWN:
             return Val(_UNKNOWN, via=r.name, origin=_NOBODY)
         is_set = base.kind in _GIVEN and (base.text != "" or not op.startswith(":"))
