@@ -12,7 +12,7 @@ from ..parse.model import Assign, AssignMode, Lit, Opaque, Ref, Word
 from ..parse.words import is_name
 from . import transforms
 from .arith import evaluate
-from .facts import UNSET, GateSite, Origin, Val, ValKind, Var
+from .facts import UNSET, GateSite, Origin, Val, ValKind, Var, keeps_export
 from .state import State
 
 _SPECIAL_PARAMETERS = frozenset("@*#?$!-")
@@ -139,7 +139,7 @@ class Values:
             if r.name in G.GATES and r.name not in s.removed:
                 # the script consults the caller's gate: from here on it is the caller's value
                 s.set(r.name, Var(Val(_UNKNOWN, via=f"the caller's {r.name}", origin=Origin.INHERITED,
-                                      name=name), True, None))
+                                      name=name), True, None, from_caller=True))
         op = r.op
         if op == "":
             return base
@@ -179,7 +179,7 @@ class Values:
             a = Assign(r.start, r.end, name=r.name, name_start=r.name_start, name_end=r.name_end,
                        mode=AssignMode.PARAM_DEFAULT, eq_end=r.name_end, decl_start=r.start, decl_end=r.end,
                        file=self.where.file_stack[-1] if len(self.where.file_stack) > 1 else None)
-            s.set(r.name, Var(result, s.allexport or (var is not None and var.exported), a))
+            s.set(r.name, Var(result, s.allexport or keeps_export(var), a))
             if r.name in G.GATES:
                 self.rec.gate_sites.setdefault(a, GateSite(a, result))
                 if a.file is not None and self.where.via is not None:
