@@ -4,6 +4,7 @@ the several values a word may expand to (arrays, unquoted splitting)."""
 from __future__ import annotations
 
 import os
+import re
 
 from typing import Optional
 
@@ -18,6 +19,7 @@ from .state import State
 _SPECIAL_PARAMETERS = frozenset("@*#?$!-")
 _KNOWN, _DEFAULT, _UNKNOWN = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)
+_IFS_RUNS = re.compile("[ \t\n]+")  # bash's default IFS: the blanks that split an unquoted expansion
 _CALLER, _ARGUMENT, _FROM_DEFAULT, _NOBODY = Origin.CALLER, Origin.ARGUMENT, Origin.DEFAULT, Origin.UNKNOWN
 
 
@@ -42,6 +44,8 @@ class Values:
             return v
         parts = word.parts
         v = self.part(parts[0], s) if len(parts) == 1 else concat([self.part(p, s) for p in parts])
+        if v.kind is ValKind.UNSET:  # a word is text: an unset variable's expansion is empty
+            return Val(_KNOWN, "", span=(word.start, word.end), foreign=self.where.sourced)
         return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end),
                    v.foreign or self.where.sourced, v.origin, v.name, v.required, v.prefix)
 
@@ -70,7 +74,7 @@ class Values:
             if ref.prefix_names:
                 return [Val(_KNOWN, n, span=(word.start, word.end)) for n in self.prefixed(ref.name, s)] \
                     if self.prefix_known(ref.name, s) else [Val(_UNKNOWN, via="${!" + ref.name + "@}", origin=_NOBODY)]
-            if ref.op in (":+", "+") and ref.arg is not None:
+            if ref.op in (":+", "+") and ref.arg is not None and (var is not None or s.container):
                 if var is None or var.val.kind == ValKind.UNSET or (ref.op == ":+" and var.val.text == ""
                                                               and var.val.kind == _KNOWN):
                     return []
@@ -80,12 +84,40 @@ class Values:
                                 name=val.name, required=val.required)]
                 self.mark_read(var)
                 return self.values(ref.arg, s)
-            if not ref.quoted and word.quote == "" and ref.op == "" and var is not None:
-                self.mark_read(var)
-                if var.val.kind == _KNOWN and var.array is None and any(c.isspace() for c in var.val.text):
-                    return [Val(_KNOWN, t, span=(word.start, word.end)) for t in var.val.text.split()]
+        if word.quote == "" and any(type(p) is Ref and _splits(p) for p in parts):
+            fields = self.fields(word, s)
+            if fields is not None:
+                return fields
         v = self.value(word, s)
         return [v]
+
+    def fields(self, word: Word, s: State) -> Optional[list]:
+        """The words an unquoted word with plain expansions becomes (field splitting at bash's
+        default IFS, an empty expansion no word), when every part is known; else None."""
+        out, cur, started, whole = [], [], False, []
+        for p in word.parts:
+            if type(p) is Ref and not p.quoted and not _splits(p):
+                return None  # ${X:-a b}, ${A[@]}...: read as one word, as before
+            v = self.part(p, s)
+            if v.kind is not _KNOWN and v.kind is not ValKind.UNSET:
+                return None
+            whole.append(v.text)
+            if type(p) is not Ref or p.quoted:
+                cur.append(v.text)  # literal or quoted text is never split ("" still makes a word)
+                started = True
+                continue
+            for i, piece in enumerate(_IFS_RUNS.split(v.text)):
+                if i and started:  # a run of blanks ends the word
+                    out.append("".join(cur))
+                    cur, started = [], False
+                if piece:
+                    cur.append(piece)
+                    started = True
+        if started:
+            out.append("".join(cur))
+        if out == ["".join(whole)]:
+            return None  # the word as it is: value() gives it, with the literal that decides it
+        return [Val(_KNOWN, t, span=(word.start, word.end)) for t in out]
 
     def mark_read(self, var: Var) -> None:
         """Note that the assignment var came from was read (it is not an unread overwrite)."""
@@ -454,6 +486,13 @@ def _known_start(vals: list) -> str:
             break
         out.append(v.text)
     return "".join(out)
+
+
+def _splits(p: Ref) -> bool:
+    """Whether Values.fields reads an unquoted expansion: a plain one or a followed transform,
+    not an array's elements, the positional parameters or a default's word."""
+    return not p.quoted and not p.array_all and not p.prefix_names and p.name not in ("@", "*") \
+        and (p.op == "" or p.transform is not None)
 
 
 def concat(vals: list) -> Val:
