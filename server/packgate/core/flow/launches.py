@@ -20,6 +20,7 @@ from .state import State
 _KNOWN, _DEFAULT, _UNKNOWN = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)  # the script gives the text (a default may be overridden)
 _MBS, _MBS_EQ = G.MBS_FLAG, G.MBS_FLAG + "="
+_LOOKED_FOR = (G.MBS_FLAG, G.PACKING_SFT, G.PACKING_PRETRAIN)  # what see() reads of the words starts so
 
 
 class Launches:
@@ -188,7 +189,7 @@ class Launches:
             t = v.text
             if v.kind == _UNKNOWN and v.prefix:  # `--micro-batch-size=$1`: the flag, its value unknown
                 t = v.prefix if v.prefix.startswith(_MBS_EQ) else ""
-            if not (t.startswith(_MBS) or t == G.PACKING_SFT or t == G.PACKING_PRETRAIN) or \
+            if not t.startswith(_LOOKED_FOR) or \
                     (v.kind != _KNOWN and v.kind != _DEFAULT and v.via != "xargs" and not v.prefix):
                 continue  # most words are none of the flags looked for
             if t == _MBS:
