@@ -19,6 +19,8 @@ from .state import State
 
 _KNOWN, _DEFAULT, _UNKNOWN = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)  # the script gives the text (a default may be overridden)
+_MBS, _MBS_EQ = G.MBS_FLAG, G.MBS_FLAG + "="
+_LOOKED_FOR = (G.MBS_FLAG, G.PACKING_SFT, G.PACKING_PRETRAIN)  # what see() reads of the words starts so
 
 
 class Launches:
@@ -186,22 +188,23 @@ class Launches:
         for idx, v in enumerate(args):
             t = v.text
             if v.kind == _UNKNOWN and v.prefix:  # `--micro-batch-size=$1`: the flag, its value unknown
-                t = v.prefix if v.prefix.startswith(G.MBS_FLAG + "=") else ""
-            if t[:2] != "--" or (v.kind != _KNOWN and v.kind != _DEFAULT and v.via != "xargs" and not v.prefix):
-                continue  # every flag looked for starts with --
-            if t == G.MBS_FLAG:
+                t = v.prefix if v.prefix.startswith(_MBS_EQ) else ""
+            if not t.startswith(_LOOKED_FOR) or \
+                    (v.kind != _KNOWN and v.kind != _DEFAULT and v.via != "xargs" and not v.prefix):
+                continue  # most words are none of the flags looked for
+            if t == _MBS:
                 if idx + 1 < len(args):  # a flag without a value is argparse's error, not ours
                     flag = v.span
                     mbs = args[idx + 1]
                     after = idx + 2
-            elif t.startswith(G.MBS_FLAG + "=") and v.kind == _UNKNOWN:  # xargs -I{}: its input; `=$1`
+            elif t.startswith(_MBS_EQ) and v.kind == _UNKNOWN:  # xargs -I{}: its input; `=$1`
                 flag = v.span
                 mbs = Val(_UNKNOWN, via=v.via, origin=Origin.UNKNOWN)
                 after = idx + 1
-            elif t.startswith(G.MBS_FLAG + "="):
+            elif t.startswith(_MBS_EQ):
                 flag = v.span
-                lit = (v.lit[0] + len(G.MBS_FLAG) + 1, v.lit[1]) if v.lit else None
-                mbs = v._replace(text=t[len(G.MBS_FLAG) + 1:], lit=lit)
+                lit = (v.lit[0] + len(_MBS_EQ), v.lit[1]) if v.lit else None
+                mbs = v._replace(text=t[len(_MBS_EQ):], lit=lit)
                 after = idx + 1
             elif t == G.PACKING_SFT:
                 sft = True

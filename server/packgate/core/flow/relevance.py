@@ -63,11 +63,10 @@ class Inertness:
         if kind is Assign:
             if st.mode == AssignMode.LOCAL or st.mode == AssignMode.DECLARE:
                 return False
-        elif kind is not Command:
+            return self.quiet_assign(st)  # quiet([st]) without its walk: an assignment holds no statement
+        if kind is not Command or not self.quiet([st], 0):
             return False
-        if not self.quiet([st], 0):
-            return False
-        if kind is Command and st.words:
+        if st.words:
             name = st.words[0].text
             if name in self.rec.functions:
                 self.rec.called[name] = None  # as walking the call would
@@ -83,11 +82,7 @@ class Inertness:
             kind = type(st)
             stack.extend(children(st))
             if kind is Assign:
-                # a gate's or a checked variable's assignment is a site the rules read
-                result = relevant is not None and st.name not in relevant and st.name not in G.OTHER_VARS
-                if result and (st.value is not None and st.value.effects
-                               or st.array is not None and any(w.effects for w in st.array)):
-                    result = False
+                result = self.quiet_assign(st)
             elif kind is Command:
                 first = st.words[0] if st.words else None
                 name = first.text if first is not None else None
@@ -103,6 +98,13 @@ class Inertness:
             elif kind is Loop and st.var and (relevant is None or st.var in relevant):
                 result = False
         return result
+
+    def quiet_assign(self, st: Assign) -> bool:
+        """quiet() for one assignment: a gate's or a checked variable's is a site the rules read."""
+        relevant = self.inp.relevant
+        if relevant is None or st.name in relevant or st.name in G.OTHER_VARS:
+            return False
+        return not (st.value is not None and st.value.effects or st.array is not None and any(w.effects for w in st.array))
 
     def uses_args(self, fdef: FuncDef) -> tuple:
         """The positional parameters a call binds: those its body reads (binding costs; most
@@ -407,17 +409,20 @@ def _launch_refs(words, flaggy: set, python: bool = False) -> set:
     out: set = set()
     take_next = False
     head = True
+    mbs = G.MBS_FLAG
     for i, w in enumerate(words):
         lead = w.text
         if lead is not None and not python:  # a literal: reads nothing, may be the flag
-            take_next = lead == G.MBS_FLAG
+            take_next = lead == mbs
             continue
-        refs = _word_refs([w])
+        refs = w.refs
+        if refs is None:
+            refs = w.refs = _refs_of(w)
         lead = _lead(w)
         take = i == 0 or take_next or head and python
-        take_next = lead == G.MBS_FLAG
+        take_next = lead == mbs
         if refs and not take:
-            take = lead.startswith(G.MBS_FLAG) or bool(refs & flaggy) or _splits(w)
+            take = lead.startswith(mbs) or bool(refs & flaggy) or _splits(w)
         if refs & flaggy:
             take_next = True
         if take:

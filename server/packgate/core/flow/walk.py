@@ -71,15 +71,18 @@ class Walker:
             self.where.call_steps += len(states)
         elif self.where.calling:
             self.where.call_steps += 1
-        live = [s for s in states if not s.done]
-        if not live:
-            return None
-        # paths that stopped wait: return/break for their frame, `exit` for the end of the
-        # script, which is judged only when it has no launch (once one is seen, they go)
-        if self.rec.launches:
-            dead = [s for s in states if s.done and s.done != Stop.EXIT]
+        if len(states) == 1 and not states[0].done:  # the common case: one live path
+            live, dead = states, []
         else:
-            dead = [s for s in states if s.done]
+            live = [s for s in states if not s.done]
+            if not live:
+                return None
+            # paths that stopped wait: return/break for their frame, `exit` for the end of the
+            # script, which is judged only when it has no launch (once one is seen, they go)
+            if self.rec.launches:
+                dead = [s for s in states if s.done and s.done != Stop.EXIT]
+            else:
+                dead = [s for s in states if s.done]
         after = self.stmt(stmt, live)
         if not self.where.no_errexit and type(stmt) in _ERREXIT_ENDS:
             self.errexit(after)

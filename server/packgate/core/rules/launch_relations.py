@@ -70,8 +70,6 @@ class Words:
     def __init__(self, args, takes_value):
         self.vals = list(args)
         self.texts = [v.text if v.kind in _GIVEN else None for v in self.vals]
-        # where each word is written in this document (None for a sourced file's word)
-        self.spans = [None if v.foreign else v.span for v in self.vals]
         self._takes_value = takes_value
         self._free: list | None = None  # per word: None (literal or a value), "maybe", "free"
         self._given: set | None = None  # the options literal words give (before a `--`)
@@ -98,14 +96,16 @@ class Words:
     def mentions(self, option: str) -> bool:
         """Whether a literal word gives the option (as `--opt` or `--opt=value`)."""
         if self._given is None:  # once per path: every relation of every profile asks
-            given = set()
-            for text in self.texts:
-                if text == "--":
-                    break
-                if text is not None and text[:1] == "-":
-                    given.add(text.partition("=")[0])
-            self._given = given
+            texts = self.texts
+            if "--" in texts:
+                texts = texts[:texts.index("--")]
+            self._given = {text.partition("=")[0] for text in texts if text and text[0] == "-"}
         return option in self._given
+
+    def span(self, j: int):
+        """Where word j is written in this document (None for a sourced file's word)."""
+        v = self.vals[j]
+        return None if v.foreign else v.span
 
     def look(self, clause: Clause) -> Looked:
         """The OPTION clause on these words."""
@@ -117,15 +117,15 @@ class Words:
             if text == option:
                 last = j
                 if j + 1 < len(self.texts):
-                    value, value_span = self.texts[j + 1], self.spans[j + 1]
+                    value, value_span = self.texts[j + 1], self.span(j + 1)
                 else:
                     value, value_span = None, None
             elif text is not None and text.startswith(option + "="):
-                last, value, value_span = j, text[len(option) + 1:], self.spans[j]
+                last, value, value_span = j, text[len(option) + 1:], self.span(j)
         if last < 0:
             blind = any(k is not None for k in self._kinds())
             return Looked(clause, None if blind else (not clause.equal), option, given=False)
-        span = self.spans[last]
+        span = self.span(last)
         if clause.value is None:
             return Looked(clause, clause.equal, option, value, True, span=span)
         later = any(k == "free" for k in self._kinds()[last + 1:])  # it may give the option again
