@@ -416,6 +416,24 @@ def test_a_library_function_is_walked_again_when_what_it_reads_changed(old, new,
     assert walked == ["lib", "lib"]
 
 
+def test_a_library_function_is_walked_again_without_comparing_its_paths_when_a_function_changed(monkeypatch):
+    """An edit in another function's body changes the functions table lib's walk reads: lib is
+    walked again, told by the cheap looks, before its definition paths are moved to be compared."""
+    import sys
+    walked = _library_walks(monkeypatch)
+    compared = []
+    real = flow.incremental.Incremental.same_states
+
+    def same_states(self, *args):
+        compared.append(sys._getframe(1).f_code.co_name)
+        return real(self, *args)
+    monkeypatch.setattr(flow.incremental.Incremental, "same_states", same_states)
+    text = _LIBRARY.replace("lib() {", "other() { echo other; }\nlib() {")
+    _edit_and_compare(text, "echo other;", "echo other x;")
+    assert walked.count("lib") == 2
+    assert "take_library_run" not in compared
+
+
 def test_a_library_function_is_walked_again_when_a_table_it_tests_differs(monkeypatch):
     """The edit overwrites the gate after lib's definition: the top-level launch no longer reads
     the first assignment, lib's launch does (so it is not an unread overwrite). The last walk's
