@@ -1,7 +1,7 @@
 """Where a keystroke's time goes on the server's path, phase by phase (for RESULTS.md).
 
     .venv/bin/python benchmarks/profile_keystroke.py [--lines 250|2000] [--spots 100] [--slowest 0.1]
-        [--breaking 0.2] [--by-place] [--cpu]
+        [--breaking 0.2] [--by-place] [--phases] [--cpu]
 
 Replays the keystrokes of `make bench` (lsp_bench.keystroke_spots) through the session the
 server uses (splice into the kept tree, analysis with the previous version's tree, model and
@@ -17,6 +17,10 @@ generated with an if/then/fi and a for/do/done in every stage. --by-place profil
 times each kind of spot's keystrokes, their re-parse and their walk, against a full lint. --cpu
 times with this thread's CPU time instead of the wall clock: on a machine other work shares, the
 slowest keystrokes are then those that cost the most, not those another process interrupted.
+--phases profiles nothing either: it times each phase of every keystroke (PLACES, wrapped for the
+replay) and prints their mean over the slowest fraction (--slowest, default a tenth), over all of
+them and over a full lint: what the keystrokes that set the p95 spend, without the profiler's bias
+towards Python code, beside what a lint spends (a phase both pay alike moves the ratio little).
 """
 
 from __future__ import annotations
@@ -70,12 +74,15 @@ def rules_time(stats: pstats.Stats) -> float:
 
 
 def replay(text: str, spots: list, profile: cProfile.Profile | None = None,
-           profiled: frozenset = frozenset(), each=None) -> list[float]:
+           profiled: frozenset = frozenset(), each=None, opened=None) -> list[float]:
     """Type the spots' keystrokes into a fresh session as the server does: the seconds each took
-    (the keystrokes numbered in profiled run under profile; each(n), if given, called after the n-th)."""
+    (the keystrokes numbered in profiled run under profile; each(n), if given, called after the n-th;
+    opened(), if given, once the document is open, before the first)."""
     session, uri = Session(), "file:///packgate-bench/profile.sh"
     features, converter = convert.ClientFeatures(), convert.converter()  # the server's
     session.analysis(uri, 0, text)
+    if opened is not None:
+        opened()
     times: list[float] = []
     for spot in spots:
         for rng, new, _ in lb.spot_edits(text, spot):
@@ -124,6 +131,9 @@ def by_place(text: str, spots: list) -> dict:
 
     def each(n: int) -> None:
         split.append((spent["parse"], spent["walk"]))
+        clear()
+
+    def clear() -> None:
         spent["parse"] = spent["walk"] = 0.0
 
     wrapped = {(edit, "reparse"): "parse", **{(engine, name): "walk" for name in WALKS if hasattr(engine, name)}}
@@ -131,7 +141,7 @@ def by_place(text: str, spots: list) -> dict:
     for (module, name), key in wrapped.items():
         setattr(module, name, timed(originals[module, name], key))
     try:
-        times = replay(text, spots, each=each)
+        times = replay(text, spots, each=each, opened=clear)
     finally:
         for (module, name), fn in originals.items():
             setattr(module, name, fn)
@@ -142,6 +152,75 @@ def by_place(text: str, spots: list) -> dict:
         rows.setdefault(name, []).append((whole, parse, walk))
     return {name: (len(v),) + tuple(statistics.median(x[i] for x in v) for i in range(3))
             for name, v in sorted(rows.items())}
+
+
+# (module, attribute, phase) wrapped by --phases; "of which" phases run inside the one above them
+PLACES = [
+    ("packgate.lsp.session", "Session.splice", "splice: the edit applied to the text, the Source and the kept tree"),
+    ("packgate.core.parse.edit", "reparse", "re-parse and model reuse"),
+    ("packgate.core.engine", "parse_bytes", "re-parse and model reuse"),  # a lint's parse (never a keystroke's)
+    ("packgate.core.flow.analysis", "relevant_names", "relevance"),
+    ("packgate.core.flow.incremental", "Incremental.top", "walk from the last checkpoint"),
+    ("packgate.core.flow.incremental", "Incremental.resync", "  of which: tries to take the rest over"),
+    ("packgate.core.flow.incremental", "Incremental.checkpoint", "  of which: checkpoints taken"),
+    ("packgate.core.flow.library", "Library.library_functions", "library functions"),
+    ("packgate.core.engine", "CHECKS", "the checks (core/rules/*)"),
+    ("packgate.lsp.convert", "to_diagnostics", "conversion to protocol types"),
+    (__name__, "serialize", "serialization of publishDiagnostics"),
+]
+
+
+def phases(text: str, spots: list, slowest: float) -> tuple:
+    """Mean seconds of each phase of PLACES (and of the whole keystroke) over the slowest
+    fraction of the keystrokes, over all, and over five full lints of the text:
+    [(phase, slowest, all, lint)], the keystrokes' times, the lints' times."""
+    import packgate
+    import importlib
+    spent: dict = {}
+    split: list = []
+
+    def timed(fn, key):
+        def call(*args, **kwargs):
+            t0 = clock()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[key] = spent.get(key, 0.0) + clock() - t0
+        return call
+
+    undo = []
+    for module, attribute, key in PLACES:
+        owner = sys.modules[module] if module == __name__ else importlib.import_module(module)
+        *path, name = attribute.split(".")
+        for part in path:
+            owner = getattr(owner, part)
+        original = getattr(owner, name)
+        undo.append((owner, name, original))
+        if type(original) is dict:  # the checks: each wrapped, into one phase
+            setattr(owner, name, {code: timed(check, key) for code, check in original.items()})
+        else:
+            setattr(owner, name, timed(original, key))
+    try:
+        times = replay(text, spots, each=lambda n: (split.append(dict(spent)), spent.clear()), opened=spent.clear)
+        lints, lint_split = [], []
+        for _ in range(5):
+            spent.clear()
+            t0 = clock()
+            packgate.lint(text)
+            lints.append(clock() - t0)
+            lint_split.append(dict(spent))
+    finally:
+        for owner, name, original in reversed(undo):
+            setattr(owner, name, original)
+    order = sorted(range(len(times)), key=times.__getitem__)
+    worst = order[-max(1, round(len(times) * slowest)):]
+    rows = [(key, statistics.mean(split[i].get(key, 0.0) for i in worst), statistics.mean(x.get(key, 0.0) for x in split),
+             statistics.mean(x.get(key, 0.0) for x in lint_split)) for key in dict.fromkeys(k for _, _, k in PLACES)]
+    outer = [r for r in rows if not r[0].startswith(" ")]
+    rows.append(("everything else (the session's bookkeeping, the flow's set-up and findings, the profile)",
+                 statistics.mean(times[i] for i in worst) - sum(r[1] for r in outer),
+                 statistics.mean(times) - sum(r[2] for r in outer), statistics.mean(lints) - sum(r[3] for r in outer)))
+    return rows, times, lints
 
 
 def lint_time(text: str) -> float:
@@ -166,6 +245,8 @@ def main(argv=None) -> int:
                         help="the share of the spots that break a compound statement's syntax (default 0)")
     parser.add_argument("--by-place", action="store_true",
                         help="no profile: each kind of spot's median keystroke, re-parse and walk, and a full lint's")
+    parser.add_argument("--phases", action="store_true",
+                        help="no profile: each phase's mean time over the slowest fraction (--slowest) and all")
     parser.add_argument("--cpu", action="store_true",
                         help="time with this thread's CPU time, not the wall clock (a machine other work shares)")
     args = parser.parse_args(argv)
@@ -181,6 +262,22 @@ def main(argv=None) -> int:
         for name, (count, whole, parse, walk) in rows.items():
             print(f"| {name} | {count} | {whole * 1000:.1f} ms | {parse * 1000:.1f} ms | {walk * 1000:.1f} ms |")
         print(f"\na full `packgate.lint` of the same text: {lint_time(text) * 1000:.1f} ms (median of 5)")
+        return 0
+    if args.phases:
+        share = args.slowest if args.slowest is not None else 0.1
+        rows, times, lints = phases(text, spots, share)
+        lint = lint_time(text)
+        count = max(1, round(len(times) * share))
+        worst = sorted(times)[-count:]
+        print(f"{len(times)} keystrokes on {args.lines} lines: p95 {lb.pct(times, 0.95) * 1000:.2f} ms = "
+              f"{lb.pct(times, 0.95) / lint:.2f}x a full `packgate.lint` ({lint * 1000:.2f} ms, median of 5, unwrapped); "
+              f"the slowest {count} {statistics.mean(worst) * 1000:.2f} ms = {statistics.mean(worst) / lint:.2f}x")
+        print(f"| phase | the slowest {count} keystrokes | all {len(times)} | a full lint (mean of 5, no LSP) |\n"
+              "| --- | --- | --- | --- |")
+        for key, worst_mean, mean, in_lint in rows:
+            print(f"| {key} | {worst_mean * 1000:.3f} ms | {mean * 1000:.3f} ms | {in_lint * 1000:.3f} ms |")
+        print(f"| the whole | {statistics.mean(worst) * 1000:.3f} ms | {statistics.mean(times) * 1000:.3f} ms | "
+              f"{statistics.mean(lints) * 1000:.3f} ms |")
         return 0
     profiled: frozenset = frozenset()
     if args.slowest is not None:

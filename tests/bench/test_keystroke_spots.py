@@ -99,3 +99,23 @@ def test_by_place_splits_each_keystroke_into_its_phases():
     for count, whole, parse, walk in rows.values():
         assert 0 <= parse and 0 <= walk and parse + walk <= whole
     assert any(parse > 0 and walk > 0 for _, _, parse, walk in rows.values())
+
+
+def test_phases_time_each_phase_within_its_keystrokes():
+    import profile_keystroke
+    import packgate.core.engine as engine
+    from packgate.core.flow import incremental
+    text = generate(300, 7, blocks=True)
+    spots = lb.keystroke_spots(text, 5)
+    before, checks, top = dict(vars(engine)), dict(engine.CHECKS), incremental.Incremental.top
+    rows, times, lints = profile_keystroke.phases(text, spots, 0.2)
+    assert vars(engine) == before and engine.CHECKS == checks and incremental.Incremental.top is top  # undone
+    assert len(times) == 10 and len(lints) == 5
+    spent = {key: values for key, *values in rows}
+    assert set(spent) >= {key for _, _, key in profile_keystroke.PLACES}
+    assert all(x >= 0 for key, values in spent.items() if not key.startswith("everything") for x in values)
+    for key in ("re-parse and model reuse", "walk from the last checkpoint", "the checks (core/rules/*)"):
+        assert spent[key][1] > 0 and spent[key][2] > 0, key  # a keystroke's and a lint's
+    assert spent["serialization of publishDiagnostics"][1] > 0 and spent["serialization of publishDiagnostics"][2] == 0
+    # the phases run inside the keystrokes and the lints: what is left for everything else is not negative
+    assert spent[rows[-1][0]][1] >= 0 and spent[rows[-1][0]][2] >= 0

@@ -359,6 +359,24 @@ def test_a_function_edited_and_used_later_is_walked_again_there(later):
     assert result.resynced_at == 0 or result.resynced_at > later_index
 
 
+def test_a_checkpoint_whose_reads_differ_is_refused_before_its_paths_are_moved(monkeypatch):
+    """setup, edited, is called again later: every checkpoint before that call fails same_reads,
+    whose look is cheap, so the paths there (the same, MODE being off) are never moved to be
+    compared, which on a long launcher costs most (13 paths before the 243-line one's launch)."""
+    compared = []
+    real = flow.incremental.Incremental.same_paths
+
+    def same_paths(self, p, states):
+        compared.append(p.index)
+        return real(self, p, states)
+    monkeypatch.setattr(flow.incremental.Incremental, "same_paths", same_paths)
+    text = _USED.replace("{later}", "setup\n")
+    result = _edit_and_compare(text, "echo setting up", '[ "$MODE" = on ] && export OFFLINE_PACKED_DATA=1')
+    later_index = 7 + 40 + 1
+    assert result.resynced_at == 0 or result.resynced_at > later_index
+    assert not [i for i in compared if i <= later_index]
+
+
 # ---------------------------------------------------------------- library functions
 # A function never called is judged where it was defined; the next walk takes its walk over
 # when its body, its definition paths and what its walk reads are the same.
@@ -396,6 +414,24 @@ def test_a_library_function_is_walked_again_when_what_it_reads_changed(old, new,
     walked = _library_walks(monkeypatch)
     _edit_and_compare(_LIBRARY, old, new)
     assert walked == ["lib", "lib"]
+
+
+def test_a_library_function_is_walked_again_without_comparing_its_paths_when_a_function_changed(monkeypatch):
+    """An edit in another function's body changes the functions table lib's walk reads: lib is
+    walked again, told by the cheap looks, before its definition paths are moved to be compared."""
+    import sys
+    walked = _library_walks(monkeypatch)
+    compared = []
+    real = flow.incremental.Incremental.same_states
+
+    def same_states(self, *args):
+        compared.append(sys._getframe(1).f_code.co_name)
+        return real(self, *args)
+    monkeypatch.setattr(flow.incremental.Incremental, "same_states", same_states)
+    text = _LIBRARY.replace("lib() {", "other() { echo other; }\nlib() {")
+    _edit_and_compare(text, "echo other;", "echo other x;")
+    assert walked.count("lib") == 2
+    assert "take_library_run" not in compared
 
 
 def test_a_library_function_is_walked_again_when_a_table_it_tests_differs(monkeypatch):

@@ -73,15 +73,15 @@ class Library:
     def take_library_run(self, run: LibraryRun, fdef, forks: list, moves: Optional[tuple]) -> bool:
         """Append the last walk's entries of run (moved by the edit) in place of walking fdef
         again, when the walk would be the same; False (nothing changed) when it may not be."""
-        if run.fdef is not fdef:
+        # the cheap looks first (an edited function fails the last): comparing the paths moves them
+        if run.fdef is not fdef or run.launched != bool(self.rec.launches) \
+                or run.scalars.truncated != self.rec.truncated or run.called != self.rec.called.keys() \
+                or not _same_table(run.functions, self.rec.functions):
             return False
         # a Define kept from before the edit keeps its Moves (its paths lie before the edit);
         # one taken over after it has the edit's composed in; one walked again is compared
         if (run.forks is not forks or moves not in (run.moves, compose(run.moves, self.incremental.moves))) \
                 and not self.incremental.same_states(forks, moves, run.forks, compose(run.moves, self.incremental.moves)):
-            return False
-        if run.launched != bool(self.rec.launches) or run.scalars.truncated != self.rec.truncated \
-                or run.called != self.rec.called.keys() or not _same_table(run.functions, self.rec.functions):
             return False
         logs = dict(zip(NAMES, self.incremental.resume_from.logs))
         at = dict(zip(NAMES, run.before))
