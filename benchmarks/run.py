@@ -294,7 +294,7 @@ MODEL_NODE_KINDS = (
     "extglob_pattern", "file_redirect", "for_statement", "function_definition", "heredoc_body",
     "heredoc_content", "heredoc_redirect", "heredoc_start",
     "herestring_redirect", "if_statement", "list", "negated_command", "number", "pipeline",
-    "process_substitution", "raw_string", "redirected_statement", "simple_expansion",
+    "process_substitution", "raw_string", "redirected_statement", "regex", "simple_expansion",
     "special_variable_name", "string", "string_content", "subscript", "subshell", "test_command",
     "test_operator", "translated_string", "unary_expression", "unset_command", "variable_assignment",
     "variable_assignments", "variable_name", "while_statement", "word")
