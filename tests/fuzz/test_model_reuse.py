@@ -104,7 +104,9 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
     for version in range(1, STEPS // 3 + 1):
         data = text.encode("utf-8", "surrogatepass")
         if broken >= 2 or version % 50 == 0:  # a new document under the same uri (a full-text change)
-            seeds = SEEDS[-2:] if rng.random() < 0.5 else SEEDS  # long launchers: most to take over
+            # long launchers: most to take over; seeds 0 and 1 keep to them, so what they count
+            # below does not move when a case is added to the corpus
+            seeds = SEEDS[-2:] if rng.random() < 0.5 or seed < 2 else SEEDS
             text = session.splice(uri, Source(text), None, None, rng.choice(seeds).decode("utf-8", "surrogatepass"))
             broken = 0
         else:
@@ -154,7 +156,7 @@ def test_an_edited_model_equals_a_fresh_one(seed, monkeypatch):
         if previous is not None and script.tops:
             old = {id(s) for top in previous.tops.values() for s in top.stmts}
             taken += any(id(s) in old for top in script.tops.values() for s in top.stmts)
-    assert compared > STEPS // 6, compared
+    assert compared > STEPS // 8, compared  # (the long launchers break more often: fewer compare whole)
     assert taken > compared // 5, (taken, compared)  # unmoved statements were taken over
     assert len(moved) > compared, (len(moved), compared)  # ... and moved ones
     assert resumed > compared // 8, (resumed, compared)  # the flow walk started after the unchanged part
