@@ -26,6 +26,11 @@ _READONLY, _INTEGER, _ASSOC = Attribute.READONLY, Attribute.INTEGER, Attribute.A
 _NOT_REASSIGNING = frozenset((AssignMode.PREFIX, AssignMode.ENV, AssignMode.ENV_UNSET, AssignMode.DOCKER))
 
 
+def _scalar(a: Assign) -> bool:
+    """Whether an assignment gives one word's value (not an array's, nor an element's)."""
+    return a.value is not None and a.array is None and a.index is None and a.keys is None
+
+
 class Declarations:
     """The walk's declarations and assignments; the facts they make go to the recorder."""
 
@@ -43,6 +48,20 @@ class Declarations:
                 continue
             s.status = status
             self.assign(s, st)
+        return states
+
+    def together(self, items: list, states: list) -> list:
+        """One declaration's assignments (`export A=1 B=$A`): bash expands every value before
+        it assigns any, so B gets A's value from before the declaration."""
+        local = items[0].mode == AssignMode.LOCAL
+        for s in states:
+            if local and not s.frames:
+                s.status = FAILED
+                continue
+            values = [self.evaluator.value(a.value, s) if _scalar(a) else None for a in items]
+            for a, value in zip(items, values):
+                s.status = quiet_status(a)
+                self.assign(s, a, value)
         return states
 
     def declare(self, e: Declare, states: list) -> list:

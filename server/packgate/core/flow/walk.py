@@ -42,6 +42,7 @@ class Walker:
 
     def connect(self, applier, declarations, loops) -> None:
         """The applier walks the simple commands, declare.py the declarations, loops.py the loops."""
+        self.together = declarations.together
         self.statements.update({Command: applier.command, Loop: loops.loop, Assign: declarations.assignment,
                                 ExportNames: applier.declaration, Unset: applier.declaration,
                                 SetOpt: applier.declaration, Exit: applier.declaration})
@@ -116,7 +117,10 @@ class Walker:
             self.where.no_errexit -= 1
 
     def group(self, block: Block, states: list) -> list:
-        """A nested block (a `{ ...; }` group, a pipeline); `! cmd` inverts its status."""
+        """A nested block (a `{ ...; }` group, a pipeline, one declaration's assignments);
+        `! cmd` inverts its status."""
+        if block.together:
+            return self.together(block.body, states)
         if not block.negate:
             return self.block(block, states)
         out = self.suspended(block, states)

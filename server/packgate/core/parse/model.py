@@ -221,6 +221,7 @@ class Block(Stmt):
 
     body: list = factory(list)
     negate: bool = False  # `! cmd`: its status inverted
+    together: bool = False  # one declaration's assignments: bash expands every value before it assigns any
 
 
 @record

@@ -87,7 +87,7 @@ _SCALARS = frozenset(("text", "raw", "name", "quote", "op", "mode", "keyword", "
                       "array_all", "quoted", "effects", "append", "exported", "decl_items", "negate",
                       "allexport", "has_default", "refs", "ends", "readonly", "exports",
                       "option", "against", "indirect", "prefix_names", "local", "attributes",
-                      "pattern", "offset", "length"))
+                      "pattern", "offset", "length", "together"))
 _TUPLE_LISTS = frozenset(("names", "clauses", "items"))  # lists that may hold (.., offset) tuples
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .grammar import NAMED, PARSER, kind, kinds
-from .model import Assign, AssignMode, Command, ExportNames, Lit, Occurrence, OccurrenceKind, Opaque, Stmt, Word
+from .model import Assign, AssignMode, Block, Command, ExportNames, Lit, Occurrence, OccurrenceKind, Opaque, Stmt, Word
 from .words import _K_SUBSCRIPT, WordBuilder, is_name
 
 # declaration items that are no name nor assignment as written: the names come at run time
@@ -28,6 +28,13 @@ _ARGUMENTS = NAMED - {_K_COMMAND_NAME, _K_HERESTRING, _K_COMMENT} - kinds("file_
 _PLAIN, _PREFIX = AssignMode.PLAIN, AssignMode.PREFIX
 _PREFIX_KIND, _ASSIGN_KIND = OccurrenceKind.PREFIX, OccurrenceKind.ASSIGN
 _DECLARATION_MODES = {"export": AssignMode.EXPORT, "local": AssignMode.LOCAL, "readonly": AssignMode.READONLY}
+
+
+def _expands(a: Assign) -> bool:
+    """Whether an assignment's value, or an element's, expands something (is not literal text)."""
+    if a.value is not None and a.value.text is None:
+        return True
+    return a.array is not None and any(w.text is None for w in a.array)
 
 
 class SimpleBuilder(WordBuilder):
@@ -68,6 +75,7 @@ class SimpleBuilder(WordBuilder):
         mode = _DECLARATION_MODES.get(keyword, AssignMode.DECLARE)
         written = keyword + ((" " + flags) if flags else "")
         out: list[Stmt] = []
+        assigns: list = []
         names = []
         s, e = self.s(node), self.e(node)
         for c in items:
@@ -79,16 +87,18 @@ class SimpleBuilder(WordBuilder):
                 a.decl_start, a.decl_end, a.decl_items = s, e, len(items)
                 a.keyword = written
                 if negate:
-                    out.extend(self.take_pre())
-                    out.append(a)
                     names.append((a.name, a.name_start, a.name_end))
-                    continue
                 out.extend(self.take_pre())
-                out.append(a)
+                assigns.append(a)
             else:
                 name = self.text(c)
                 names.append((name, self.s(c), self.e(c)))
                 self.occurrences.append(Occurrence(name, self.s(c), self.e(c), OccurrenceKind.EXPORT))
+        if len(assigns) > 1 and any(_expands(a) for a in assigns[1:]):
+            # `export A=1 B=$A`: B is given A's value from before the declaration
+            out.append(Block(assigns[0].start, assigns[-1].end, assigns, together=True))
+        else:
+            out.extend(assigns)
         if names and (exported or negate or readonly or attrs):
             out.append(ExportNames(s, e, names=names, negate=negate, readonly=readonly,
                                    exports=exported or negate, local=keyword == "local", attributes=attrs))

@@ -53,10 +53,10 @@ RULE = Rule(
             "integer level",
             "{name}={shown} 会让训练代码中的 int() 抛出 ValueError（{where}）；请使用整数级别"),
         "caller": Text(
-            "{name} takes {var} from the caller, which the script never sets: when the caller "
+            "{name} takes {var} from the caller, which the script has not set by then: when the caller "
             "leaves it unset, {name} is empty and int('') raises ValueError in the training code "
             "({where}); set it to 1 or 0 here, or give {var} a default of 0",
-            "{name} 取自调用方的 {var}，脚本自身从未设置它：调用方不设置时 {name} 为空，训练代码中的 "
+            "{name} 取自调用方的 {var}，脚本在此之前没有设置它：调用方不设置时 {name} 为空，训练代码中的 "
             "int('') 会抛出 ValueError（{where}）；请在脚本中设为 1 或 0，或给 {var} 默认值 0"),
         "startup": Text(
             "{name}={shown} makes {call}() raise ValueError where the code reads it ({where}): the "
