@@ -11,7 +11,8 @@ from typing import Optional
 from .. import gates as G
 from ..parse.model import Assign, AssignMode, Lit, Opaque, Ref, Word
 from ..parse.words import is_name
-from . import transforms
+from .transforms import case_changed, removed, replaced, substring
+from .transforms import length as length_of
 from .arith import evaluate
 from .facts import UNSET, GateSite, Origin, Val, ValKind, Var, keeps_export
 from .state import State
@@ -227,19 +228,19 @@ class Values:
         t = r.transform
         op, text = t.op, base.text
         if op == "length":
-            out = transforms.length(text)
+            out = length_of(text)
         elif op in ("#", "##", "%", "%%"):
-            out = transforms.removed(text, op, t.pattern)
+            out = removed(text, op, t.pattern)
         elif op == ":":
             offset = self.arithmetic(t.offset, s)
             count = self.arithmetic(t.length, s) if t.length is not None else None
             unknown = offset is None or (t.length is not None and count is None)
-            out = None if unknown else transforms.substring(text, offset, count)
+            out = None if unknown else substring(text, offset, count)
         elif t.replacement is not None:
             by = self.value(t.replacement, s)
-            out = transforms.replaced(text, op, t.pattern, by.text) if by.kind == _KNOWN else None
+            out = replaced(text, op, t.pattern, by.text) if by.kind == _KNOWN else None
         else:
-            out = transforms.case_changed(text, op)
+            out = case_changed(text, op)
         if out is None:
             return Val(_UNKNOWN, via=r.name, origin=_NOBODY)
         if base.kind == _DEFAULT:

@@ -350,43 +350,8 @@ class WordBuilder:
             arg = Word(parts, arg_nodes[0].start_byte + base, arg_nodes[-1].end_byte + base)
         elif op in _ARG_OPS:
             arg = Word([], ne, ne)
-        transform = self.transform(ops, pieces, arg, replacement_at, e - 1) if op == "other" else None
+        transform = _transform(data, base, ops, pieces, arg, replacement_at, e - 1) if op == "other" else None
         return Ref(name, s, e, ns, ne, op, arg, array_all, quoted, index, transform=transform)
-
-    def transform(self, ops: list, pieces: list, arg: Optional[Word], replacement_at,
-                  closing: int) -> Optional[Transform]:
-        """The Transform of `${X<ops...>}` (pieces: the nodes after each operator; arg: their
-        parts, the replacement's from replacement_at; closing: where `}` is) where the walk can
-        follow it; None for the others (`${X@Q}`, a quoted or expanded pattern)."""
-        first = ops[0]
-        if first in _REMOVALS or first in _REPLACEMENTS or first in _CASES:
-            if len(pieces[0]) > 1 or (pieces[0] and pieces[0][0].kind_id != _K_REGEX):
-                return None
-            pattern = self.text(pieces[0][0]) if pieces[0] else ""
-            if any(c in pattern for c in "$`'\"") or pattern.startswith("~"):
-                return None
-            if first in _REMOVALS and len(ops) == 1:
-                return Transform(first, pattern)
-            if first in _CASES and len(ops) == 1 and not pattern:
-                return Transform(first)
-            if first in _REPLACEMENTS and (len(ops) == 1 or (len(ops) == 2 and ops[1] == "/")):
-                if replacement_at is None:  # `${X/p}`, `${X/p/}`: the match removed
-                    return Transform(first, pattern, Word([], closing, closing))
-                rest = arg.parts[replacement_at:]
-                return Transform(first, pattern, Word(rest, pieces[1][0].start_byte + self.base, arg.end))
-            return None
-        if first == ":" and len(ops) <= 2 and pieces[0] and all(o == ":" for o in ops):
-            offset = self.span_text(pieces[0])
-            if len(ops) == 1:
-                return Transform(":", offset=offset)
-            return Transform(":", offset=offset, length=self.span_text(pieces[1]) if pieces[1] else "0")
-        if first == "@" and len(ops) == 2 and ops[1] in ("U", "L", "u") and not any(pieces):
-            return Transform("@" + ops[1])
-        return None
-
-    def span_text(self, nodes: list) -> str:
-        """The source text from the first node's start to the last one's end."""
-        return self.data[nodes[0].start_byte:nodes[-1].end_byte].decode("utf-8", "replace")
 
     def subscript(self, node, d: int) -> Word:
         """An array subscript (`${A[key]}`, `A[key]=v`): a word, or an arithmetic expression's
@@ -522,6 +487,39 @@ def _shape(raw_b: bytes, k: int) -> tuple:
     name = m[g].decode("ascii")
     ns, ne = m.span(g)
     return _ONE_EXPANSION, raw, name, ns, ne, 1 if quoted else 0, last == 2, quoted, name in _GATES
+
+
+def _transform(data: bytes, base: int, ops: list, pieces: list, arg: Optional[Word], replacement_at,
+               closing: int) -> Optional[Transform]:
+    """The Transform of `${X<ops...>}` (pieces: the nodes after each operator; arg: their
+    parts, the replacement's from replacement_at; closing: where `}` is) where the walk can
+    follow it; None for the others (`${X@Q}`, a quoted or expanded pattern)."""
+    def text(nodes: list) -> str:
+        return data[nodes[0].start_byte:nodes[-1].end_byte].decode("utf-8", "replace")
+    first = ops[0]
+    if first in _REMOVALS or first in _REPLACEMENTS or first in _CASES:
+        if len(pieces[0]) > 1 or (pieces[0] and pieces[0][0].kind_id != _K_REGEX):
+            return None
+        pattern = text(pieces[0]) if pieces[0] else ""
+        if any(c in pattern for c in "$`'\"") or pattern.startswith("~"):
+            return None
+        if first in _REMOVALS and len(ops) == 1:
+            return Transform(first, pattern)
+        if first in _CASES and len(ops) == 1 and not pattern:
+            return Transform(first)
+        if first in _REPLACEMENTS and (len(ops) == 1 or (len(ops) == 2 and ops[1] == "/")):
+            if replacement_at is None:  # `${X/p}`, `${X/p/}`: the match removed
+                return Transform(first, pattern, Word([], closing, closing))
+            rest = arg.parts[replacement_at:]
+            return Transform(first, pattern, Word(rest, pieces[1][0].start_byte + base, arg.end))
+        return None
+    if first == ":" and len(ops) <= 2 and pieces[0] and all(o == ":" for o in ops):
+        if len(ops) == 1:
+            return Transform(":", offset=text(pieces[0]))
+        return Transform(":", offset=text(pieces[0]), length=text(pieces[1]) if pieces[1] else "0")
+    if first == "@" and len(ops) == 2 and ops[1] in ("U", "L", "u") and not any(pieces):
+        return Transform("@" + ops[1])
+    return None
 
 
 def _template_word(w: Word, at: int) -> Optional[tuple]:
