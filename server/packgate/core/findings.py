@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any
 
 from .records import factory, record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record(frozen=True)

@@ -5,12 +5,14 @@ launches`, the server's `packgate.showLaunches`)."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .code.entry import entry_of
 from .flow.facts import LaunchPath, Origin, Val, ValKind, Var
 from .parse.model import AssignMode, Lit, Ref
 from .records import TextEnum, record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 
 class EnvScope(TextEnum):

@@ -11,10 +11,14 @@ the code compares it) or at one option (given, absent, or given with a value).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
 
 from ..records import TextEnum, record
 from ..written import as_written
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Any
 
 CONTRACT_RULE = "PG014"  # the rule that reports a relation no dedicated rule owns
 

@@ -10,11 +10,13 @@ command's words.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ..parse.model import Word
 from ..records import TextEnum, record
 from .facts import Stop, Val
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 # ---------------------------------------------------------------- what runs next
 

@@ -6,9 +6,11 @@ Every record keeps the byte spans a rule may point at or a fix may edit. Kinds a
 
 from __future__ import annotations
 
-from typing import Optional, Union
-
 from ..records import TextEnum, factory, record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 
 class AssignMode(TextEnum):
@@ -97,7 +99,7 @@ class Opaque:
     text: str = ""  # `$(( EXPR ))`: the expression, which the walk evaluates where it can
 
 
-Part = Union[Lit, Ref, Opaque]
+Part = Lit | Ref | Opaque
 
 
 @record
