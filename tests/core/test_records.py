@@ -159,3 +159,40 @@ def test_the_flow_facts_are_tuple_records():
     from packgate.core.flow.facts import Label, LabelKind, Val, ValKind
     assert Val._fields[:3] == ("kind", "text", "via") and Val(ValKind.KNOWN, "1").text == "1"
     assert Label(3, LabelKind.THEN).key == "then" and Label.__new__.__qualname__ == "Label.__new__"
+
+
+@records.simple_enum(records.TextEnum)
+class Made:
+    """Made by simple_enum."""
+
+    A = "a"
+    NONE = ""
+
+    @property
+    def shout(self) -> str:
+        return self.value.upper()
+
+
+class Stated(records.TextEnum):
+    """Made by a class statement."""
+
+    A = "a"
+    NONE = ""
+
+    @property
+    def shout(self) -> str:
+        return self.value.upper()
+
+
+def test_simple_enum_makes_the_enum_a_class_statement_makes():
+    """The core's enums are made by simple_enum: members, lookups, text, pickling and methods as
+    `class X(TextEnum)` has them."""
+    for kind in (Made, Stated):
+        assert kind.A == "a" and repr(kind.A) == "'a'" and str(kind.A) == "a" and f"{kind.A:>3}" == "  a"
+        assert kind("a") is kind.A and kind["NONE"] is kind.NONE and list(kind) == [kind.A, kind.NONE]
+        assert (kind.A.name, kind.A.value, kind.A.shout) == ("A", "a", "A") and not kind.NONE
+        assert isinstance(kind.A, (str, records.TextEnum)) and hash(kind.A) == hash("a")
+        assert pickle.loads(pickle.dumps(kind.A)) is kind.A and list(kind.__members__) == ["A", "NONE"]
+        with pytest.raises(ValueError):
+            kind("b")
+    assert Made.__doc__ == "Made by simple_enum." and Made.__qualname__ == "Made"

@@ -11,14 +11,15 @@ walk makes many), and they unpack like the tuples they replace (`for a, val in g
 from __future__ import annotations
 
 from ..parse.model import Assign, Stmt, Sub, TextEnum
-from ..records import factory, record, tuple_record
+from ..records import factory, record, simple_enum, tuple_record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
 if TYPE_CHECKING:
     from typing import Optional
 
 
-class ValKind(TextEnum):
+@simple_enum(TextEnum)
+class ValKind:
     """How much the script knows of a value."""
 
     KNOWN = "known"  # text is the value
@@ -27,7 +28,8 @@ class ValKind(TextEnum):
     UNSET = "unset"
 
 
-class Origin(TextEnum):
+@simple_enum(TextEnum)
+class Origin:
     """Where a value comes from: what the rules read (`Val.via` only shows it)."""
 
     LITERAL = "literal"  # the script's own text (or what it computed from it): the default
@@ -38,7 +40,8 @@ class Origin(TextEnum):
     UNKNOWN = "unknown"  # a command's output, `read`, `eval`, a mix of several: nobody to name
 
 
-class Stop(TextEnum):
+@simple_enum(TextEnum)
+class Stop:
     """Why a path stopped walking (NONE: it goes on); falsy only for NONE."""
 
     NONE = ""
@@ -48,7 +51,8 @@ class Stop(TextEnum):
     CONTINUE = "continue"
 
 
-class LabelKind(TextEnum):
+@simple_enum(TextEnum)
+class LabelKind:
     """Which branch decision a path remembers (a CASE or TEST label carries its details)."""
 
     THEN = "then"
@@ -156,7 +160,8 @@ class Lost:
     sub: Sub
 
 
-class UnfollowedKind(TextEnum):
+@simple_enum(TextEnum)
+class UnfollowedKind:
     """Why a `source` / `.` was not followed."""
 
     DYNAMIC = "dynamic"
