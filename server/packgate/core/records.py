@@ -310,7 +310,7 @@ def simple_enum(base=Enum):
     own enums (enum._simple_enum: no checks a class statement runs for every member), in 60% of
     the time: the core's two dozen enums were a twentieth of a cold `packgate check`."""
     if _simple_enum is not None:
-        return _simple_enum(base)
+        return lambda cls: _members_in_place(_simple_enum(base)(cls))
 
     def made(cls):  # another Python: the class statement's way
         import types
@@ -323,6 +323,17 @@ try:
     from enum import _simple_enum
 except ImportError:  # not in every Python
     _simple_enum = None
+
+
+def _members_in_place(cls):
+    """cls with each member in its class dict, as a class statement leaves it (unless a base
+    class has an attribute of its name): _simple_enum leaves a descriptor there, and reading
+    `Kind.MEMBER` through it costs three times as much, all through the walk."""
+    bases = cls.__mro__[1:]
+    for name, member in cls._member_map_.items():
+        if not any(name in base.__dict__ for base in bases):
+            type.__setattr__(cls, name, member)  # EnumType refuses to reassign a member
+    return cls
 
 
 def fields(obj) -> tuple:
