@@ -320,6 +320,9 @@ def test_vsix_in_code_server_squiggle_problems_hover_quickfix_status(browser, tm
                 break
             page.keyboard.press("ArrowDown")
         page.keyboard.press("Enter")
+        # Under load the edit can land after a save pressed at once, and that save writes the old
+        # text: save once the tab shows the unsaved fix.
+        _wait_for(page, lambda: page.locator(".tabs-container .tab.dirty").count() > 0, "the fix in the editor")
         page.keyboard.press("Control+S")
         _wait_for(page, lambda: (folder / "train.sh").read_text(encoding="utf-8") == FIXED, "the fix on disk")
 

@@ -13,7 +13,7 @@ from .effects import (AsCommand, AssignWord, ChildEnv, Declare, Environ, NewPosi
                       Option, RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames, UnsetNames)
 from .environ import (Clear, DeepSpeedEnv, InputArgs, Keep, Pass, PassPrefix, SetText, SetVar, Unreadable,
                       UnsetVar)
-from .facts import NO_VAR, Stop, UnfollowedKind, ValKind, Var
+from .facts import Stop, UnfollowedKind, ValKind, Var, keeps_export
 from .state import FAILED, State
 from .values import CALLER_ARGS, SOME_ARGS, LazyValues, positional_vars
 
@@ -213,7 +213,7 @@ class Applier:
                 continue
             exported = e.exported
             if exported is None:
-                exported = s.vars.get(e.name, NO_VAR).exported
+                exported = keeps_export(s.vars.get(e.name))
             if e.local:
                 s.save_local(e.name)
             s.removed.pop(e.name, None)

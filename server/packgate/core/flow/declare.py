@@ -12,7 +12,7 @@ from ..parse.model import Assign, AssignMode, Exit, ExportNames, Lit, Occurrence
 from .arith import evaluate
 from .commands import attributes, quiet_status
 from .effects import Attribute, Declare, Option, SetOption, Status, StopPath, UnsetNames, attributes_of
-from .facts import UNSET, GateSite, Origin, Overwrite, Stop, Val, ValKind, Var
+from .facts import UNSET, GateSite, Origin, Overwrite, Stop, Val, ValKind, Var, keeps_export
 from .record import Define
 from .state import FAILED, OK, State
 from .values import concat, element_of, with_element
@@ -71,7 +71,7 @@ class Declarations:
                         s.set(name, var._replace(exported=False, negated=True))
                         s.removed[name] = (e.start, e.end)
                 else:
-                    s.set(name, var._replace(exported=True, negated=False) if var is not None else
+                    s.set(name, var._replace(exported=True, negated=False, from_caller=False) if var is not None else
                           Var(UNSET, True, None))
         return states
 
@@ -148,7 +148,7 @@ class Declarations:
                 # `A=x` on an array sets its element 0 and keeps the others
                 array, keys = with_element(old, "0", value, a.name in s.assocs)
         mode = a.mode
-        exported = a.exported or s.allexport or (old is not None and old.exported)
+        exported = a.exported or s.allexport or keeps_export(old)
         if mode == AssignMode.LOCAL or (mode == AssignMode.DECLARE and s.frames and Attribute.GLOBAL not in declared):
             s.save_local(a.name)  # local / declare in a function: undone on return
         s.removed.pop(a.name, None)

@@ -131,6 +131,15 @@ class Var:
     array: Optional[tuple] = None
     negated: bool = False  # `export -n`: the trainer does not see it, deliberately
     keys: Optional[tuple] = None  # an array's subscripts, one per element (None: 0, 1, 2...)
+    # the caller's gate, read: exported when the caller set it, which an assignment to it does
+    # not carry over (as for a gate the script never read, packgate does not assume the caller
+    # exported it); `export NAME` makes the mark the script's own
+    from_caller: bool = False
+
+
+def keeps_export(var: Optional[Var]) -> bool:
+    """Whether an assignment to var's name is exported because var is (see Var.from_caller)."""
+    return var is not None and var.exported and not var.from_caller
 
 
 NO_VAR = Var(UNSET, False, None)  # a name no path has set (what `.get(name, NO_VAR)` reads)

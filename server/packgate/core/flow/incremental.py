@@ -312,7 +312,7 @@ def same_path(new: State, old: State, relevant: Optional[frozenset]) -> bool:
             if a is b:
                 continue
             if a is None or b is None or a.origin is not b.origin or a.exported != b.exported \
-                    or a.negated != b.negated or a.val != b.val or a.array != b.array:
+                    or a.negated != b.negated or a.val != b.val or a.array != b.array or a.from_caller != b.from_caller:
                 return False
     return True
 

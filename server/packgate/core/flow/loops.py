@@ -3,7 +3,7 @@ state their body leaves, until none is new; a part of the walk (walk.py's Walker
 
 from __future__ import annotations
 
-from .facts import NO_VAR, LabelKind, Origin, Stop, Val, ValKind, Var
+from .facts import LabelKind, Origin, Stop, Val, ValKind, Var, keeps_export
 from ..parse.model import Loop
 from .state import OK
 
@@ -116,7 +116,7 @@ class Loops:
                 continue
             for v in values:
                 child = s.fork(self.walker.label(st.start, LabelKind.LOOP_RAN))
-                child.set(st.var, Var(v, child.vars.get(st.var, NO_VAR).exported, None))
+                child.set(st.var, Var(v, keeps_export(child.vars.get(st.var)), None))
                 children.append(child)
         runs = self.walker.block(st.body, self.walker.prune(children)) if children else []
         for r in runs:
@@ -139,7 +139,7 @@ class Loops:
                 for p in going:
                     for rest in values[k:]:
                         f = p.fork()
-                        f.set(st.var, Var(rest, p.vars.get(st.var, NO_VAR).exported, None))
+                        f.set(st.var, Var(rest, keeps_export(p.vars.get(st.var)), None))
                         forks.append(f)
                 going = self.walker.block(st.body, self.walker.prune(forks))
                 for r in going:
@@ -147,7 +147,7 @@ class Loops:
                         r.done = Stop.NONE
                 return out + going
             for p in going:
-                p.set(st.var, Var(v, p.vars.get(st.var, NO_VAR).exported, None))
+                p.set(st.var, Var(v, keeps_export(p.vars.get(st.var)), None))
             going = self.walker.block(st.body, going)
             still = []
             for r in going:

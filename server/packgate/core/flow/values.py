@@ -4,12 +4,14 @@ the several values a word may expand to (arrays, unquoted splitting)."""
 from __future__ import annotations
 
 import os
+import re
 
 from .. import gates as G
 from ..parse.model import Assign, AssignMode, Lit, Opaque, Ref, Word
 from ..parse.words import is_name
+from . import transforms
 from .arith import evaluate
-from .facts import UNSET, GateSite, Origin, Val, ValKind, Var
+from .facts import UNSET, GateSite, Origin, Val, ValKind, Var, keeps_export
 from .state import State
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
 _SPECIAL_PARAMETERS = frozenset("@*#?$!-")
 _KNOWN, _DEFAULT, _UNKNOWN = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)
+_IFS_RUNS = re.compile("[ \t\n]+")  # bash's default IFS: the blanks that split an unquoted expansion
 _CALLER, _ARGUMENT, _FROM_DEFAULT, _NOBODY = Origin.CALLER, Origin.ARGUMENT, Origin.DEFAULT, Origin.UNKNOWN
 
 
@@ -43,6 +46,8 @@ class Values:
             return v
         parts = word.parts
         v = self.part(parts[0], s) if len(parts) == 1 else concat([self.part(p, s) for p in parts])
+        if v.kind is ValKind.UNSET:  # a word is text: an unset variable's expansion is empty
+            return Val(_KNOWN, "", span=(word.start, word.end), foreign=self.where.sourced)
         return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end),
                    v.foreign or self.where.sourced, v.origin, v.name, v.required, v.prefix)
 
@@ -71,7 +76,7 @@ class Values:
             if ref.prefix_names:
                 return [Val(_KNOWN, n, span=(word.start, word.end)) for n in self.prefixed(ref.name, s)] \
                     if self.prefix_known(ref.name, s) else [Val(_UNKNOWN, via="${!" + ref.name + "@}", origin=_NOBODY)]
-            if ref.op in (":+", "+") and ref.arg is not None:
+            if ref.op in (":+", "+") and ref.arg is not None and (var is not None or s.container):
                 if var is None or var.val.kind == ValKind.UNSET or (ref.op == ":+" and var.val.text == ""
                                                               and var.val.kind == _KNOWN):
                     return []
@@ -81,12 +86,40 @@ class Values:
                                 name=val.name, required=val.required)]
                 self.mark_read(var)
                 return self.values(ref.arg, s)
-            if not ref.quoted and word.quote == "" and ref.op == "" and var is not None:
-                self.mark_read(var)
-                if var.val.kind == _KNOWN and var.array is None and any(c.isspace() for c in var.val.text):
-                    return [Val(_KNOWN, t, span=(word.start, word.end)) for t in var.val.text.split()]
+        if word.quote == "" and any(type(p) is Ref and _splits(p) for p in parts):
+            fields = self.fields(word, s)
+            if fields is not None:
+                return fields
         v = self.value(word, s)
         return [v]
+
+    def fields(self, word: Word, s: State) -> Optional[list]:
+        """The words an unquoted word with plain expansions becomes (field splitting at bash's
+        default IFS, an empty expansion no word), when every part is known; else None."""
+        out, cur, started, whole = [], [], False, []
+        for p in word.parts:
+            if type(p) is Ref and not p.quoted and not _splits(p):
+                return None  # ${X:-a b}, ${A[@]}...: read as one word, as before
+            v = self.part(p, s)
+            if v.kind is not _KNOWN and v.kind is not ValKind.UNSET:
+                return None
+            whole.append(v.text)
+            if type(p) is not Ref or p.quoted:
+                cur.append(v.text)  # literal or quoted text is never split ("" still makes a word)
+                started = True
+                continue
+            for i, piece in enumerate(_IFS_RUNS.split(v.text)):
+                if i and started:  # a run of blanks ends the word
+                    out.append("".join(cur))
+                    cur, started = [], False
+                if piece:
+                    cur.append(piece)
+                    started = True
+        if started:
+            out.append("".join(cur))
+        if out == ["".join(whole)]:
+            return None  # the word as it is: value() gives it, with the literal that decides it
+        return [Val(_KNOWN, t, span=(word.start, word.end)) for t in out]
 
     def mark_read(self, var: Var) -> None:
         """Note that the assignment var came from was read (it is not an unread overwrite)."""
@@ -140,11 +173,13 @@ class Values:
             if r.name in G.GATES and r.name not in s.removed:
                 # the script consults the caller's gate: from here on it is the caller's value
                 s.set(r.name, Var(Val(_UNKNOWN, via=f"the caller's {r.name}", origin=Origin.INHERITED,
-                                      name=name), True, None))
+                                      name=name), True, None, from_caller=True))
         op = r.op
         if op == "":
             return base
         if op == "other":  # ${#X}, ${X/a/b}...: the caller's X transformed, or the script's
+            if r.transform is not None and base.kind != _UNKNOWN:
+                return self.transformed(r, base, s)
             if var is None and base.kind == _UNKNOWN:
                 return Val(_UNKNOWN, via=r.name, origin=base.origin, name=base.name)
             return Val(_UNKNOWN, via=r.name, origin=_NOBODY)
@@ -178,13 +213,45 @@ class Values:
             a = Assign(r.start, r.end, name=r.name, name_start=r.name_start, name_end=r.name_end,
                        mode=AssignMode.PARAM_DEFAULT, eq_end=r.name_end, decl_start=r.start, decl_end=r.end,
                        file=self.where.file_stack[-1] if len(self.where.file_stack) > 1 else None)
-            s.set(r.name, Var(result, s.allexport or (var is not None and var.exported), a))
+            s.set(r.name, Var(result, s.allexport or keeps_export(var), a))
             if r.name in G.GATES:
                 self.rec.gate_sites.setdefault(a, GateSite(a, result))
                 if a.file is not None and self.where.via is not None:
                     self.rec.sourced_at.setdefault(a, self.where.via)
         return result
 
+
+    def transformed(self, r: Ref, base: Val, s: State) -> Val:
+        """`${#X}`, `${X#p}`, `${X/p/r}`, `${X:o:l}`, `${X^^}` of a value the path knows, or of
+        a default's (then a default too); unknown where bash's result is not followed."""
+        if base.kind == ValKind.UNSET and s.nounset:
+            return Val(_UNKNOWN, via=r.name, origin=_NOBODY)  # set -u: bash stops at it
+        t = r.transform
+        op, text = t.op, base.text
+        if op == "length":
+            out = transforms.length(text)
+        elif op in ("#", "##", "%", "%%"):
+            out = transforms.removed(text, op, t.pattern)
+        elif op == ":":
+            offset = self.arithmetic(t.offset, s)
+            count = self.arithmetic(t.length, s) if t.length is not None else None
+            unknown = offset is None or (t.length is not None and count is None)
+            out = None if unknown else transforms.substring(text, offset, count)
+        elif t.replacement is not None:
+            by = self.value(t.replacement, s)
+            out = transforms.replaced(text, op, t.pattern, by.text) if by.kind == _KNOWN else None
+        else:
+            out = transforms.case_changed(text, op)
+        if out is None:
+            return Val(_UNKNOWN, via=r.name, origin=_NOBODY)
+        if base.kind == _DEFAULT:
+            return Val(_DEFAULT, out, via=base.via, origin=_FROM_DEFAULT, name=base.name)
+        return Val(_KNOWN, out)
+
+    def arithmetic(self, text: str, s: State) -> Optional[int]:
+        """An arithmetic expression's value on path s (None: unknown, or it assigns)."""
+        n, assigned = evaluate(text, self.arith_lookup(s))
+        return None if assigned else n
 
     def special_ref(self, r: Ref, s: State) -> Val:
         """`${A[key]}`, `${!X}`, `${!P@}`: the element, the variable X names, the names with a
@@ -203,6 +270,8 @@ class Values:
         op = r.op
         if op == "":
             return base
+        if op == "other" and r.transform is not None and base.kind != _UNKNOWN:
+            return self.transformed(r, base, s)
         if op == "other" or base.kind == _UNKNOWN:
             return Val(_UNKNOWN, via=r.name, origin=_NOBODY)
         is_set = base.kind in _GIVEN and (base.text != "" or not op.startswith(":"))
@@ -419,6 +488,13 @@ def _known_start(vals: list) -> str:
             break
         out.append(v.text)
     return "".join(out)
+
+
+def _splits(p: Ref) -> bool:
+    """Whether Values.fields reads an unquoted expansion: a plain one or a followed transform,
+    not an array's elements, the positional parameters or a default's word."""
+    return not p.quoted and not p.array_all and not p.prefix_names and p.name not in ("@", "*") \
+        and (p.op == "" or p.transform is not None)
 
 
 def concat(vals: list) -> Val:

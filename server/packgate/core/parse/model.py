@@ -91,6 +91,19 @@ class Ref:
     index: Optional["Word"] = None  # ${A[key]}: the subscript (not @ or *)
     indirect: bool = False  # ${!X}: the variable X's value names
     prefix_names: bool = False  # ${!P@} / ${!P*}: the names of the set variables that start with P
+    transform: Optional["Transform"] = None  # op "other": what the walk can follow of it
+
+
+@record
+class Transform:
+    """What `${#X}`, `${X#p}`, `${X/p/r}`, `${X:o:l}` or `${X^^}` makes of X's value, written in
+    a form the walk follows (a pattern without quotes or expansions, a plain offset)."""
+
+    op: str  # "length", "#", "##", "%", "%%", "/", "//", "/#", "/%", ":", "^", "^^", ",", ",,", "@U", "@L", "@u"
+    pattern: str = ""  # the removals' and replacements' pattern, as written
+    replacement: Optional["Word"] = None  # the replacements' word (its parts are also in the Ref's arg)
+    offset: str = ""  # ":": the offset's arithmetic text
+    length: Optional[str] = None  # ":": the length's, when given
 
 
 @record

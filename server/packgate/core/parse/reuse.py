@@ -88,7 +88,8 @@ _POSITIONS = frozenset(("start", "end", "name_start", "name_end", "eq_end", "dec
 _SCALARS = frozenset(("text", "raw", "name", "quote", "op", "mode", "keyword", "kind", "reason", "var", "file",
                       "array_all", "quoted", "effects", "append", "exported", "decl_items", "negate",
                       "allexport", "has_default", "refs", "ends", "readonly", "exports",
-                      "option", "against", "indirect", "prefix_names", "local", "attributes"))
+                      "option", "against", "indirect", "prefix_names", "local", "attributes",
+                      "pattern", "offset", "length"))
 _TUPLE_LISTS = frozenset(("names", "clauses", "items"))  # lists that may hold (.., offset) tuples
 
 

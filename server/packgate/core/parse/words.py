@@ -8,7 +8,7 @@ import re
 from .. import gates as G
 from .ansi_c import decode as ansi_c_text
 from .grammar import KIND_NAMES, NAMED, kind, kinds
-from .model import Lit, Occurrence, OccurrenceKind, Opaque, Ref, Sub, SubKind, Word
+from .model import Lit, Occurrence, OccurrenceKind, Opaque, Ref, Sub, SubKind, Transform, Word
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
 if TYPE_CHECKING:
@@ -284,11 +284,13 @@ class WordBuilder:
             out.append(Opaque(KIND_NAMES[k], s, e))
 
     def expansion(self, node, d: int, quoted: bool):
-        """`${...}`: a Ref (its name, operator, argument word, subscript), or an Opaque for the
-        forms the walk cannot read."""
+        """`${...}`: a Ref (its name, operator, argument word, subscript, the transform the walk
+        can follow), or an Opaque for the forms the walk cannot read."""
         name, ns, ne, op, arg, array_all = "", 0, 0, "", None, False
         arg_nodes = []
-        seen_op = bang = False
+        ops: list = []  # every operator after the name, and the nodes after each (pieces)
+        pieces: list = []
+        seen_op = bang = length = False
         index = None
         data, base = self.data, self.base
         for i, c in enumerate(node.children):
@@ -300,8 +302,13 @@ class WordBuilder:
                 if k == _K_BANG and not name and not seen_op and not bang:
                     bang = True  # ${!X}, ${!P@}: indirection, the names with a prefix
                     continue
+                if k == _K_HASH and not name and not seen_op and not bang and not length:
+                    length = True  # ${#X}
+                    continue
                 op = data[c.start_byte:c.end_byte].decode("utf-8", "replace")
                 seen_op = True
+                ops.append(op)
+                pieces.append([])
                 continue
             if not seen_op and (k == _K_VARIABLE_NAME or k == _K_SPECIAL_VARIABLE_NAME) and not name:
                 ns, ne = c.start_byte, c.end_byte
@@ -321,24 +328,68 @@ class WordBuilder:
                 continue
             if seen_op:
                 arg_nodes.append(c)
+                pieces[-1].append(c)
             elif k == _K_HASH or k == _K_BANG:
                 op = "other"
         s, e = node.start_byte + base, node.end_byte + base
-        if not name or (bang and (index is not None or array_all or op not in _NAMES_OPS)):
-            return Opaque("expansion", s, e)
+        if not name or (bang and (index is not None or array_all or op not in _NAMES_OPS)) \
+                or (length and (ops or bang or array_all or index is not None)):
+            return Opaque("expansion", s, e)  # (${#A[@]}: an array's length, not followed)
         self.occurrences.append(Occurrence(name, ns, ne, _EXPAND))
         if bang:
             return Ref(name, s, e, ns, ne, "", None, False, quoted, None, op == "", op != "")
+        if length:
+            return Ref(name, s, e, ns, ne, "other", None, False, quoted, None, transform=Transform("length"))
         if op and op not in _ARG_OPS:
             op = "other"
+        replacement_at = None
         if arg_nodes:
             parts: list = []
+            second = pieces[1][0] if len(pieces) > 1 and pieces[1] else None
             for c in arg_nodes:
+                if c is second:
+                    replacement_at = len(parts)
                 self.parts(c, parts, d + 1, quoted)
             arg = Word(parts, arg_nodes[0].start_byte + base, arg_nodes[-1].end_byte + base)
         elif op in _ARG_OPS:
             arg = Word([], ne, ne)
-        return Ref(name, s, e, ns, ne, op, arg, array_all, quoted, index)
+        transform = self.transform(ops, pieces, arg, replacement_at, e - 1) if op == "other" else None
+        return Ref(name, s, e, ns, ne, op, arg, array_all, quoted, index, transform=transform)
+
+    def transform(self, ops: list, pieces: list, arg: Optional[Word], replacement_at,
+                  closing: int) -> Optional[Transform]:
+        """The Transform of `${X<ops...>}` (pieces: the nodes after each operator; arg: their
+        parts, the replacement's from replacement_at; closing: where `}` is) where the walk can
+        follow it; None for the others (`${X@Q}`, a quoted or expanded pattern)."""
+        first = ops[0]
+        if first in _REMOVALS or first in _REPLACEMENTS or first in _CASES:
+            if len(pieces[0]) > 1 or (pieces[0] and pieces[0][0].kind_id != _K_REGEX):
+                return None
+            pattern = self.text(pieces[0][0]) if pieces[0] else ""
+            if any(c in pattern for c in "$`'\"") or pattern.startswith("~"):
+                return None
+            if first in _REMOVALS and len(ops) == 1:
+                return Transform(first, pattern)
+            if first in _CASES and len(ops) == 1 and not pattern:
+                return Transform(first)
+            if first in _REPLACEMENTS and (len(ops) == 1 or (len(ops) == 2 and ops[1] == "/")):
+                if replacement_at is None:  # `${X/p}`, `${X/p/}`: the match removed
+                    return Transform(first, pattern, Word([], closing, closing))
+                rest = arg.parts[replacement_at:]
+                return Transform(first, pattern, Word(rest, pieces[1][0].start_byte + self.base, arg.end))
+            return None
+        if first == ":" and len(ops) <= 2 and pieces[0] and all(o == ":" for o in ops):
+            offset = self.span_text(pieces[0])
+            if len(ops) == 1:
+                return Transform(":", offset=offset)
+            return Transform(":", offset=offset, length=self.span_text(pieces[1]) if pieces[1] else "0")
+        if first == "@" and len(ops) == 2 and ops[1] in ("U", "L", "u") and not any(pieces):
+            return Transform("@" + ops[1])
+        return None
+
+    def span_text(self, nodes: list) -> str:
+        """The source text from the first node's start to the last one's end."""
+        return self.data[nodes[0].start_byte:nodes[-1].end_byte].decode("utf-8", "replace")
 
     def subscript(self, node, d: int) -> Word:
         """An array subscript (`${A[key]}`, `A[key]=v`): a word, or an arithmetic expression's
@@ -404,13 +455,16 @@ _K_COMMAND_SUBSTITUTION, _K_PROCESS_SUBSTITUTION = kind("command_substitution"),
 _K_ARITHMETIC_EXPANSION, _K_DOLLAR = kind("arithmetic_expansion"), kind("$")
 _K_OPEN_EXPANSION, _K_CLOSE_BRACE, _K_BANG, _K_HASH = kind("${"), kind("}"), kind("!"), kind("#")
 _K_VARIABLE_NAME, _K_SPECIAL_VARIABLE_NAME = kind("variable_name"), kind("special_variable_name")
-_K_SUBSCRIPT = kind("subscript")
+_K_SUBSCRIPT, _K_REGEX = kind("subscript"), kind("regex")
 # the nodes a part reads as literal text
 _LITERAL_PARTS = kinds("word", "number", "string_content", "extglob_pattern", "special_variable_name")
 
 _ARG_OPS = frozenset((":-", "-", ":=", "=", ":+", "+"))  # the operators of ${X<op>word} a Ref keeps
 _EFFECT_OPS = frozenset((":=", "="))  # those that assign
 _NAMES_OPS = frozenset(("", "@", "*"))  # ${!X}, ${!P@}, ${!P*}
+_REMOVALS = frozenset(("#", "##", "%", "%%"))  # the transforms a Transform follows (flow/transforms.py)
+_REPLACEMENTS = frozenset(("/", "//", "/#", "/%"))
+_CASES = frozenset(("^", "^^", ",", ",,"))
 # the kinds word() builds from their shape where it can
 _SHAPED = kinds("word", "number", "string", "raw_string", "expansion", "simple_expansion")
 _LITERAL, _ONE_EXPANSION, _TEMPLATE = "literal", "one expansion", "template"  # the shapes' tags
@@ -484,7 +538,7 @@ def _template_word(w: Word, at: int) -> Optional[tuple]:
         cls = p.__class__
         if cls is Lit:
             items.append((p.text, p.start - at, p.end - at))
-        elif cls is Ref and p.index is None and not p.indirect and not p.prefix_names:
+        elif cls is Ref and p.index is None and not p.indirect and not p.prefix_names and p.transform is None:
             refs += 1
             arg = None
             if p.arg is not None:
