@@ -48,10 +48,12 @@ def test_check_command_starts_light(tmp_path):
     dataclasses (and with them inspect) or importlib.resources machinery (tree-sitter-bash's
     grammar is loaded without its package __init__), no pathlib (with urllib.parse) or shutil
     (with the compression modules; argparse asks it for the terminal's width), no argparse
-    (with gettext and locale: `check PATH...` without an option is read without it), nor pygls
-    and lsprotocol."""
+    (with gettext and locale: `check PATH...` without an option is read without it), no typing
+    (the flow's named tuples are records.tuple_record's; annotations are strings, their imports
+    under TYPE_CHECKING; tree-sitter's `_binding` is loaded without the package's __init__,
+    which imports typing), nor pygls and lsprotocol."""
     heavy = ("json", "difflib", "dataclasses", "inspect", "importlib.resources", "tempfile", "tree_sitter_bash",
-             "pathlib", "urllib.parse", "shutil", "string", "argparse", "gettext", "locale")
+             "pathlib", "urllib.parse", "shutil", "string", "argparse", "gettext", "locale", "typing", "tree_sitter")
     out = _loaded_by_check(tmp_path, f"m in {heavy!r} or m.split('.')[0] in ('pygls', 'lsprotocol')")
     assert "LOADED []" in out.stdout, out.stdout + out.stderr
 

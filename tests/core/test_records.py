@@ -116,3 +116,88 @@ def test_the_prebuilt_inits_are_current_and_used():
     for cls in (Word, LaunchPath):
         assert cls.__init__.__code__.co_filename == record_inits.__file__
         assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__"
+
+
+@records.tuple_record
+class Pair:
+    """A named tuple made without typing."""
+
+    left: int
+    right: str = "r"
+    extra: object = None
+
+    @property
+    def both(self) -> str:
+        return f"{self.left}{self.right}"
+
+
+def test_tuple_records_are_named_tuples():
+    """What the flow's facts (Val, Var, Label...) rely on, as typing.NamedTuple gives it."""
+    p = Pair(1)
+    assert p == (1, "r", None) and tuple(p) == (1, "r", None) and isinstance(p, tuple)
+    assert (p.left, p.right, p.extra) == (p[0], p[1], p[2]) == (1, "r", None)
+    left, right, _ = p
+    assert (left, right) == (1, "r") and p.both == "1r"
+    assert Pair(right="x", left=2) == (2, "x", None) and hash(p) == hash((1, "r", None))
+    assert sorted([Pair(2), Pair(1, "z")]) == [Pair(1, "z"), Pair(2)]
+    assert p._replace(right="q") == Pair(1, "q") and p == Pair(1)
+    with pytest.raises(ValueError):
+        p._replace(nope=1)
+    assert Pair._make([3, "s", 4]) == Pair(3, "s", 4) and type(Pair._make([3, "s", 4])) is Pair
+    assert Pair._fields == ("left", "right", "extra") and Pair._field_defaults == {"right": "r", "extra": None}
+    assert p._asdict() == {"left": 1, "right": "r", "extra": None}
+    assert repr(p) == "Pair(left=1, right='r', extra=None)"
+    assert pickle.loads(pickle.dumps(p)) == p and type(pickle.loads(pickle.dumps(p))) is Pair
+    with pytest.raises(AttributeError):
+        p.left = 5
+    with pytest.raises(TypeError):
+        Pair()
+    assert Pair.__doc__ == "A named tuple made without typing." and Pair.__qualname__ == "Pair"
+
+
+def test_the_flow_facts_are_tuple_records():
+    from packgate.core.flow.facts import Label, LabelKind, Val, ValKind
+    assert Val._fields[:3] == ("kind", "text", "via") and Val(ValKind.KNOWN, "1").text == "1"
+    assert Label(3, LabelKind.THEN).key == "then" and Label.__new__.__qualname__ == "Label.__new__"
+
+
+@records.simple_enum(records.TextEnum)
+class Made:
+    """Made by simple_enum."""
+
+    A = "a"
+    NONE = ""
+
+    @property
+    def shout(self) -> str:
+        return self.value.upper()
+
+
+class Stated(records.TextEnum):
+    """Made by a class statement."""
+
+    A = "a"
+    NONE = ""
+
+    @property
+    def shout(self) -> str:
+        return self.value.upper()
+
+
+def test_simple_enum_makes_the_enum_a_class_statement_makes():
+    """The core's enums are made by simple_enum: members, lookups, text, pickling and methods as
+    `class X(TextEnum)` has them."""
+    for kind in (Made, Stated):
+        assert kind.A == "a" and repr(kind.A) == "'a'" and str(kind.A) == "a" and f"{kind.A:>3}" == "  a"
+        assert kind("a") is kind.A and kind["NONE"] is kind.NONE and list(kind) == [kind.A, kind.NONE]
+        assert (kind.A.name, kind.A.value, kind.A.shout) == ("A", "a", "A") and not kind.NONE
+        assert isinstance(kind.A, (str, records.TextEnum)) and hash(kind.A) == hash("a")
+        assert pickle.loads(pickle.dumps(kind.A)) is kind.A and list(kind.__members__) == ["A", "NONE"]
+        with pytest.raises(ValueError):
+            kind("b")
+    assert Made.__doc__ == "Made by simple_enum." and Made.__qualname__ == "Made"
+
+
+def test_simple_enum_members_sit_in_the_class_dict():
+    """Read through a descriptor, `Kind.MEMBER` costs three times as much all through the walk."""
+    assert Made.__dict__["A"] is Made.A and Stated.__dict__["A"] is Stated.A

@@ -426,9 +426,18 @@ def test_every_declared_text_is_produced():
 
 def test_english_and_chinese_texts_fill_the_same_fields():
     with pytest.raises(ValueError, match="different fields"):
-        Text("{name} is set", "已设置")
+        Text("{name} is set", "已设置").validate()
     with pytest.raises(ValueError, match="concrete description"):
-        FixText("Export {name}", "导出 {name}", doc_en="Export {name}", doc_zh="导出它")
+        FixText("Export {name}", "导出 {name}", doc_en="Export {name}", doc_zh="导出它").validate()
+
+
+def test_every_rule_text_is_valid():
+    """What Rule.validate checks (a message a Text, a fix a FixText, both languages filling the
+    same fields, concrete fix descriptions) holds for every rule: checked here, not on import."""
+    for rule in RULES:
+        rule.validate()
+    with pytest.raises(TypeError, match="must be a FixText"):
+        replace(RULES[0], fixes={"x": Text("a", "甲")}).validate()
 
 
 def test_container_launch_names_the_missing_docker_e():

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Optional
 
 from . import gates as G
 from .findings import Edit
 from .outside import current, digest
 from .parse.words import is_name
 from .text import Source
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 # DeepSpeed's runner splits each line at its first '=' and puts `export NAME=value` in the
 # command it runs on every node: a value with blanks or shell syntax would not arrive as it is

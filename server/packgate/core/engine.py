@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 import math
 from bisect import bisect_right
-from typing import Optional
 
 from . import gates as G
 from .directives import file_directive, profile_of, suppressed
@@ -21,6 +20,10 @@ from .rules.packing import combo_text, path_verdict
 from .rules.rule import DISABLE_TEXT, pick
 from .settings import Settings
 from .text import Source, apply_edits
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 
 class _Inside(Exception):

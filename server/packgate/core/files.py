@@ -10,7 +10,10 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import Callable, Iterator, Optional
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Callable, Iterator, Optional
 
 SHELL_SUFFIXES = (".sh", ".bash")
 # Never walked into: tool folders and Python environments (`venv`, `.venv`, and any folder

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any
 
-from .records import factory, record
+from .records import factory, record, simple_enum
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record(frozen=True)
@@ -24,7 +27,8 @@ class Edit:
     digest: str = ""
 
 
-class Applicability(Enum):
+@simple_enum(Enum)
+class Applicability:
     """Whether a batch fix (`--fix`, `--diff`, the editor's fixAll) applies a fix, as ruff's."""
 
     SAFE = "safe"  # applied by --fix, --diff and fixAll
@@ -32,7 +36,8 @@ class Applicability(Enum):
     DISPLAY_ONLY = "display-only"  # one choice among others: offered in the editor, never applied in batch
 
 
-class Reason(Enum):
+@simple_enum(Enum)
+class Reason:
     """Why a fix cannot be trusted without a look (a Caveat's reason)."""
 
     # it follows the gate roles of the profile `auto` assumed, having found no training code:
@@ -111,7 +116,8 @@ class Finding:
         return f"{self.code}:{self.start}:{self.end}"
 
 
-class NoticeKind(Enum):
+@simple_enum(Enum)
+class NoticeKind:
     """What a Notice is about (its value is what an editor diagnostic's data carries)."""
 
     DIRECTIVE = "directive"  # a comment that looks like a directive, or a value a directive does not know

@@ -8,10 +8,11 @@ from __future__ import annotations
 import os
 
 from .code.relations import Absent, Compare, Relation, RelationKind, Subject, Clause
-from .records import TextEnum, record
+from .records import TextEnum, record, simple_enum
 
 
-class GateState(TextEnum):
+@simple_enum(TextEnum)
+class GateState:
     """What the training code makes of a gate's value."""
 
     ON = "on"
@@ -20,7 +21,8 @@ class GateState(TextEnum):
     UNKNOWN = "unknown"  # the caller decides
 
 
-class Verdict(TextEnum):
+@simple_enum(TextEnum)
+class Verdict:
     """What one path to a launch (or a launch's paths together) does to packing."""
 
     OFF = "off"  # no packing

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-from typing import Iterable, Optional
 
 from .records import record
 from .text import apply_edits
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Iterable, Optional
 
 
 def digest(data: bytes) -> str:

@@ -18,7 +18,10 @@ from __future__ import annotations
 import os
 import re
 from fnmatch import fnmatchcase
-from typing import Iterable, Optional
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Iterable, Optional
 
 # compiled (and cached) by re on the first selector that is not a rule: most runs have none
 _PREFIX = r"(?i)pg[0-9]*"

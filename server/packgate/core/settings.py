@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from collections.abc import Mapping
 
 from .files import upward
 from .records import factory, record, replace
 from .written import as_written as _show
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Any
 
 PROFILES = ("ov2", "ov15", "three-gate", "auto")
 LANGS = ("en", "zh", "both")

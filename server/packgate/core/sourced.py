@@ -10,9 +10,12 @@ edits count.
 from __future__ import annotations
 
 import os
-from typing import Callable, Mapping, Optional
 
 from .files import KERNEL_FILE, decode, in_kernel_tree, read_file, too_large
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Callable, Mapping, Optional
 
 
 class SourceLoader:

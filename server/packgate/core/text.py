@@ -10,7 +10,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from itertools import accumulate, repeat
 from operator import add
-from typing import Iterable
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Iterable
 
 ENCODINGS = ("utf-8", "utf-16", "utf-32")
 

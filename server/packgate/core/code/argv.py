@@ -24,7 +24,7 @@ from bisect import bisect_left
 
 from ..flow.facts import Val, ValKind
 from ..gates import LAUNCHER_SWITCHES, is_python
-from ..records import TextEnum, record
+from ..records import TextEnum, record, simple_enum
 from .entry import EntryAt, entry_at
 from .options import UNKNOWN_TYPE, OptionDef
 
@@ -39,7 +39,8 @@ _VALUES = frozenset({None, "store", "append", "extend"})
 _SWALLOWING_NARGS = ("...", "A...")  # argparse.REMAINDER, argparse.PARSER: every word after
 
 
-class Role(TextEnum):
+@simple_enum(TextEnum)
+class Role:
     """What one launch word is to the program that receives it."""
 
     LAUNCHER = "launcher"  # the launcher's own (before the entry point)
@@ -54,7 +55,8 @@ class Role(TextEnum):
     UNCERTAIN = "uncertain"  # packgate cannot tell
 
 
-class Abbrev(TextEnum):
+@simple_enum(TextEnum)
+class Abbrev:
     """Whether the chosen parsers take an unambiguous prefix of an option for the option."""
 
     ALLOWED = "allowed"  # every chosen parser allows abbreviations (argparse's default)

@@ -8,10 +8,11 @@ from __future__ import annotations
 import os
 
 from ..gates import LAUNCHER_MODULES, LAUNCHER_SWITCHES, PYTHON_VALUE_FLAGS, is_python
-from ..records import TextEnum, record
+from ..records import TextEnum, record, simple_enum
 
 
-class EntryKind(TextEnum):
+@simple_enum(TextEnum)
+class EntryKind:
     """A script path or a dotted module."""
 
     SCRIPT = "script"

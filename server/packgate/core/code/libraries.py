@@ -9,10 +9,11 @@ name that starts with its prefix.
 
 from __future__ import annotations
 
-from ..records import TextEnum, record
+from ..records import TextEnum, record, simple_enum
 
 
-class Match(TextEnum):
+@simple_enum(TextEnum)
+class Match:
     """How a row's pattern matches a name."""
 
     NAME = "name"  # the name itself

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import os
 
-from ..records import TextEnum, record
+from ..records import TextEnum, record, simple_enum
 from .readkinds import EnvRead, Parse
 
 
-class Kind(TextEnum):
+@simple_enum(TextEnum)
+class Kind:
     """The verdict on a value."""
 
     FINE = "fine"  # read as written, or nothing can be said

@@ -4,10 +4,11 @@ index needs the reader (envreads.py, which parses Python)."""
 
 from __future__ import annotations
 
-from ..records import TextEnum, record
+from ..records import TextEnum, record, simple_enum
 
 
-class Parse(TextEnum):
+@simple_enum(TextEnum)
+class Parse:
     """What the code makes of the value."""
 
     INT_EQ = "int-eq"  # int(v) == N (values: the Ns; negated for != / not in)
@@ -28,7 +29,8 @@ class Parse(TextEnum):
     UNKNOWN = "unknown"  # stored, returned or passed on: its parse is not in sight
 
 
-class Default(TextEnum):
+@simple_enum(TextEnum)
+class Default:
     """What the read gives when the variable is unset."""
 
     LITERAL = "literal"  # EnvRead.default holds it

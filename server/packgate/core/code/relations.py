@@ -11,36 +11,44 @@ the code compares it) or at one option (given, absent, or given with a value).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
 
-from ..records import TextEnum, record
+from ..records import TextEnum, record, simple_enum
 from ..written import as_written
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Any
 
 CONTRACT_RULE = "PG014"  # the rule that reports a relation no dedicated rule owns
 
 
-class RelationKind(TextEnum):
+@simple_enum(TextEnum)
+class RelationKind:
     """What a relation asks of its clauses."""
 
     BOTH = "both"  # every clause holds, or none does
     REQUIRES = "requires"  # when every `when` clause holds, `then` holds
 
 
-class Subject(TextEnum):
+@simple_enum(TextEnum)
+class Subject:
     """What a clause looks at."""
 
     VAR = "var"  # an environment variable the launch sees
     OPTION = "option"  # an option among the launch's words
 
 
-class Compare(TextEnum):
+@simple_enum(TextEnum)
+class Compare:
     """How the code compares a variable's value with the clause's."""
 
     STR = "str"  # the text as it is: v == "1"
     INT = "int"  # int(v) == int(value); a value int() rejects is the value rules' (PG005)
 
 
-class Absent(TextEnum):
+@simple_enum(TextEnum)
+class Absent:
     """What a variable the script never gives the launch means for a clause."""
 
     CALLER = "caller"  # the caller's environment may give it: judged on the default, at most information

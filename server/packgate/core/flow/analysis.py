@@ -7,13 +7,11 @@ says what may be skipped, record.py's Recorder collects the facts,
 incremental.py wraps the recorder for an editor's next walk (checkpoints and take-over), and
 library.py walks the functions never called."""
 
-# No `from __future__ import annotations` in this module: typing compiles every string
-# annotation of a NamedTuple's fields (EditorWalk), and the first compile makes CPython build its
-# ~120 AST classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py).
+from __future__ import annotations
 
 import os
-from typing import NamedTuple, Optional
 
+from ..records import tuple_record
 from .apply import Applier
 from .children import Children
 from .commands import shebang_errexit
@@ -31,8 +29,13 @@ from .state import State
 from .values import Values
 from .walk import Walker
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
-class EditorWalk(NamedTuple):
+
+@tuple_record
+class EditorWalk:
     """An editor's walk: the facts, and what only the editor's next walk reads."""
 
     facts: FlowResult

@@ -5,8 +5,6 @@ a path is declare.py's; a launch, a `source` and a child shell are handed to the
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .. import gates as G
 from ..parse.model import Assign, AssignMode, Command, Opaque, Word
 from .commands import COMMANDS, Call, Reach, base_name, test
@@ -18,6 +16,10 @@ from .environ import (Clear, DeepSpeedEnv, InputArgs, Keep, Pass, PassPrefix, Se
 from .facts import Stop, UnfollowedKind, ValKind, Var, keeps_export
 from .state import FAILED, State
 from .values import CALLER_ARGS, SOME_ARGS, LazyValues, positional_vars
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 _KNOWN = ValKind.KNOWN
 _NEXT, _AS_COMMAND = object(), object()  # apply()'s answers: the next word is the command; it runs as one

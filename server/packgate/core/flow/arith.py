@@ -10,7 +10,10 @@ array element, a division by zero, a syntax bash would refuse) makes the result 
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Callable, Optional
 
 MAX_DEPTH = 16  # a variable whose value is an expression naming another...: bash's limit is higher
 _MASK = (1 << 64) - 1

@@ -6,7 +6,6 @@ its -e options); what it exports is lost when it ends."""
 from __future__ import annotations
 
 from itertools import islice
-from typing import Optional
 
 from .. import gates as G
 from ..parse import parse_bytes
@@ -15,6 +14,10 @@ from .environ import Clear, EnvFile, PassHost, SetVar
 from .effects import ChildEnv
 from .facts import Lost, Origin, Val, ValKind, Var
 from .state import State
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 MAX_CHILD_DEPTH = 3
 

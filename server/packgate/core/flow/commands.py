@@ -12,7 +12,6 @@ recognised). It never touches the walk: apply.py applies the effects and knows n
 from __future__ import annotations
 
 import os
-from typing import Callable, Optional
 
 from .. import gates as G
 from ..parse.model import Assign, AssignMode, Command, Lit, Opaque, Ref, Word
@@ -28,6 +27,10 @@ from .facts import Origin, Stop, Val, ValKind
 from .printf import formatted
 from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Callable, Optional
 
 
 class Call:

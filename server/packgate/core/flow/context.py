@@ -3,9 +3,11 @@ and where the walk is (the file, the function calls, loops and child shells it i
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ..records import record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 
 @record

@@ -7,8 +7,6 @@ mark, a local's frame, the overwrite it makes."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .. import gates as G
 from ..parse.model import Assign, AssignMode, Exit, ExportNames, Lit, Occurrence, SetOpt, Unset, Word
 from .arith import evaluate
@@ -18,6 +16,10 @@ from .facts import UNSET, GateSite, Origin, Overwrite, Stop, Val, ValKind, Var, 
 from .record import Define
 from .state import FAILED, OK, State
 from .values import concat, element_of, with_element
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 _KNOWN = ValKind.KNOWN
 _NONE: frozenset = frozenset()

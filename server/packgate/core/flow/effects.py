@@ -10,11 +10,13 @@ command's words.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ..parse.model import Word
-from ..records import TextEnum, record
+from ..records import TextEnum, record, simple_enum
 from .facts import Stop, Val
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 # ---------------------------------------------------------------- what runs next
 
@@ -71,7 +73,8 @@ class AssignWord:
     keyword: str = ""
 
 
-class Attribute(TextEnum):
+@simple_enum(TextEnum)
+class Attribute:
     """An attribute a declaration gives a name, by its `declare` option letter."""
 
     EXPORTED = "x"
@@ -134,7 +137,8 @@ class UnreadNames:
 # ---------------------------------------------------------------- options, status, stopping
 
 
-class Option(TextEnum):
+@simple_enum(TextEnum)
+class Option:
     """A shell option a path carries (the State field of that name)."""
 
     ALLEXPORT = "allexport"
@@ -193,7 +197,8 @@ class RunHere:
     word: Word
 
 
-class ChildEnv(TextEnum):
+@simple_enum(TextEnum)
+class ChildEnv:
     """What environment a child shell starts from."""
 
     EXPORTED = "exported"  # `bash -c`: what this shell exported, and the command's prefix

@@ -12,12 +12,14 @@ words give them and the index of the command the wrapper runs (None: it runs non
 
 from __future__ import annotations
 
-from typing import Callable, Optional
-
 from .. import gates as G
 from ..parse.model import Lit, Word
 from ..parse.words import is_name
-from ..records import TextEnum, record
+from ..records import TextEnum, record, simple_enum
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Callable, Optional
 
 # ---------------------------------------------------------------- the transforms
 
@@ -46,7 +48,8 @@ class UnsetVar:
     end: int
 
 
-class Cause(TextEnum):
+@simple_enum(TextEnum)
+class Cause:
     """Which wrapper's rules, not the script's words, dropped this shell's exports (a Clear's
     cause: the rules report what it drops); "" for a clear the script asks for (`env -i`)."""
 

@@ -3,21 +3,23 @@ each path, the sites, labels and records of FlowResult.
 
 The enums are `str`-valued (ValKind.KNOWN == "known"): they print and format as their text;
 the rules compare them as members.
-Val, Var, Label and the FlowResult entries are NamedTuples: cheap to create and compare (the
+Val, Var, Label and the FlowResult entries are named tuples (records.tuple_record): cheap to
+create and compare (the
 walk makes many), and they unpack like the tuples they replace (`for a, val in gate_sites`).
 """
 
-# No `from __future__ import annotations` in this module: typing compiles every string
-# annotation of a NamedTuple's fields, and the first compile makes CPython build its ~120 AST
-# classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py keeps it at none).
-
-from typing import NamedTuple, Optional
+from __future__ import annotations
 
 from ..parse.model import Assign, Stmt, Sub, TextEnum
-from ..records import factory, record
+from ..records import factory, record, simple_enum, tuple_record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 
-class ValKind(TextEnum):
+@simple_enum(TextEnum)
+class ValKind:
     """How much the script knows of a value."""
 
     KNOWN = "known"  # text is the value
@@ -26,7 +28,8 @@ class ValKind(TextEnum):
     UNSET = "unset"
 
 
-class Origin(TextEnum):
+@simple_enum(TextEnum)
+class Origin:
     """Where a value comes from: what the rules read (`Val.via` only shows it)."""
 
     LITERAL = "literal"  # the script's own text (or what it computed from it): the default
@@ -37,7 +40,8 @@ class Origin(TextEnum):
     UNKNOWN = "unknown"  # a command's output, `read`, `eval`, a mix of several: nobody to name
 
 
-class Stop(TextEnum):
+@simple_enum(TextEnum)
+class Stop:
     """Why a path stopped walking (NONE: it goes on); falsy only for NONE."""
 
     NONE = ""
@@ -47,7 +51,8 @@ class Stop(TextEnum):
     CONTINUE = "continue"
 
 
-class LabelKind(TextEnum):
+@simple_enum(TextEnum)
+class LabelKind:
     """Which branch decision a path remembers (a CASE or TEST label carries its details)."""
 
     THEN = "then"
@@ -74,7 +79,8 @@ def and_or_label(op: str, ran: bool) -> LabelKind:
     return _AND_OR[(op, ran)]
 
 
-class Label(NamedTuple):
+@tuple_record
+class Label:
     """One branch decision on a path: where it was taken and which (all fields plain text,
     so labels hash and order as paths are compared and merged)."""
 
@@ -96,7 +102,8 @@ class Label(NamedTuple):
         return str(self.kind)
 
 
-class Val(NamedTuple):
+@tuple_record
+class Val:
     """A value as far as the script can tell (see ValKind)."""
 
     kind: ValKind
@@ -114,7 +121,8 @@ class Val(NamedTuple):
 UNSET = Val(ValKind.UNSET)
 
 
-class Var(NamedTuple):
+@tuple_record
+class Var:
     """A shell variable in one state."""
 
     val: Val
@@ -137,28 +145,32 @@ def keeps_export(var: Optional[Var]) -> bool:
 NO_VAR = Var(UNSET, False, None)  # a name no path has set (what `.get(name, NO_VAR)` reads)
 
 
-class GateSite(NamedTuple):
+@tuple_record
+class GateSite:
     """An assignment of a gate (or another checked variable) that ran, and the value it gave."""
 
     assign: Assign
     val: Val
 
 
-class Overwrite(NamedTuple):
+@tuple_record
+class Overwrite:
     """A gate assignment, or an exported variable's, replaced (or unset) by a later statement."""
 
     assign: Assign
     by: Stmt  # an Assign, or the statement that unset it (`unset`, a command reaching `unset`)
 
 
-class Lost(NamedTuple):
+@tuple_record
+class Lost:
     """An export made where no launch can see it (a subshell, a child shell)."""
 
     assign: Assign
     sub: Sub
 
 
-class UnfollowedKind(TextEnum):
+@simple_enum(TextEnum)
+class UnfollowedKind:
     """Why a `source` / `.` was not followed."""
 
     DYNAMIC = "dynamic"
@@ -171,12 +183,14 @@ class UnfollowedKind(TextEnum):
     COMPUTED = "computed"  # `export "$k=$v"`, `export $(...)`: names made from what the script reads
 
 
-class Reason(NamedTuple):
+@tuple_record
+class Reason:
     kind: UnfollowedKind
     detail: str
 
 
-class Unfollowed(NamedTuple):
+@tuple_record
+class Unfollowed:
     """A source command the walk did not follow, and why."""
 
     start: int
@@ -184,7 +198,8 @@ class Unfollowed(NamedTuple):
     reason: Reason
 
 
-class Dropped(NamedTuple):
+@tuple_record
+class Dropped:
     """A gate this shell exported that a wrapper's own rules keep from the launch (sudo's
     env_reset, srun --export, the ranks on other nodes of mpirun or deepspeed): the assignment
     the launch would have seen, which wrapper (an environ.Cause's text) and its word's span;

@@ -7,23 +7,25 @@ from prefixes of the last walk's logs, and the rest of a walk can be taken over 
 walk's later entries, each moved by the edit as _MOVES says.
 """
 
-# No `from __future__ import annotations` in this module: typing compiles every string
-# annotation of a NamedTuple's fields, and the first compile makes CPython build its ~120 AST
-# classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py keeps it at none).
+from __future__ import annotations
 
 from itertools import islice
-from typing import NamedTuple, Optional
 
-from ..records import factory, record, replace
+from ..records import factory, record, replace, tuple_record
 from .facts import Launch, LaunchPath, Seen, Unfollowed, Val, Var
 from .record import NAMES, TABLES, Kind, LaunchEntry, Recorder, Scalars
 from .state import State
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 _PENDING = 16  # steps of edits a taken-over launch path's words may wait for before they are moved
 CHECKPOINTS = 16  # per walk, evenly spread over the top-level statements
 
 
-class Moves(NamedTuple):
+@tuple_record
+class Moves:
     """One step of where the offsets of one version of a document are in a later one: below lo
     they stayed, from hi on they moved by delta; the edited bytes in between have no counterpart.
     A version's moves are a tuple of steps, applied in turn (see compose)."""
@@ -268,7 +270,8 @@ class Mapper:
         return Launch(start, end, name_start, name_end, launch.label, launch.implicit, command=launch.command)
 
 
-class Pending(NamedTuple):
+@tuple_record
+class Pending:
     """The edits a taken-over launch path's words and variables still need (LaunchPath.pending)."""
 
     moves: tuple

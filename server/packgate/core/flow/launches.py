@@ -4,7 +4,6 @@ environment on each path, its prefix assignments and its arguments."""
 from __future__ import annotations
 
 import os
-from typing import Optional
 
 from .. import gates as G
 from ..parse.model import AssignMode, Command, Ref
@@ -16,6 +15,10 @@ from .environ import read_launcher
 from .facts import UNSET, Dropped, Launch, LaunchPath, Origin, Seen, Val, ValKind, Var
 from .record import LaunchEntry
 from .state import State
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 _KNOWN, _DEFAULT, _UNKNOWN = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)  # the script gives the text (a default may be overridden)

@@ -4,19 +4,22 @@ entries, moved by the edit) when nothing it reads can differ: the same body, wal
 same definition paths, with the same functions, the same launches-or-not and the same entries
 in the tables whose membership it tests."""
 
-# No `from __future__ import annotations` in this module: typing compiles every string
-# annotation of a NamedTuple's fields, and the first compile makes CPython build its ~120 AST
-# classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py keeps it at none).
+from __future__ import annotations
 
 from itertools import islice
-from typing import NamedTuple, Optional
 
+from ..records import tuple_record
 from .incremental import Unmapped, compose, moved_states
 from .record import NAMES, Scalars
 from .state import State
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
-class LibraryRun(NamedTuple):
+
+@tuple_record
+class LibraryRun:
     """One library function walked: what from, and which entries of the logs it added."""
 
     name: str

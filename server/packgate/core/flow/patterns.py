@@ -4,7 +4,10 @@ glob of `*`, `?` and `[...]`; a pattern with quoting, an expansion or extglob is
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
-from typing import Optional
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 _NOT_A_GLOB = frozenset("\"'$\\(){}[]")  # quoting, expansions, extglob: patterns not matched here
 _GLOB = frozenset("*?[")

@@ -5,7 +5,10 @@ escape), which the walk then reads as a value the script cannot know."""
 from __future__ import annotations
 
 import re
-from typing import Optional
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 _SPEC = re.compile(r"%(.)", re.S)
 _INTEGER = re.compile(r"[+-]?(?:[1-9][0-9]*|0)")

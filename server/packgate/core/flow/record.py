@@ -9,26 +9,30 @@ checkpoint is made from prefixes of another walk's logs (restore); the increment
 (incremental.py) wraps this class and never becomes part of it.
 """
 
-# No `from __future__ import annotations` in this module: typing compiles every string
-# annotation of a NamedTuple's fields, and the first compile makes CPython build its ~120 AST
-# classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py keeps it at none).
+from __future__ import annotations
 
 from enum import Enum
 from functools import partial
 from itertools import islice
-from typing import Callable, NamedTuple, Optional
 
+from ..records import simple_enum, tuple_record
 from .facts import Launch, LaunchPath, Lost
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Callable, Optional
 
-class LostEntry(NamedTuple):
+
+@tuple_record
+class LostEntry:
     """An assignment a child process made and lost with it."""
 
     key: object  # the Assign
     lost: Lost
 
 
-class Define(NamedTuple):
+@tuple_record
+class Define:
     """A function definition walked: the paths where it was defined, the Moves they still need."""
 
     name: str
@@ -37,7 +41,8 @@ class Define(NamedTuple):
     moves: Optional[tuple]  # a chain of incremental.Moves
 
 
-class LaunchEntry(NamedTuple):
+@tuple_record
+class LaunchEntry:
     """One path reaching a launch: the launch's key (its span), a Launch with its place, the path."""
 
     key: tuple
@@ -45,7 +50,8 @@ class LaunchEntry(NamedTuple):
     path: LaunchPath
 
 
-class Scalars(NamedTuple):
+@tuple_record
+class Scalars:
     """The walk's counters a checkpoint keeps besides its logs."""
 
     truncated: bool
@@ -54,7 +60,8 @@ class Scalars(NamedTuple):
     fn_version: int
 
 
-class Kind(Enum):
+@simple_enum(Enum)
+class Kind:
     DICT = "an ordered dict, only added to"
     LIST = "a list, only appended to"
     ENTRIES = "a list of entries, each replayed into derived tables by a Recorder method"
@@ -170,7 +177,8 @@ def _put_item(log: dict, entry: tuple) -> None:
     log.setdefault(*entry)
 
 
-class Table(NamedTuple):
+@tuple_record
+class Table:
     """One log of the recorder."""
 
     name: str  # the Recorder field

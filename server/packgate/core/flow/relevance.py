@@ -2,23 +2,25 @@
 which variables can reach a check (relevant_names), what the walk may step over (Inertness),
 whether a function's arguments matter, and which positional parameters a body reads."""
 
-# No `from __future__ import annotations` in this module: typing compiles every string
-# annotation of a NamedTuple's fields, and the first compile makes CPython build its ~120 AST
-# classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py keeps it at none).
+from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple, Optional
 
 from .. import gates as G
 from ..parse.model import (Assign, AssignMode, Block, Case, Command, ExportNames, FuncDef, Lit, Loop,
                            Opaque, Opaque_, Ref, SetOpt, Unset)
 from ..parse.visit import children
+from ..records import tuple_record
 from .arith import read_names
 from .commands import (ACTIVE, ASSIGNS, CHILD_SHELLS, OPAQUE, READS_ALL_ARGS, REACHING, STATUS, acts, attributes,
                        base_name)
 from .declare import DECLARATIONS
 from .effects import Attribute
 from .walk import MAX_CALL_DEPTH
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 # statements a walk cannot step over: the declarations (they change exports, attributes or
 # options, or end the path), a function definition, and an opaque statement (it may)
@@ -115,7 +117,8 @@ class Inertness:
         return cached
 
 
-class _Summary(NamedTuple):
+@tuple_record
+class _Summary:
     """What one top-level statement gives relevant_names (remembered while the statement is
     the same object: an editor's next version takes most statements over)."""
 

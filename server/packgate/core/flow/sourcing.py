@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Optional
 
 from .. import gates as G
 from ..parse import parse_bytes
@@ -13,6 +12,10 @@ from ..parse.model import Command, DirectiveKind, Opaque, Word
 from ..parse.words import SUBSTITUTION
 from .facts import Origin, Reason, Stop, Unfollowed, UnfollowedKind, Val, ValKind, Var
 from .state import State
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 MAX_SOURCE_DEPTH = 8
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)

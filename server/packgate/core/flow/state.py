@@ -6,14 +6,14 @@ their variables and every field outside NOT_MERGED are equal; the incremental ta
 compares every field but those it handles itself (incremental.same_path).
 """
 
-# No `from __future__ import annotations` in this module: typing compiles every string
-# annotation of a NamedTuple's fields, and the first compile makes CPython build its ~120 AST
-# classes, a twentieth of a cold `packgate check` (tests/core/test_purity.py keeps it at none).
+from __future__ import annotations
 
-from typing import NamedTuple, Optional
-
-from ..records import factory, record
+from ..records import factory, record, tuple_record
 from .facts import Label, Stop, Var
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 # an exit status as a path knows it: 0, non-zero (every failure is 1 here), None (unknown), or
 # a Tested (unknown, but what it says about a variable is learnt where a condition forks on it)
@@ -24,7 +24,8 @@ _LEARNT = {("-z", True): "empty", ("-z", False): "nonempty", ("-n", True): "none
            ("-n", False): "empty", ("=", True): "eq", ("=", False): "ne", ("!=", True): "ne", ("!=", False): "eq"}
 
 
-class Tested(NamedTuple):
+@tuple_record
+class Tested:
     """The status of a test on one variable (`[ -z "$1" ]`) whose outcome the path does not know."""
 
     name: str
@@ -32,7 +33,8 @@ class Tested(NamedTuple):
     against: str
 
 
-class Fact(NamedTuple):
+@tuple_record
+class Fact:
     """What a path knows of a variable from a test it passed or failed."""
 
     name: str

@@ -10,7 +10,10 @@ reads as an unknown value."""
 from __future__ import annotations
 
 import re
-from typing import Optional
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 _LONGEST_TEXT = 4096  # the matching below tries every span; longer values are left unknown
 _CLASSES = {

@@ -6,8 +6,6 @@ from __future__ import annotations
 import os
 import re
 
-from typing import Optional
-
 from .. import gates as G
 from ..parse.model import Assign, AssignMode, Lit, Opaque, Ref, Word
 from ..parse.words import is_name
@@ -16,6 +14,10 @@ from .transforms import length as length_of
 from .arith import evaluate
 from .facts import UNSET, GateSite, Origin, Val, ValKind, Var, keeps_export
 from .state import State
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 _SPECIAL_PARAMETERS = frozenset("@*#?$!-")
 _KNOWN, _DEFAULT, _UNKNOWN = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN

@@ -7,7 +7,6 @@ each model type; ShellCheck's CFGAnalysis.hs is the model)."""
 from __future__ import annotations
 
 from itertools import islice
-from typing import Optional
 
 from .. import gates as G
 from ..parse.model import (AndOr, Assign, AssignMode, Block, Case, Command, Exit, ExportNames, FuncDef, If, Loop,
@@ -17,6 +16,10 @@ from .patterns import case_covers, case_match
 from .facts import Label, LabelKind, Lost, Origin, Stop, Val, ValKind, Var, and_or_label
 from .record import Define, LostEntry
 from .state import FAILED, OK, Tested, is_known, learnt
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 MAX_PATHS = 16  # distinct paths kept per statement; a launch rarely has more than 3 that differ
 MAX_CALL_DEPTH = 8

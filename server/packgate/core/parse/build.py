@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from operator import attrgetter
-from typing import Optional
 
 from .contain import folded, piece
 from .control import case_statement, function, if_statement, loop, test
@@ -22,6 +21,10 @@ from .model import (AndOr, Block, Command, Directive, DirectiveKind, Lit, Opaque
 from .reuse import move_top, reusable
 from .simple import _K_COMMENT, _PLAIN, SimpleBuilder
 from .words import MAX_DEPTH
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 # a pattern, compiled on first use (re keeps it): most scripts hold no directive
 DIRECTIVE = r"#\s*packgate\s+(disable|profile|source)\s*=\s*(\S+)"

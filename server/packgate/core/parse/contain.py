@@ -13,10 +13,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-import tree_sitter
-
 from ..text import tree_point
-from .grammar import new_parser
+from .grammar import new_parser, tree_sitter
 
 _PIECES = new_parser()  # its own parser: included_ranges would otherwise stay on the shared one
 

@@ -4,10 +4,12 @@ Builder's own methods; each is called as `build(builder, node, depth)`)."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .grammar import KIND_NAMES, kind, kinds
 from .model import Block, Case, Command, FuncDef, If, Lit, Loop, Occurrence, OccurrenceKind, TestForm, Word
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 # the operand nodes a TestForm takes (an expansion, a word, a quoted string)
 _TEST_WORDS = kinds("word", "string", "raw_string", "simple_expansion", "expansion")

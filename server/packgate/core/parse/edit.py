@@ -8,13 +8,15 @@ into them); nothing here knows LSP, and nothing outside core/parse edits a tree.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
-
 from ..records import factory, record
 from ..text import tree_point
 from .build import parse_bytes
 from .model import Script
 from .reuse import comment_interior
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional, Sequence
 
 
 @record(eq=True)

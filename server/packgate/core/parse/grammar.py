@@ -2,7 +2,40 @@
 
 from __future__ import annotations
 
-import tree_sitter
+import sys
+
+
+def _load_binding(package: str):
+    """A package's compiled `_binding` module, loaded on its own, without the package's
+    __init__, from where the wheels put it (ImportError, or another, elsewhere)."""
+    import importlib.machinery
+    import os
+    name = f"{package}._binding"
+    spec = importlib.machinery.PathFinder.find_spec(package)
+    folder = spec.submodule_search_locations[0]
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    found = [f for f in os.listdir(folder) if f.startswith("_binding.") and f.endswith(suffixes)]
+    path = os.path.join(folder, found[0])
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    module = loader.create_module(importlib.machinery.ModuleSpec(name, loader, origin=path))
+    loader.exec_module(module)
+    return module
+
+
+def _tree_sitter():
+    """tree-sitter's classes: its `_binding` module. The package's __init__ imports typing (a
+    Protocol for query predicates packgate never writes), a ninth of a cold `packgate check`.
+    The module loaded here is registered under its name, so that importing the package later
+    (the benchmarks, a test) takes it over instead of loading the library twice."""
+    if "tree_sitter" in sys.modules:
+        return sys.modules["tree_sitter"]
+    try:
+        module = _load_binding("tree_sitter")
+    except Exception:  # another layout: the package's own way
+        import tree_sitter
+        return tree_sitter
+    sys.modules.setdefault("tree_sitter._binding", module)
+    return module
 
 
 def _bash_grammar():
@@ -11,22 +44,13 @@ def _bash_grammar():
     read query files packgate never uses, so its compiled `_binding` module is loaded on its
     own when it is where the wheels put it; otherwise through the package as usual."""
     try:
-        import importlib.machinery
-        import os
-        spec = importlib.machinery.PathFinder.find_spec("tree_sitter_bash")
-        folder = spec.submodule_search_locations[0]
-        suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-        found = [f for f in os.listdir(folder) if f.startswith("_binding.") and f.endswith(suffixes)]
-        path = os.path.join(folder, found[0])
-        loader = importlib.machinery.ExtensionFileLoader("tree_sitter_bash._binding", path)
-        module = loader.create_module(importlib.machinery.ModuleSpec("tree_sitter_bash._binding", loader, origin=path))
-        loader.exec_module(module)
-        return module.language()
+        return _load_binding("tree_sitter_bash").language()
     except Exception:  # another layout: the package's own way
         import tree_sitter_bash
         return tree_sitter_bash.language()
 
 
+tree_sitter = _tree_sitter()  # Language, Parser, Range, ... as the package has them
 _LANGUAGE = tree_sitter.Language(_bash_grammar())
 
 

@@ -6,12 +6,15 @@ Every record keeps the byte spans a rule may point at or a fix may edit. Kinds a
 
 from __future__ import annotations
 
-from typing import Optional, Union
+from ..records import TextEnum, factory, record, simple_enum
 
-from ..records import TextEnum, factory, record
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 
-class AssignMode(TextEnum):
+@simple_enum(TextEnum)
+class AssignMode:
     """How an assignment was written (and so what it does to the variable)."""
 
     PLAIN = "plain"  # NAME=value
@@ -26,7 +29,8 @@ class AssignMode(TextEnum):
     PARAM_DEFAULT = "param-default"  # ${NAME:=value}
 
 
-class SubKind(TextEnum):
+@simple_enum(TextEnum)
+class SubKind:
     """Which kind of child process a Sub is."""
 
     SUBSHELL = "subshell"
@@ -36,7 +40,8 @@ class SubKind(TextEnum):
     CHILD = "child"  # bash -c, a container's shell
 
 
-class OccurrenceKind(TextEnum):
+@simple_enum(TextEnum)
+class OccurrenceKind:
     """How code mentions a variable."""
 
     ASSIGN = "assign"
@@ -49,7 +54,8 @@ class OccurrenceKind(TextEnum):
     FLAG = "flag"  # --micro-batch-size
 
 
-class DirectiveKind(TextEnum):
+@simple_enum(TextEnum)
+class DirectiveKind:
     """What a `# packgate KIND=...` comment says."""
 
     DISABLE = "disable"
@@ -110,7 +116,7 @@ class Opaque:
     text: str = ""  # `$(( EXPR ))`: the expression, which the walk evaluates where it can
 
 
-Part = Union[Lit, Ref, Opaque]
+Part = Lit | Ref | Opaque
 
 
 @record

@@ -3,9 +3,11 @@ their byte offsets in place, and which edits stay inside a comment (they change 
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .model import Script, Top
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 
 def reusable(previous: Optional[Script], edits: Optional[list], changed: list) -> Optional[list]:

@@ -3,11 +3,13 @@ read off tree-sitter nodes into Command and Assign records."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .grammar import NAMED, PARSER, kind, kinds
 from .model import Assign, AssignMode, Block, Command, ExportNames, Lit, Occurrence, OccurrenceKind, Opaque, Stmt, Word
 from .words import _K_SUBSCRIPT, WordBuilder, is_name
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 # declaration items that are no name nor assignment as written: the names come at run time
 _DYNAMIC_ITEMS = kinds("string", "raw_string", "concatenation", "simple_expansion", "expansion",

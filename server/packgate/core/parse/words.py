@@ -4,12 +4,15 @@ tree-sitter nodes into Word records (with every variable mention noted as an Occ
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from .. import gates as G
 from .ansi_c import decode as ansi_c_text
 from .grammar import KIND_NAMES, NAMED, kind, kinds
 from .model import Lit, Occurrence, OccurrenceKind, Opaque, Ref, Sub, SubKind, Transform, Word
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
+if TYPE_CHECKING:
+    from typing import Optional
 
 MAX_DEPTH = 120  # deeper constructs are kept as opaque: a hostile depth cannot overflow the stack
 MBS_FLAG = G.MBS_FLAG

@@ -35,7 +35,10 @@ class Text:
     en: str
     zh: str
 
-    def __post_init__(self):
+    # Checked by the tests (tests/core/test_rules.py), not on every import: the rules' texts are
+    # constants, and checking them all was a seventieth of a cold `packgate check`.
+    def validate(self) -> None:
+        """ValueError unless the English and Chinese texts fill the same fields."""
         if placeholders(self.en) != placeholders(self.zh):
             raise ValueError(f"the English and Chinese texts fill different fields: {self.en!r} / {self.zh!r}")
 
@@ -57,8 +60,9 @@ class FixText(Text):
     applicability: Applicability = Applicability.SAFE
     profile_bound: bool = False
 
-    def __post_init__(self):
-        Text.__post_init__(self)
+    def validate(self) -> None:
+        """ValueError unless both texts fill the same fields and both descriptions are concrete."""
+        Text.validate(self)
         fields = placeholders(self.en)
         if not self.doc_en or not self.doc_zh or any(f"{{{f}}}" in self.doc_en + self.doc_zh for f in fields):
             raise ValueError(f"fix {self.en!r} needs a concrete description for the rule page in both languages")
@@ -91,11 +95,13 @@ class Rule:
     # that a check does not load the data behind it
     exceptions_table: object = None
 
-    def __post_init__(self):
+    def validate(self) -> None:
+        """TypeError or ValueError unless every message is a Text and every fix a FixText, each valid."""
         for table, kind in ((self.messages, Text), (self.fixes, FixText)):
             for key, text in table.items():
                 if not isinstance(text, kind):
                     raise TypeError(f"{self.code}: {key!r} must be a {kind.__name__}")
+                text.validate()
 
     def summary(self, lang: str) -> str:
         """The one-line summary in a language (en, zh or both)."""
