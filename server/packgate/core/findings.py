@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from .records import factory, record, simple_enum
+from .records import factory, record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
 if TYPE_CHECKING:
@@ -27,8 +27,7 @@ class Edit:
     digest: str = ""
 
 
-@simple_enum(Enum)
-class Applicability:
+class Applicability(Enum):
     """Whether a batch fix (`--fix`, `--diff`, the editor's fixAll) applies a fix, as ruff's."""
 
     SAFE = "safe"  # applied by --fix, --diff and fixAll
@@ -36,8 +35,7 @@ class Applicability:
     DISPLAY_ONLY = "display-only"  # one choice among others: offered in the editor, never applied in batch
 
 
-@simple_enum(Enum)
-class Reason:
+class Reason(Enum):
     """Why a fix cannot be trusted without a look (a Caveat's reason)."""
 
     # it follows the gate roles of the profile `auto` assumed, having found no training code:
@@ -116,8 +114,7 @@ class Finding:
         return f"{self.code}:{self.start}:{self.end}"
 
 
-@simple_enum(Enum)
-class NoticeKind:
+class NoticeKind(Enum):
     """What a Notice is about (its value is what an editor diagnostic's data carries)."""
 
     DIRECTIVE = "directive"  # a comment that looks like a directive, or a value a directive does not know

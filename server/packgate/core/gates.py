@@ -8,11 +8,10 @@ from __future__ import annotations
 import os
 
 from .code.relations import Absent, Compare, Relation, RelationKind, Subject, Clause
-from .records import TextEnum, record, simple_enum
+from .records import TextEnum, record
 
 
-@simple_enum(TextEnum)
-class GateState:
+class GateState(TextEnum):
     """What the training code makes of a gate's value."""
 
     ON = "on"
@@ -21,8 +20,7 @@ class GateState:
     UNKNOWN = "unknown"  # the caller decides
 
 
-@simple_enum(TextEnum)
-class Verdict:
+class Verdict(TextEnum):
     """What one path to a launch (or a launch's paths together) does to packing."""
 
     OFF = "off"  # no packing

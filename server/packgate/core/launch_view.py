@@ -8,23 +8,21 @@ from __future__ import annotations
 from .code.entry import entry_of
 from .flow.facts import LaunchPath, Origin, Val, ValKind, Var
 from .parse.model import AssignMode, Lit, Ref
-from .records import TextEnum, record, simple_enum
+from .records import TextEnum, record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
 if TYPE_CHECKING:
     from typing import Optional
 
 
-@simple_enum(TextEnum)
-class EnvScope:
+class EnvScope(TextEnum):
     """Which variables a view lists."""
 
     READ = "read"  # the profile's gates and every name the workspace's code reads
     ALL = "all"  # those and every name the script exports (or removes) on the path
 
 
-@simple_enum(TextEnum)
-class From:
+class From(TextEnum):
     """Where the value a launch sees of a variable comes from."""
 
     EXPORT = "export"  # an exported assignment of the script (export, declare -x, set -a, export later)
@@ -49,8 +47,7 @@ _BY_ORIGIN = {Origin.CALLER: From.CALLER, Origin.INHERITED: From.CALLER, Origin.
               Origin.DEFAULT: From.DEFAULT, Origin.UNKNOWN: From.UNKNOWN}
 
 
-@simple_enum(TextEnum)
-class WordKind:
+class WordKind(TextEnum):
     """How much packgate knows of one word the launched program receives."""
 
     KNOWN = "known"

@@ -12,7 +12,6 @@ A ``__post_init__`` method runs at the end of ``__init__``.
 does (fields by name and by index, ``_replace``, ``_make``, ``_fields``, tuple equality, hashing
 and order) without importing typing: creating the flow's twenty-odd NamedTuples and importing
 typing for them was a ninth of a cold `packgate check`.
-``@simple_enum(TextEnum)`` makes an enum of a plain class in 60% of a class statement's time.
 
 Why not dataclasses: importing them (with inspect, ast, dis, tokenize) and creating the core's
 forty-odd classes costs about 20 ms, a quarter of `packgate check one.sh`, which races
@@ -302,38 +301,6 @@ class TextEnum(str, Enum):
     __repr__ = str.__repr__
     __str__ = str.__str__
     __format__ = str.__format__
-
-
-def simple_enum(base=Enum):
-    """A class decorator: the plain class as an enum of base (TextEnum, Enum), with the members
-    and methods `class X(base)` would have. It is made the way the standard library makes its
-    own enums (enum._simple_enum: no checks a class statement runs for every member), in 60% of
-    the time: the core's two dozen enums were a twentieth of a cold `packgate check`."""
-    if _simple_enum is not None:
-        return lambda cls: _members_in_place(_simple_enum(base)(cls))
-
-    def made(cls):  # another Python: the class statement's way
-        import types
-        body = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
-        return types.new_class(cls.__name__, (base,), exec_body=lambda ns: [ns.__setitem__(k, v) for k, v in body.items()])
-    return made
-
-
-try:
-    from enum import _simple_enum
-except ImportError:  # not in every Python
-    _simple_enum = None
-
-
-def _members_in_place(cls):
-    """cls with each member in its class dict, as a class statement leaves it (unless a base
-    class has an attribute of its name): _simple_enum leaves a descriptor there, and reading
-    `Kind.MEMBER` through it costs three times as much, all through the walk."""
-    bases = cls.__mro__[1:]
-    for name, member in cls._member_map_.items():
-        if not any(name in base.__dict__ for base in bases):
-            type.__setattr__(cls, name, member)  # EnumType refuses to reassign a member
-    return cls
 
 
 def fields(obj) -> tuple:

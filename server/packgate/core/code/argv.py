@@ -24,7 +24,7 @@ from bisect import bisect_left
 
 from ..flow.facts import Val, ValKind
 from ..gates import LAUNCHER_SWITCHES, is_python
-from ..records import TextEnum, record, simple_enum
+from ..records import TextEnum, record
 from .entry import EntryAt, entry_at
 from .options import UNKNOWN_TYPE, OptionDef
 
@@ -39,8 +39,7 @@ _VALUES = frozenset({None, "store", "append", "extend"})
 _SWALLOWING_NARGS = ("...", "A...")  # argparse.REMAINDER, argparse.PARSER: every word after
 
 
-@simple_enum(TextEnum)
-class Role:
+class Role(TextEnum):
     """What one launch word is to the program that receives it."""
 
     LAUNCHER = "launcher"  # the launcher's own (before the entry point)
@@ -55,8 +54,7 @@ class Role:
     UNCERTAIN = "uncertain"  # packgate cannot tell
 
 
-@simple_enum(TextEnum)
-class Abbrev:
+class Abbrev(TextEnum):
     """Whether the chosen parsers take an unambiguous prefix of an option for the option."""
 
     ALLOWED = "allowed"  # every chosen parser allows abbreviations (argparse's default)

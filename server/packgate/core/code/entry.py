@@ -8,11 +8,10 @@ from __future__ import annotations
 import os
 
 from ..gates import LAUNCHER_MODULES, LAUNCHER_SWITCHES, PYTHON_VALUE_FLAGS, is_python
-from ..records import TextEnum, record, simple_enum
+from ..records import TextEnum, record
 
 
-@simple_enum(TextEnum)
-class EntryKind:
+class EntryKind(TextEnum):
     """A script path or a dotted module."""
 
     SCRIPT = "script"

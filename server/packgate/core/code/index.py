@@ -14,7 +14,7 @@ import builtins
 import os
 
 from ..pyfiles import MAX_FILE_BYTES, python_files, stamp_changed
-from ..records import TextEnum, factory, record, simple_enum
+from ..records import TextEnum, factory, record
 from . import reading
 from .entry import Entry, EntryKind
 from .envreads import env_reads
@@ -24,8 +24,7 @@ MAX_DEPTH = 12  # hand-offs and imports followed from a parser or an entry
 MAX_REACHED = 2000  # files an entry's imports may reach
 
 
-@simple_enum(TextEnum)
-class How:
+class How(TextEnum):
     """How an entry's parser was found."""
 
     ENTRY_FILE = "entry-file"  # the entry script builds it

@@ -9,11 +9,10 @@ name that starts with its prefix.
 
 from __future__ import annotations
 
-from ..records import TextEnum, record, simple_enum
+from ..records import TextEnum, record
 
 
-@simple_enum(TextEnum)
-class Match:
+class Match(TextEnum):
     """How a row's pattern matches a name."""
 
     NAME = "name"  # the name itself

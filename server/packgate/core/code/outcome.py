@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import os
 
-from ..records import TextEnum, record, simple_enum
+from ..records import TextEnum, record
 from .readkinds import EnvRead, Parse
 
 
-@simple_enum(TextEnum)
-class Kind:
+class Kind(TextEnum):
     """The verdict on a value."""
 
     FINE = "fine"  # read as written, or nothing can be said

@@ -4,11 +4,10 @@ index needs the reader (envreads.py, which parses Python)."""
 
 from __future__ import annotations
 
-from ..records import TextEnum, record, simple_enum
+from ..records import TextEnum, record
 
 
-@simple_enum(TextEnum)
-class Parse:
+class Parse(TextEnum):
     """What the code makes of the value."""
 
     INT_EQ = "int-eq"  # int(v) == N (values: the Ns; negated for != / not in)
@@ -29,8 +28,7 @@ class Parse:
     UNKNOWN = "unknown"  # stored, returned or passed on: its parse is not in sight
 
 
-@simple_enum(TextEnum)
-class Default:
+class Default(TextEnum):
     """What the read gives when the variable is unset."""
 
     LITERAL = "literal"  # EnvRead.default holds it

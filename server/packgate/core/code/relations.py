@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..records import TextEnum, record, simple_enum
+from ..records import TextEnum, record
 from ..written import as_written
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
@@ -23,32 +23,28 @@ if TYPE_CHECKING:
 CONTRACT_RULE = "PG014"  # the rule that reports a relation no dedicated rule owns
 
 
-@simple_enum(TextEnum)
-class RelationKind:
+class RelationKind(TextEnum):
     """What a relation asks of its clauses."""
 
     BOTH = "both"  # every clause holds, or none does
     REQUIRES = "requires"  # when every `when` clause holds, `then` holds
 
 
-@simple_enum(TextEnum)
-class Subject:
+class Subject(TextEnum):
     """What a clause looks at."""
 
     VAR = "var"  # an environment variable the launch sees
     OPTION = "option"  # an option among the launch's words
 
 
-@simple_enum(TextEnum)
-class Compare:
+class Compare(TextEnum):
     """How the code compares a variable's value with the clause's."""
 
     STR = "str"  # the text as it is: v == "1"
     INT = "int"  # int(v) == int(value); a value int() rejects is the value rules' (PG005)
 
 
-@simple_enum(TextEnum)
-class Absent:
+class Absent(TextEnum):
     """What a variable the script never gives the launch means for a clause."""
 
     CALLER = "caller"  # the caller's environment may give it: judged on the default, at most information

@@ -10,8 +10,8 @@ library.py walks the functions never called."""
 from __future__ import annotations
 
 import os
-
 from ..records import tuple_record
+
 from .apply import Applier
 from .children import Children
 from .commands import shebang_errexit

@@ -11,7 +11,7 @@ command's words.
 from __future__ import annotations
 
 from ..parse.model import Word
-from ..records import TextEnum, record, simple_enum
+from ..records import TextEnum, record
 from .facts import Stop, Val
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
@@ -73,8 +73,7 @@ class AssignWord:
     keyword: str = ""
 
 
-@simple_enum(TextEnum)
-class Attribute:
+class Attribute(TextEnum):
     """An attribute a declaration gives a name, by its `declare` option letter."""
 
     EXPORTED = "x"
@@ -137,8 +136,7 @@ class UnreadNames:
 # ---------------------------------------------------------------- options, status, stopping
 
 
-@simple_enum(TextEnum)
-class Option:
+class Option(TextEnum):
     """A shell option a path carries (the State field of that name)."""
 
     ALLEXPORT = "allexport"
@@ -197,8 +195,7 @@ class RunHere:
     word: Word
 
 
-@simple_enum(TextEnum)
-class ChildEnv:
+class ChildEnv(TextEnum):
     """What environment a child shell starts from."""
 
     EXPORTED = "exported"  # `bash -c`: what this shell exported, and the command's prefix

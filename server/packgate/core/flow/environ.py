@@ -15,7 +15,7 @@ from __future__ import annotations
 from .. import gates as G
 from ..parse.model import Lit, Word
 from ..parse.words import is_name
-from ..records import TextEnum, record, simple_enum
+from ..records import TextEnum, record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
 if TYPE_CHECKING:
@@ -48,8 +48,7 @@ class UnsetVar:
     end: int
 
 
-@simple_enum(TextEnum)
-class Cause:
+class Cause(TextEnum):
     """Which wrapper's rules, not the script's words, dropped this shell's exports (a Clear's
     cause: the rules report what it drops); "" for a clear the script asks for (`env -i`)."""
 

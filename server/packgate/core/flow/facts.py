@@ -11,15 +11,14 @@ walk makes many), and they unpack like the tuples they replace (`for a, val in g
 from __future__ import annotations
 
 from ..parse.model import Assign, Stmt, Sub, TextEnum
-from ..records import factory, record, simple_enum, tuple_record
+from ..records import factory, record, tuple_record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
 if TYPE_CHECKING:
     from typing import Optional
 
 
-@simple_enum(TextEnum)
-class ValKind:
+class ValKind(TextEnum):
     """How much the script knows of a value."""
 
     KNOWN = "known"  # text is the value
@@ -28,8 +27,7 @@ class ValKind:
     UNSET = "unset"
 
 
-@simple_enum(TextEnum)
-class Origin:
+class Origin(TextEnum):
     """Where a value comes from: what the rules read (`Val.via` only shows it)."""
 
     LITERAL = "literal"  # the script's own text (or what it computed from it): the default
@@ -40,8 +38,7 @@ class Origin:
     UNKNOWN = "unknown"  # a command's output, `read`, `eval`, a mix of several: nobody to name
 
 
-@simple_enum(TextEnum)
-class Stop:
+class Stop(TextEnum):
     """Why a path stopped walking (NONE: it goes on); falsy only for NONE."""
 
     NONE = ""
@@ -51,8 +48,7 @@ class Stop:
     CONTINUE = "continue"
 
 
-@simple_enum(TextEnum)
-class LabelKind:
+class LabelKind(TextEnum):
     """Which branch decision a path remembers (a CASE or TEST label carries its details)."""
 
     THEN = "then"
@@ -169,8 +165,7 @@ class Lost:
     sub: Sub
 
 
-@simple_enum(TextEnum)
-class UnfollowedKind:
+class UnfollowedKind(TextEnum):
     """Why a `source` / `.` was not followed."""
 
     DYNAMIC = "dynamic"

@@ -7,8 +7,8 @@ in the tables whose membership it tests."""
 from __future__ import annotations
 
 from itertools import islice
-
 from ..records import tuple_record
+
 from .incremental import Unmapped, compose, moved_states
 from .record import NAMES, Scalars
 from .state import State

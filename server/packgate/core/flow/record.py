@@ -14,8 +14,8 @@ from __future__ import annotations
 from enum import Enum
 from functools import partial
 from itertools import islice
+from ..records import tuple_record
 
-from ..records import simple_enum, tuple_record
 from .facts import Launch, LaunchPath, Lost
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
@@ -60,8 +60,7 @@ class Scalars:
     fn_version: int
 
 
-@simple_enum(Enum)
-class Kind:
+class Kind(Enum):
     DICT = "an ordered dict, only added to"
     LIST = "a list, only appended to"
     ENTRIES = "a list of entries, each replayed into derived tables by a Recorder method"

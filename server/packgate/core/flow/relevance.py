@@ -5,12 +5,12 @@ whether a function's arguments matter, and which positional parameters a body re
 from __future__ import annotations
 
 from collections import Counter
+from ..records import tuple_record
 
 from .. import gates as G
 from ..parse.model import (Assign, AssignMode, Block, Case, Command, ExportNames, FuncDef, Lit, Loop,
                            Opaque, Opaque_, Ref, SetOpt, Unset)
 from ..parse.visit import children
-from ..records import tuple_record
 from .arith import read_names
 from .commands import (ACTIVE, ASSIGNS, CHILD_SHELLS, OPAQUE, READS_ALL_ARGS, REACHING, STATUS, acts, attributes,
                        base_name)

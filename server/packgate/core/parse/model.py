@@ -6,15 +6,14 @@ Every record keeps the byte spans a rule may point at or a fix may edit. Kinds a
 
 from __future__ import annotations
 
-from ..records import TextEnum, factory, record, simple_enum
+from ..records import TextEnum, factory, record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
 if TYPE_CHECKING:
     from typing import Optional
 
 
-@simple_enum(TextEnum)
-class AssignMode:
+class AssignMode(TextEnum):
     """How an assignment was written (and so what it does to the variable)."""
 
     PLAIN = "plain"  # NAME=value
@@ -29,8 +28,7 @@ class AssignMode:
     PARAM_DEFAULT = "param-default"  # ${NAME:=value}
 
 
-@simple_enum(TextEnum)
-class SubKind:
+class SubKind(TextEnum):
     """Which kind of child process a Sub is."""
 
     SUBSHELL = "subshell"
@@ -40,8 +38,7 @@ class SubKind:
     CHILD = "child"  # bash -c, a container's shell
 
 
-@simple_enum(TextEnum)
-class OccurrenceKind:
+class OccurrenceKind(TextEnum):
     """How code mentions a variable."""
 
     ASSIGN = "assign"
@@ -54,8 +51,7 @@ class OccurrenceKind:
     FLAG = "flag"  # --micro-batch-size
 
 
-@simple_enum(TextEnum)
-class DirectiveKind:
+class DirectiveKind(TextEnum):
     """What a `# packgate KIND=...` comment says."""
 
     DISABLE = "disable"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..code.relations import Absent, Relation, RelationKind, Subject, Clause
 from ..flow import ValKind
-from ..records import TextEnum, record, simple_enum
+from ..records import TextEnum, record
 from .base import shown
 
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)  # the script gives the text (a default the caller may override)
@@ -15,8 +15,7 @@ SWITCH_ACTIONS = frozenset({"store_true", "store_false", "store_const", "append_
                             "version", "BooleanOptionalAction"})
 
 
-@simple_enum(TextEnum)
-class Outcome:
+class Outcome(TextEnum):
     """A relation on one path."""
 
     KEPT = "kept"
