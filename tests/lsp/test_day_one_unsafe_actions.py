@@ -10,7 +10,7 @@ from lsprotocol import types
 
 from lsp_helpers import capabilities, code_actions, diagnostics, edits_of, open_doc, session
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+ASYNC = pytest.mark.asyncio(loop_scope="session")  # (not module-wide: one test is plain)
 
 LAUNCH = "torchrun aiak_training_llm/train.py --micro-batch-size 1\n"
 # A correct LLaVA-OneVision-1.5 launcher: under the ov2 `auto` assumes for a document with no
@@ -28,6 +28,7 @@ async def rule_fixes(client, uri: str, code: str) -> list[types.CodeAction]:
     return [a for a in actions if "isable" not in a.title and "禁用" not in a.title]
 
 
+@ASYNC
 async def test_an_unsafe_fix_is_labelled_and_never_preferred(client):
     uri = open_doc(client, OV15)  # a URI nowhere on disk: no project, so `auto` assumes ov2
     for code in ("PG001", "PG002"):
@@ -40,12 +41,14 @@ async def test_an_unsafe_fix_is_labelled_and_never_preferred(client):
     assert [f["applicability"] for f in diag.data["fixes"] if f["kind"] == "fix"] == ["unsafe"]
 
 
+@ASYNC
 async def test_fix_all_leaves_the_unsafe_fixes_out(client):
     uri = open_doc(client, OV15)
     await diagnostics(client, uri, 1)
     assert await code_actions(client, uri, WHOLE, [], only=["source.fixAll"]) == []
 
 
+@ASYNC
 async def test_a_named_profile_makes_the_fix_safe_and_preferred(client):
     uri = open_doc(client, "# packgate profile=ov2\n" + OV15)
     fixes = await rule_fixes(client, uri, "PG002")
@@ -55,6 +58,7 @@ async def test_a_named_profile_makes_the_fix_safe_and_preferred(client):
     assert fix_all.kind == "source.fixAll.packgate"
 
 
+@ASYNC
 async def test_unsafe_fixes_true_in_the_configuration_lets_fix_all_apply_them(client, tmp_path):
     (tmp_path / ".packgate.toml").write_text("unsafe-fixes = true\n", encoding="utf-8")
     script = tmp_path / "stage2.sh"
@@ -67,6 +71,7 @@ async def test_unsafe_fixes_true_in_the_configuration_lets_fix_all_apply_them(cl
     assert "OFFLINE_PACKING_BMR" in new_text
 
 
+@ASYNC
 @pytest.mark.parametrize("locale, label, other", [("zh-CN", LABEL_ZH, LABEL_EN), ("en-US", LABEL_EN, LABEL_ZH)])
 async def test_the_label_follows_the_language_of_the_titles(locale, label, other):
     async with session(capabilities("visual_studio_code"), locale=locale) as client:
