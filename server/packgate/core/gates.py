@@ -448,6 +448,3 @@ DEEPSPEED_NUM_NODES = "--num_nodes"
 DEEPSPEED_HOSTS = frozenset({"-i", "--include"})
 DEEPSPEED_EXCLUDE = frozenset({"-e", "--exclude"})
 DEEPSPEED_FORCE_MULTI = "--force_multi"
-PACKING_SFT = "--packing-sft-data"
-PACKING_PRETRAIN = "--packing-pretrain-data"
-MBS_FLAG = "--micro-batch-size"
