@@ -16,3 +16,11 @@ torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1
 export OFFLINE_PACKING_VQA
 export OFFLINE_PACKED_DATA=$OFFLINE_PACKING_VQA
 torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1
+IFS=,
+L="1,0"
+S="0 1"
+C=(x)
+C+=($S); export OFFLINE_PACKED_DATA=${C[-1]}
+C+=($L); export OFFLINE_PACKING_BMR=${C[-1]}
+C+=(${A[5]}); export OFFLINE_PACKING_VQA=${C[-1]}
+torchrun --nproc_per_node 8 aiak_training_llm/train.py --micro-batch-size 1

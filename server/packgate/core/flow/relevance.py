@@ -288,6 +288,7 @@ def relevant_names(script, memo: Optional[RelevanceMemo] = None, wide: bool = Fa
 def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
     roots = set(G.GATES)
     roots.add(STATUS)  # what an arithmetic command's status reads
+    roots.add("IFS")  # what splits every unquoted expansion (Values.fields)
     deps: dict = {}
     values: dict = {}  # name -> every word assigned to it
     functions: dict = {}  # name -> its definitions

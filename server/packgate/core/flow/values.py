@@ -96,7 +96,11 @@ class Values:
 
     def fields(self, word: Word, s: State) -> Optional[list]:
         """The words an unquoted word with plain expansions becomes (field splitting at bash's
-        default IFS, an empty expansion no word), when every part is known; else None."""
+        default IFS, an empty expansion no word), when every part is known; else None. Under an
+        IFS of the script's, a word whose expansions hold none of its characters is one word (an
+        empty one none); another is unknown, as what splits it is not followed here."""
+        ifs = s.vars.get("IFS")
+        own_ifs = ifs is not None and ifs.val.kind is not ValKind.UNSET and ifs.val.text != " \t\n"
         out, cur, started, whole = [], [], False, []
         for p in word.parts:
             if type(p) is Ref and not p.quoted and not _splits(p):
@@ -108,6 +112,13 @@ class Values:
             if type(p) is not Ref or p.quoted:
                 cur.append(v.text)  # literal or quoted text is never split ("" still makes a word)
                 started = True
+                continue
+            if own_ifs:
+                if v.text and (ifs.val.kind is not _KNOWN or any(c in ifs.val.text for c in v.text)):
+                    return [Val(_UNKNOWN, via="IFS", origin=_NOBODY, span=(word.start, word.end))]
+                if v.text:
+                    cur.append(v.text)
+                    started = True
                 continue
             for i, piece in enumerate(_IFS_RUNS.split(v.text)):
                 if i and started:  # a run of blanks ends the word
