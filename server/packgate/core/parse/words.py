@@ -228,6 +228,8 @@ class WordBuilder:
             return
         if k in _LITERAL_PARTS:
             out.append(Lit(_unescape(self.text(node), quoted), s, e))
+        elif k == _K_RAW_STRING and quoted:  # `"${X:-'0'}"`: inside "...", single quotes are text
+            out.append(Lit(self.text(node), s, e))
         elif k == _K_RAW_STRING:
             txt = self.text(node)
             out.append(Lit(txt[1:-1] if len(txt) >= 2 else "", s + 1, e - 1))
