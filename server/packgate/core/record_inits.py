@@ -110,328 +110,265 @@ def _init_33(_MISSING, _set, _default_kind):
 def _init_34(_MISSING, _set, _default_path):
     def __init__(self, start, end, message, path=_default_path): _set(self, 'start', start); _set(self, 'end', end); _set(self, 'message', message); _set(self, 'path', path)
     return __init__
-def _init_35(_MISSING, _set, _tuple_new):
-    def __new__(_cls, facts, resume, resumed_at, resynced_at): return _tuple_new(_cls, (facts, resume, resumed_at, resynced_at, ))
-    return __new__
-def _init_36(_MISSING, _set, _default_acts, _default_assigns, _default_child_shell, _default_declares, _default_opaque, _default_positional, _default_status, _default_status_only, _default_stops):
+def _init_35(_MISSING, _set, _default_acts, _default_assigns, _default_child_shell, _default_declares, _default_opaque, _default_positional, _default_status, _default_status_only, _default_stops):
     def __init__(self, effects, stops=_default_stops, status_only=_default_status_only, status=_default_status, opaque=_default_opaque, positional=_default_positional, child_shell=_default_child_shell, declares=_default_declares, assigns=_default_assigns, acts=_default_acts): _set(self, 'effects', effects); _set(self, 'stops', stops); _set(self, 'status_only', status_only); _set(self, 'status', status); _set(self, 'opaque', opaque); _set(self, 'positional', positional); _set(self, 'child_shell', child_shell); _set(self, 'declares', declares); _set(self, 'assigns', assigns); _set(self, 'acts', acts)
     return __init__
-def _init_37(_MISSING, _set):
+def _init_36(_MISSING, _set):
     def __init__(self, script, data, path, loader, relevant, record, wide, errexit_at_start): self.script = script; self.data = data; self.path = path; self.loader = loader; self.relevant = relevant; self.record = record; self.wide = wide; self.errexit_at_start = errexit_at_start
     return __init__
-def _init_38(_MISSING, _set):
+def _init_37(_MISSING, _set):
     def __init__(self, ): pass
     return __init__
-def _init_39(_MISSING, _set, _default_keyword, _default_mode):
+def _init_38(_MISSING, _set, _default_keyword, _default_mode):
     def __init__(self, word, exported, mode=_default_mode, keyword=_default_keyword): _set(self, 'word', word); _set(self, 'exported', exported); _set(self, 'mode', mode); _set(self, 'keyword', keyword)
     return __init__
-def _init_40(_MISSING, _set, _default_attributes, _default_export, _default_local):
+def _init_39(_MISSING, _set, _default_attributes, _default_export, _default_local):
     def __init__(self, names, start, end, attributes=_default_attributes, export=_default_export, local=_default_local): _set(self, 'names', names); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'attributes', attributes); _set(self, 'export', export); _set(self, 'local', local)
     return __init__
-def _init_41(_MISSING, _set):
+def _init_40(_MISSING, _set):
     def __init__(self, transforms): _set(self, 'transforms', transforms)
     return __init__
-def _init_42(_MISSING, _set, _default_args, _default_shift):
+def _init_41(_MISSING, _set, _default_args, _default_shift):
     def __init__(self, args=_default_args, shift=_default_shift): _set(self, 'args', args); _set(self, 'shift', shift)
     return __init__
-def _init_43(_MISSING, _set, _default_replaces):
+def _init_42(_MISSING, _set, _default_replaces):
     def __init__(self, at, replaces=_default_replaces): _set(self, 'at', at); _set(self, 'replaces', replaces)
     return __init__
-def _init_44(_MISSING, _set):
+def _init_43(_MISSING, _set):
     def __init__(self, word, env): _set(self, 'word', word); _set(self, 'env', env)
     return __init__
-def _init_45(_MISSING, _set, _default_command, _default_script, _default_shell):
+def _init_44(_MISSING, _set, _default_command, _default_script, _default_shell):
     def __init__(self, run_at, env, command=_default_command, shell=_default_shell, script=_default_script): _set(self, 'run_at', run_at); _set(self, 'env', env); _set(self, 'command', command); _set(self, 'shell', shell); _set(self, 'script', script)
     return __init__
-def _init_46(_MISSING, _set):
+def _init_45(_MISSING, _set):
     def __init__(self, word): _set(self, 'word', word)
     return __init__
-def _init_47(_MISSING, _set):
+def _init_46(_MISSING, _set):
     def __init__(self, option, on): _set(self, 'option', option); _set(self, 'on', on)
     return __init__
-def _init_48(_MISSING, _set, _default_array, _default_exported, _default_local):
+def _init_47(_MISSING, _set, _default_array, _default_exported, _default_local):
     def __init__(self, name, val, exported=_default_exported, array=_default_array, local=_default_local): _set(self, 'name', name); _set(self, 'val', val); _set(self, 'exported', exported); _set(self, 'array', array); _set(self, 'local', local)
     return __init__
-def _init_49(_MISSING, _set):
+def _init_48(_MISSING, _set):
     def __init__(self, word, val): _set(self, 'word', word); _set(self, 'val', val)
     return __init__
-def _init_50(_MISSING, _set):
+def _init_49(_MISSING, _set):
     def __init__(self, status): _set(self, 'status', status)
     return __init__
-def _init_51(_MISSING, _set):
+def _init_50(_MISSING, _set):
     def __init__(self, how): _set(self, 'how', how)
     return __init__
-def _init_52(_MISSING, _set):
+def _init_51(_MISSING, _set):
     def __init__(self, start, end, detail): _set(self, 'start', start); _set(self, 'end', end); _set(self, 'detail', detail)
     return __init__
-def _init_53(_MISSING, _set, _default_functions, _default_namerefs, _default_site):
+def _init_52(_MISSING, _set, _default_functions, _default_namerefs, _default_site):
     def __init__(self, names, start, end, functions=_default_functions, namerefs=_default_namerefs, site=_default_site): _set(self, 'names', names); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'functions', functions); _set(self, 'namerefs', namerefs); _set(self, 'site', site)
     return __init__
-def _init_54(_MISSING, _set, _default_cause, _default_certain, _default_end, _default_start):
+def _init_53(_MISSING, _set, _default_cause, _default_certain, _default_end, _default_start):
     def __init__(self, cause=_default_cause, start=_default_start, end=_default_end, certain=_default_certain): _set(self, 'cause', cause); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'certain', certain)
+    return __init__
+def _init_54(_MISSING, _set):
+    def __init__(self, ): pass
     return __init__
 def _init_55(_MISSING, _set):
     def __init__(self, ): pass
     return __init__
 def _init_56(_MISSING, _set):
-    def __init__(self, ): pass
-    return __init__
-def _init_57(_MISSING, _set):
     def __init__(self, replace): _set(self, 'replace', replace)
     return __init__
-def _init_58(_MISSING, _set):
+def _init_57(_MISSING, _set):
     def __init__(self, ): pass
     return __init__
-def _init_59(_MISSING, _set):
+def _init_58(_MISSING, _set):
     def __init__(self, name): _set(self, 'name', name)
     return __init__
-def _init_60(_MISSING, _set, _default_strip):
+def _init_59(_MISSING, _set, _default_strip):
     def __init__(self, word, name, strip=_default_strip): _set(self, 'word', word); _set(self, 'name', name); _set(self, 'strip', strip)
     return __init__
-def _init_61(_MISSING, _set):
+def _init_60(_MISSING, _set):
     def __init__(self, prefixes): _set(self, 'prefixes', prefixes)
     return __init__
-def _init_62(_MISSING, _set, _default_yields):
+def _init_61(_MISSING, _set, _default_yields):
     def __init__(self, name, text, start, end, yields=_default_yields): _set(self, 'name', name); _set(self, 'text', text); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'yields', yields)
     return __init__
-def _init_63(_MISSING, _set, _default_strip):
+def _init_62(_MISSING, _set, _default_strip):
     def __init__(self, word, strip=_default_strip): _set(self, 'word', word); _set(self, 'strip', strip)
     return __init__
-def _init_64(_MISSING, _set):
+def _init_63(_MISSING, _set):
     def __init__(self, via): _set(self, 'via', via)
     return __init__
-def _init_65(_MISSING, _set):
+def _init_64(_MISSING, _set):
     def __init__(self, name, start, end): _set(self, 'name', name); _set(self, 'start', start); _set(self, 'end', end)
     return __init__
-def _init_66(_MISSING, _set):
+def _init_65(_MISSING, _set):
     def __init__(self, syntax, read): _set(self, 'syntax', syntax); _set(self, 'read', read)
     return __init__
-def _init_67(_MISSING, _set, _default_certain, _tuple_new):
-    def __new__(_cls, assign, cause, start, end, certain=_default_certain): return _tuple_new(_cls, (assign, cause, start, end, certain, ))
-    return __new__
-def _init_68(_MISSING, _set, _default_truncated, _make_dependencies, _make_foreign, _make_overwritten_in, _make_sourced_at, _make_unfollowed):
+def _init_66(_MISSING, _set, _default_truncated, _make_dependencies, _make_foreign, _make_overwritten_in, _make_sourced_at, _make_unfollowed):
     def __init__(self, launches, gate_sites, overwritten, lost, extra_occurrences, children, truncated=_default_truncated, unfollowed=_MISSING, foreign=_MISSING, dependencies=_MISSING, sourced_at=_MISSING, overwritten_in=_MISSING): self.launches = launches; self.gate_sites = gate_sites; self.overwritten = overwritten; self.lost = lost; self.extra_occurrences = extra_occurrences; self.children = children; self.truncated = truncated; self.unfollowed = _make_unfollowed() if unfollowed is _MISSING else unfollowed; self.foreign = _make_foreign() if foreign is _MISSING else foreign; self.dependencies = _make_dependencies() if dependencies is _MISSING else dependencies; self.sourced_at = _make_sourced_at() if sourced_at is _MISSING else sourced_at; self.overwritten_in = _make_overwritten_in() if overwritten_in is _MISSING else overwritten_in
     return __init__
-def _init_69(_MISSING, _set, _tuple_new):
-    def __new__(_cls, assign, val): return _tuple_new(_cls, (assign, val, ))
-    return __new__
-def _init_70(_MISSING, _set, _default_against, _default_name, _default_pattern, _default_said, _default_subject, _tuple_new):
-    def __new__(_cls, at, kind, pattern=_default_pattern, subject=_default_subject, name=_default_name, said=_default_said, against=_default_against): return _tuple_new(_cls, (at, kind, pattern, subject, name, said, against, ))
-    return __new__
-def _init_71(_MISSING, _set, _default_command, _default_implicit, _make_paths):
+def _init_67(_MISSING, _set, _default_command, _default_implicit, _make_paths):
     def __init__(self, start, end, name_start, name_end, label, implicit=_default_implicit, paths=_MISSING, command=_default_command): self.start = start; self.end = end; self.name_start = name_start; self.name_end = name_end; self.label = label; self.implicit = implicit; self.paths = _make_paths() if paths is _MISSING else paths; self.command = command
     return __init__
-def _init_72(_MISSING, _set, _default_cleared, _default_docker_at, _default_env_file, _default_host_exported, _make_pending, _make_raw_args, _make_raw_vars, _make_removed):
+def _init_68(_MISSING, _set, _default_cleared, _default_docker_at, _default_env_file, _default_host_exported, _make_pending, _make_raw_args, _make_raw_vars, _make_removed):
     def __init__(self, labels, gates, mbs, mbs_flag, sft, pretrain, docker_at=_default_docker_at, host_exported=_default_host_exported, raw_args=_MISSING, raw_vars=_MISSING, cleared=_default_cleared, env_file=_default_env_file, removed=_MISSING, pending=_MISSING): self.labels = labels; self.gates = gates; self.mbs = mbs; self.mbs_flag = mbs_flag; self.sft = sft; self.pretrain = pretrain; self.docker_at = docker_at; self.host_exported = host_exported; self.raw_args = _make_raw_args() if raw_args is _MISSING else raw_args; self.raw_vars = _make_raw_vars() if raw_vars is _MISSING else raw_vars; self.cleared = cleared; self.env_file = env_file; self.removed = _make_removed() if removed is _MISSING else removed; self.pending = _make_pending() if pending is _MISSING else pending
     return __init__
-def _init_73(_MISSING, _set, _tuple_new):
-    def __new__(_cls, assign, sub): return _tuple_new(_cls, (assign, sub, ))
-    return __new__
-def _init_74(_MISSING, _set, _tuple_new):
-    def __new__(_cls, assign, by): return _tuple_new(_cls, (assign, by, ))
-    return __new__
-def _init_75(_MISSING, _set, _tuple_new):
-    def __new__(_cls, kind, detail): return _tuple_new(_cls, (kind, detail, ))
-    return __new__
-def _init_76(_MISSING, _set, _default_dropped, _default_lost, _default_removed, _default_unexported):
+def _init_69(_MISSING, _set, _default_dropped, _default_lost, _default_removed, _default_unexported):
     def __init__(self, val, origin, unexported=_default_unexported, lost=_default_lost, removed=_default_removed, dropped=_default_dropped): _set(self, 'val', val); _set(self, 'origin', origin); _set(self, 'unexported', unexported); _set(self, 'lost', lost); _set(self, 'removed', removed); _set(self, 'dropped', dropped)
     return __init__
-def _init_77(_MISSING, _set, _tuple_new):
-    def __new__(_cls, start, end, reason): return _tuple_new(_cls, (start, end, reason, ))
-    return __new__
-def _init_78(_MISSING, _set, _default_foreign, _default_lit, _default_name, _default_origin, _default_prefix, _default_required, _default_span, _default_text, _default_via, _tuple_new):
-    def __new__(_cls, kind, text=_default_text, via=_default_via, lit=_default_lit, span=_default_span, foreign=_default_foreign, origin=_default_origin, name=_default_name, required=_default_required, prefix=_default_prefix): return _tuple_new(_cls, (kind, text, via, lit, span, foreign, origin, name, required, prefix, ))
-    return __new__
-def _init_79(_MISSING, _set, _default_array, _default_from_caller, _default_keys, _default_negated, _tuple_new):
-    def __new__(_cls, val, exported, origin, array=_default_array, negated=_default_negated, keys=_default_keys, from_caller=_default_from_caller): return _tuple_new(_cls, (val, exported, origin, array, negated, keys, from_caller, ))
-    return __new__
-def _init_80(_MISSING, _set, _default_moves):
+def _init_70(_MISSING, _set, _default_moves):
     def __init__(self, index, states, lens, scalars, moves=_default_moves): self.index = index; self.states = states; self.lens = lens; self.scalars = scalars; self.moves = moves
     return __init__
-def _init_81(_MISSING, _set, _tuple_new):
-    def __new__(_cls, lo, hi, delta): return _tuple_new(_cls, (lo, hi, delta, ))
-    return __new__
-def _init_82(_MISSING, _set, _tuple_new):
-    def __new__(_cls, moves, relevant): return _tuple_new(_cls, (moves, relevant, ))
-    return __new__
-def _init_83(_MISSING, _set, _default_end, _default_logs, _default_memo, _default_sourced, _make_library):
+def _init_71(_MISSING, _set, _default_end, _default_logs, _default_memo, _default_sourced, _make_library):
     def __init__(self, body, starts, relevant, path, points, logs=_default_logs, end=_default_end, sourced=_default_sourced, memo=_default_memo, library=_MISSING): self.body = body; self.starts = starts; self.relevant = relevant; self.path = path; self.points = points; self.logs = logs; self.end = end; self.sourced = sourced; self.memo = memo; self.library = _make_library() if library is _MISSING else library
     return __init__
-def _init_84(_MISSING, _set, _tuple_new):
-    def __new__(_cls, name, fdef, forks, moves, functions, called, launched, before, after, scalars, scalars_after, clean): return _tuple_new(_cls, (name, fdef, forks, moves, functions, called, launched, before, after, scalars, scalars_after, clean, ))
-    return __new__
-def _init_85(_MISSING, _set, _tuple_new):
-    def __new__(_cls, name, fdef, forks, moves): return _tuple_new(_cls, (name, fdef, forks, moves, ))
-    return __new__
-def _init_86(_MISSING, _set, _tuple_new):
-    def __new__(_cls, key, header, path): return _tuple_new(_cls, (key, header, path, ))
-    return __new__
-def _init_87(_MISSING, _set, _tuple_new):
-    def __new__(_cls, key, lost): return _tuple_new(_cls, (key, lost, ))
-    return __new__
-def _init_88(_MISSING, _set, _tuple_new):
-    def __new__(_cls, truncated, sub_launches, made, fn_version): return _tuple_new(_cls, (truncated, sub_launches, made, fn_version, ))
-    return __new__
-def _init_89(_MISSING, _set, _default_replay, _default_taken_over, _tuple_new):
-    def __new__(_cls, name, kind, replay=_default_replay, taken_over=_default_taken_over): return _tuple_new(_cls, (name, kind, replay, taken_over, ))
-    return __new__
-def _init_90(_MISSING, _set, _tuple_new):
-    def __new__(_cls, deps, values, functions, commands, arrays, opaque, subjects, launch, exported, allexport, integers): return _tuple_new(_cls, (deps, values, functions, commands, arrays, opaque, subjects, launch, exported, allexport, integers, ))
-    return __new__
-def _init_91(_MISSING, _set, _tuple_new):
-    def __new__(_cls, name, kind, against): return _tuple_new(_cls, (name, kind, against, ))
-    return __new__
-def _init_92(_MISSING, _set, _default_allexport, _default_assocs, _default_cleared, _default_container, _default_docker_at, _default_done, _default_env_file, _default_errexit, _default_facts, _default_frames, _default_host_exported, _default_integers, _default_labels, _default_mark, _default_nounset, _default_readonly, _default_relevant, _default_status, _make_lost, _make_removed):
+def _init_72(_MISSING, _set, _default_allexport, _default_assocs, _default_cleared, _default_container, _default_docker_at, _default_done, _default_env_file, _default_errexit, _default_facts, _default_frames, _default_host_exported, _default_integers, _default_labels, _default_mark, _default_nounset, _default_readonly, _default_relevant, _default_status, _make_lost, _make_removed):
     def __init__(self, vars, allexport=_default_allexport, labels=_default_labels, done=_default_done, lost=_MISSING, container=_default_container, env_file=_default_env_file, frames=_default_frames, removed=_MISSING, docker_at=_default_docker_at, cleared=_default_cleared, host_exported=_default_host_exported, mark=_default_mark, relevant=_default_relevant, status=_default_status, errexit=_default_errexit, nounset=_default_nounset, readonly=_default_readonly, integers=_default_integers, assocs=_default_assocs, facts=_default_facts): self.vars = vars; self.allexport = allexport; self.labels = labels; self.done = done; self.lost = _make_lost() if lost is _MISSING else lost; self.container = container; self.env_file = env_file; self.frames = frames; self.removed = _make_removed() if removed is _MISSING else removed; self.docker_at = docker_at; self.cleared = cleared; self.host_exported = host_exported; self.mark = mark; self.relevant = relevant; self.status = status; self.errexit = errexit; self.nounset = nounset; self.readonly = readonly; self.integers = integers; self.assocs = assocs; self.facts = facts; self.__post_init__()
     return __init__
-def _init_93(_MISSING, _set, _tuple_new):
-    def __new__(_cls, name, op, against): return _tuple_new(_cls, (name, op, against, ))
-    return __new__
-def _init_94(_MISSING, _set, _default_assumed_en, _default_assumed_zh, _default_reads, _default_relations):
+def _init_73(_MISSING, _set, _default_assumed_en, _default_assumed_zh, _default_reads, _default_relations):
     def __init__(self, name, encoding, batch, dead, title_en, title_zh, reads=_default_reads, assumed_en=_default_assumed_en, assumed_zh=_default_assumed_zh, relations=_default_relations): _set(self, 'name', name); _set(self, 'encoding', encoding); _set(self, 'batch', batch); _set(self, 'dead', dead); _set(self, 'title_en', title_en); _set(self, 'title_zh', title_zh); _set(self, 'reads', reads); _set(self, 'assumed_en', assumed_en); _set(self, 'assumed_zh', assumed_zh); _set(self, 'relations', relations)
     return __init__
-def _init_95(_MISSING, _set):
+def _init_74(_MISSING, _set):
     def __init__(self, name, read_at, check, default, status_en, status_zh, effect_en, effect_zh): _set(self, 'name', name); _set(self, 'read_at', read_at); _set(self, 'check', check); _set(self, 'default', default); _set(self, 'status_en', status_en); _set(self, 'status_zh', status_zh); _set(self, 'effect_en', effect_en); _set(self, 'effect_zh', effect_zh)
     return __init__
-def _init_96(_MISSING, _set):
+def _init_75(_MISSING, _set):
     def __init__(self, launch, values): _set(self, 'launch', launch); _set(self, 'values', values)
     return __init__
-def _init_97(_MISSING, _set):
+def _init_76(_MISSING, _set):
     def __init__(self, text, start, end, launch, entry, argv): _set(self, 'text', text); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'launch', launch); _set(self, 'entry', entry); _set(self, 'argv', argv)
     return __init__
-def _init_98(_MISSING, _set, _default_file, _default_file_line):
+def _init_77(_MISSING, _set, _default_file, _default_file_line):
     def __init__(self, value, source, line, file=_default_file, file_line=_default_file_line): _set(self, 'value', value); _set(self, 'source', source); _set(self, 'line', line); _set(self, 'file', file); _set(self, 'file_line', file_line)
     return __init__
-def _init_99(_MISSING, _set):
+def _init_78(_MISSING, _set):
     def __init__(self, line, column, start, end, command, entry, paths): _set(self, 'line', line); _set(self, 'column', column); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'command', command); _set(self, 'entry', entry); _set(self, 'paths', paths)
     return __init__
-def _init_100(_MISSING, _set):
+def _init_79(_MISSING, _set):
     def __init__(self, file, launches, read_names): _set(self, 'file', file); _set(self, 'launches', launches); _set(self, 'read_names', read_names)
     return __init__
-def _init_101(_MISSING, _set):
+def _init_80(_MISSING, _set):
     def __init__(self, label, argv, env): _set(self, 'label', label); _set(self, 'argv', argv); _set(self, 'env', env)
     return __init__
-def _init_102(_MISSING, _set, _default_name, _default_splits):
+def _init_81(_MISSING, _set, _default_name, _default_splits):
     def __init__(self, text, kind, name=_default_name, splits=_default_splits): _set(self, 'text', text); _set(self, 'kind', kind); _set(self, 'name', name); _set(self, 'splits', splits)
     return __init__
-def _init_103(_MISSING, _set, _default_replace):
+def _init_82(_MISSING, _set, _default_replace):
     def __init__(self, label, insert, detail, documentation, kind, replace=_default_replace): _set(self, 'label', label); _set(self, 'insert', insert); _set(self, 'detail', detail); _set(self, 'documentation', documentation); _set(self, 'kind', kind); _set(self, 'replace', replace)
     return __init__
-def _init_104(_MISSING, _set, _default_column, _default_end_column, _default_line):
+def _init_83(_MISSING, _set, _default_column, _default_end_column, _default_line):
     def __init__(self, path, start, end, line=_default_line, column=_default_column, end_column=_default_end_column): _set(self, 'path', path); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'line', line); _set(self, 'column', column); _set(self, 'end_column', end_column)
     return __init__
-def _init_105(_MISSING, _set):
+def _init_84(_MISSING, _set):
     def __init__(self, path, before, after): _set(self, 'path', path); _set(self, 'before', before); _set(self, 'after', after)
     return __init__
-def _init_106(_MISSING, _set, _default_resume, _default_script, _make_edits):
+def _init_85(_MISSING, _set, _default_resume, _default_script, _make_edits):
     def __init__(self, tree, size, script=_default_script, edits=_MISSING, resume=_default_resume): self.tree = tree; self.size = size; self.script = script; self.edits = _make_edits() if edits is _MISSING else edits; self.resume = resume
     return __init__
-def _init_107(_MISSING, _set, _default_inserted):
+def _init_86(_MISSING, _set, _default_inserted):
     def __init__(self, start, end, inserted=_default_inserted): self.start = start; self.end = end; self.inserted = inserted
     return __init__
-def _init_108(_MISSING, _set, _default_left, _default_op, _default_op_start, _default_right):
+def _init_87(_MISSING, _set, _default_left, _default_op, _default_op_start, _default_right):
     def __init__(self, start, end, left=_default_left, op=_default_op, right=_default_right, op_start=_default_op_start): self.start = start; self.end = end; self.left = left; self.op = op; self.right = right; self.op_start = op_start
     return __init__
-def _init_109(_MISSING, _set, _default_append, _default_array, _default_decl_end, _default_decl_items, _default_decl_start, _default_eq_end, _default_exported, _default_file, _default_index, _default_keys, _default_keyword, _default_mode, _default_name, _default_name_end, _default_name_start, _default_value):
+def _init_88(_MISSING, _set, _default_append, _default_array, _default_decl_end, _default_decl_items, _default_decl_start, _default_eq_end, _default_exported, _default_file, _default_index, _default_keys, _default_keyword, _default_mode, _default_name, _default_name_end, _default_name_start, _default_value):
     def __init__(self, start, end, name=_default_name, name_start=_default_name_start, name_end=_default_name_end, value=_default_value, array=_default_array, append=_default_append, mode=_default_mode, exported=_default_exported, eq_end=_default_eq_end, decl_start=_default_decl_start, decl_end=_default_decl_end, decl_items=_default_decl_items, keyword=_default_keyword, file=_default_file, index=_default_index, keys=_default_keys): self.start = start; self.end = end; self.name = name; self.name_start = name_start; self.name_end = name_end; self.value = value; self.array = array; self.append = append; self.mode = mode; self.exported = exported; self.eq_end = eq_end; self.decl_start = decl_start; self.decl_end = decl_end; self.decl_items = decl_items; self.keyword = keyword; self.file = file; self.index = index; self.keys = keys
     return __init__
-def _init_110(_MISSING, _set, _default_negate, _default_together, _make_body):
+def _init_89(_MISSING, _set, _default_negate, _default_together, _make_body):
     def __init__(self, start, end, body=_MISSING, negate=_default_negate, together=_default_together): self.start = start; self.end = end; self.body = _make_body() if body is _MISSING else body; self.negate = negate; self.together = together
     return __init__
-def _init_111(_MISSING, _set, _default_has_default, _default_subject, _make_ends, _make_items):
+def _init_90(_MISSING, _set, _default_has_default, _default_subject, _make_ends, _make_items):
     def __init__(self, start, end, items=_MISSING, has_default=_default_has_default, subject=_default_subject, ends=_MISSING): self.start = start; self.end = end; self.items = _make_items() if items is _MISSING else items; self.has_default = has_default; self.subject = subject; self.ends = _make_ends() if ends is _MISSING else ends
     return __init__
-def _init_112(_MISSING, _set, _default_name_end, _default_name_start, _default_stdin, _default_test, _make_pre, _make_prefix, _make_words):
+def _init_91(_MISSING, _set, _default_name_end, _default_name_start, _default_stdin, _default_test, _make_pre, _make_prefix, _make_words):
     def __init__(self, start, end, prefix=_MISSING, words=_MISSING, name_start=_default_name_start, name_end=_default_name_end, pre=_MISSING, test=_default_test, stdin=_default_stdin): self.start = start; self.end = end; self.prefix = _make_prefix() if prefix is _MISSING else prefix; self.words = _make_words() if words is _MISSING else words; self.name_start = name_start; self.name_end = name_end; self.pre = _make_pre() if pre is _MISSING else pre; self.test = test; self.stdin = stdin
     return __init__
-def _init_113(_MISSING, _set, _default_file_wide, _default_scope_end, _default_scope_start):
+def _init_92(_MISSING, _set, _default_file_wide, _default_scope_end, _default_scope_start):
     def __init__(self, start, end, kind, values, scope_start=_default_scope_start, scope_end=_default_scope_end, file_wide=_default_file_wide): self.start = start; self.end = end; self.kind = kind; self.values = values; self.scope_start = scope_start; self.scope_end = scope_end; self.file_wide = file_wide
     return __init__
-def _init_114(_MISSING, _set, _default_kind):
+def _init_93(_MISSING, _set, _default_kind):
     def __init__(self, start, end, kind=_default_kind): self.start = start; self.end = end; self.kind = kind
     return __init__
-def _init_115(_MISSING, _set, _default_attributes, _default_exports, _default_local, _default_negate, _default_readonly, _make_names):
+def _init_94(_MISSING, _set, _default_attributes, _default_exports, _default_local, _default_negate, _default_readonly, _make_names):
     def __init__(self, start, end, names=_MISSING, negate=_default_negate, readonly=_default_readonly, exports=_default_exports, local=_default_local, attributes=_default_attributes): self.start = start; self.end = end; self.names = _make_names() if names is _MISSING else names; self.negate = negate; self.readonly = readonly; self.exports = exports; self.local = local; self.attributes = attributes
     return __init__
-def _init_116(_MISSING, _set, _default_body, _default_name):
+def _init_95(_MISSING, _set, _default_body, _default_name):
     def __init__(self, start, end, name=_default_name, body=_default_body): self.start = start; self.end = end; self.name = name; self.body = body
     return __init__
-def _init_117(_MISSING, _set, _default_else_start, _default_otherwise, _make_clauses):
+def _init_96(_MISSING, _set, _default_else_start, _default_otherwise, _make_clauses):
     def __init__(self, start, end, clauses=_MISSING, otherwise=_default_otherwise, else_start=_default_else_start): self.start = start; self.end = end; self.clauses = _make_clauses() if clauses is _MISSING else clauses; self.otherwise = otherwise; self.else_start = else_start
     return __init__
-def _init_118(_MISSING, _set):
+def _init_97(_MISSING, _set):
     def __init__(self, text, start, end): self.text = text; self.start = start; self.end = end
     return __init__
-def _init_119(_MISSING, _set, _default_body, _default_cond, _default_items, _default_keyword, _default_var):
+def _init_98(_MISSING, _set, _default_body, _default_cond, _default_items, _default_keyword, _default_var):
     def __init__(self, start, end, cond=_default_cond, body=_default_body, var=_default_var, items=_default_items, keyword=_default_keyword): self.start = start; self.end = end; self.cond = cond; self.body = body; self.var = var; self.items = items; self.keyword = keyword
     return __init__
-def _init_120(_MISSING, _set):
+def _init_99(_MISSING, _set):
     def __init__(self, name, start, end, kind): self.name = name; self.start = start; self.end = end; self.kind = kind
     return __init__
-def _init_121(_MISSING, _set, _default_text):
+def _init_100(_MISSING, _set, _default_text):
     def __init__(self, reason, start, end, text=_default_text): self.reason = reason; self.start = start; self.end = end; self.text = text
     return __init__
-def _init_122(_MISSING, _set):
+def _init_101(_MISSING, _set):
     def __init__(self, start, end): self.start = start; self.end = end
     return __init__
-def _init_123(_MISSING, _set, _default_arg, _default_array_all, _default_index, _default_indirect, _default_op, _default_prefix_names, _default_quoted, _default_transform):
+def _init_102(_MISSING, _set, _default_arg, _default_array_all, _default_index, _default_indirect, _default_op, _default_prefix_names, _default_quoted, _default_transform):
     def __init__(self, name, start, end, name_start, name_end, op=_default_op, arg=_default_arg, array_all=_default_array_all, quoted=_default_quoted, index=_default_index, indirect=_default_indirect, prefix_names=_default_prefix_names, transform=_default_transform): self.name = name; self.start = start; self.end = end; self.name_start = name_start; self.name_end = name_end; self.op = op; self.arg = arg; self.array_all = array_all; self.quoted = quoted; self.index = index; self.indirect = indirect; self.prefix_names = prefix_names; self.transform = transform
     return __init__
-def _init_124(_MISSING, _set, _default__starts, _default_cuts, _default_tops, _default_tree):
+def _init_103(_MISSING, _set, _default__starts, _default_cuts, _default_tops, _default_tree):
     def __init__(self, body, directives, occurrences, statements, has_error, tree=_default_tree, _starts=_default__starts, tops=_default_tops, cuts=_default_cuts): self.body = body; self.directives = directives; self.occurrences = occurrences; self.statements = statements; self.has_error = has_error; self.tree = tree; self._starts = _starts; self.tops = tops; self.cuts = cuts
     return __init__
-def _init_125(_MISSING, _set, _default_allexport):
+def _init_104(_MISSING, _set, _default_allexport):
     def __init__(self, start, end, allexport=_default_allexport): self.start = start; self.end = end; self.allexport = allexport
     return __init__
-def _init_126(_MISSING, _set):
+def _init_105(_MISSING, _set):
     def __init__(self, start, end): self.start = start; self.end = end
     return __init__
-def _init_127(_MISSING, _set, _default_amp_end, _default_amp_start, _default_body, _default_kind, _default_pipe_end, _default_pipe_start):
+def _init_106(_MISSING, _set, _default_amp_end, _default_amp_start, _default_body, _default_kind, _default_pipe_end, _default_pipe_start):
     def __init__(self, start, end, kind=_default_kind, body=_default_body, amp_start=_default_amp_start, amp_end=_default_amp_end, pipe_start=_default_pipe_start, pipe_end=_default_pipe_end): self.start = start; self.end = end; self.kind = kind; self.body = body; self.amp_start = amp_start; self.amp_end = amp_end; self.pipe_start = pipe_start; self.pipe_end = pipe_end
     return __init__
-def _init_128(_MISSING, _set, _default_against):
+def _init_107(_MISSING, _set, _default_against):
     def __init__(self, op, against=_default_against): self.op = op; self.against = against
     return __init__
-def _init_129(_MISSING, _set, _default_records):
+def _init_108(_MISSING, _set, _default_records):
     def __init__(self, end, type, stmts, occurrences, statements, records=_default_records): self.end = end; self.type = type; self.stmts = stmts; self.occurrences = occurrences; self.statements = statements; self.records = records
     return __init__
-def _init_130(_MISSING, _set, _default_length, _default_offset, _default_pattern, _default_replacement):
+def _init_109(_MISSING, _set, _default_length, _default_offset, _default_pattern, _default_replacement):
     def __init__(self, op, pattern=_default_pattern, replacement=_default_replacement, offset=_default_offset, length=_default_length): self.op = op; self.pattern = pattern; self.replacement = replacement; self.offset = offset; self.length = length
     return __init__
-def _init_131(_MISSING, _set, _default_option, _make_names):
+def _init_110(_MISSING, _set, _default_option, _make_names):
     def __init__(self, start, end, names=_MISSING, option=_default_option): self.start = start; self.end = end; self.names = _make_names() if names is _MISSING else names; self.option = option
     return __init__
-def _init_132(_MISSING, _set, _default_effects, _default_quote, _default_raw, _default_refs, _default_text):
+def _init_111(_MISSING, _set, _default_effects, _default_quote, _default_raw, _default_refs, _default_text):
     def __init__(self, parts, start, end, quote=_default_quote, raw=_default_raw, text=_default_text, effects=_default_effects, refs=_default_refs): self.parts = parts; self.start = start; self.end = end; self.quote = quote; self.raw = raw; self.text = text; self.effects = effects; self.refs = refs
     return __init__
-def _init_133(_MISSING, _set, _default_files_scanned, _default_stamp, _make_reads):
+def _init_112(_MISSING, _set, _default_files_scanned, _default_stamp, _make_reads):
     def __init__(self, root, reads=_MISSING, files_scanned=_default_files_scanned, stamp=_default_stamp): self.root = root; self.reads = _make_reads() if reads is _MISSING else reads; self.files_scanned = files_scanned; self.stamp = stamp
     return __init__
-def _init_134(_MISSING, _set):
+def _init_113(_MISSING, _set):
     def __init__(self, name, path, line, column, parse, text): _set(self, 'name', name); _set(self, 'path', path); _set(self, 'line', line); _set(self, 'column', column); _set(self, 'parse', parse); _set(self, 'text', text)
     return __init__
-def _init_135(_MISSING, _set, _default_declared, _default_path, _default_revalidate, _make_cache, _make_findings, _make_seen):
+def _init_114(_MISSING, _set, _default_declared, _default_path, _default_revalidate, _make_cache, _make_findings, _make_seen):
     def __init__(self, source, script, flow, profile, lang, path=_default_path, findings=_MISSING, seen=_MISSING, cache=_MISSING, revalidate=_default_revalidate, declared=_default_declared): self.source = source; self.script = script; self.flow = flow; self.profile = profile; self.lang = lang; self.path = path; self.findings = _make_findings() if findings is _MISSING else findings; self.seen = _make_seen() if seen is _MISSING else seen; self.cache = _make_cache() if cache is _MISSING else cache; self.revalidate = revalidate; self.declared = declared
     return __init__
-def _init_136(_MISSING, _set):
+def _init_115(_MISSING, _set):
     def __init__(self, names, unresolved): _set(self, 'names', names); _set(self, 'unresolved', unresolved)
     return __init__
-def _init_137(_MISSING, _set, _default_assumed):
+def _init_116(_MISSING, _set, _default_assumed):
     def __init__(self, outcome, looked, assumed=_default_assumed): _set(self, 'outcome', outcome); _set(self, 'looked', looked); _set(self, 'assumed', assumed)
     return __init__
-def _init_138(_MISSING, _set, _default_assumed, _default_given, _default_lit, _default_site, _default_span, _default_value):
+def _init_117(_MISSING, _set, _default_assumed, _default_given, _default_lit, _default_site, _default_span, _default_value):
     def __init__(self, clause, holds, name, value=_default_value, given=_default_given, site=_default_site, span=_default_span, assumed=_default_assumed, lit=_default_lit): _set(self, 'clause', clause); _set(self, 'holds', holds); _set(self, 'name', name); _set(self, 'value', value); _set(self, 'given', given); _set(self, 'site', site); _set(self, 'span', span); _set(self, 'assumed', assumed); _set(self, 'lit', lit)
     return __init__
-def _init_139(_MISSING, _set, _default_applicability, _default_doc_en, _default_doc_zh, _default_profile_bound):
+def _init_118(_MISSING, _set, _default_applicability, _default_doc_en, _default_doc_zh, _default_profile_bound):
     def __init__(self, en, zh, doc_en=_default_doc_en, doc_zh=_default_doc_zh, applicability=_default_applicability, profile_bound=_default_profile_bound): _set(self, 'en', en); _set(self, 'zh', zh); _set(self, 'doc_en', doc_en); _set(self, 'doc_zh', doc_zh); _set(self, 'applicability', applicability); _set(self, 'profile_bound', profile_bound)
     return __init__
-def _init_140(_MISSING, _set, _default_exceptions_table, _default_tags, _default_workspace):
+def _init_119(_MISSING, _set, _default_exceptions_table, _default_tags, _default_workspace):
     def __init__(self, code, name, severity, summary_en, summary_zh, problem_en, problem_zh, rationale_en, rationale_zh, exceptions_en, exceptions_zh, bad, good, messages, fixes, tags=_default_tags, workspace=_default_workspace, exceptions_table=_default_exceptions_table): _set(self, 'code', code); _set(self, 'name', name); _set(self, 'severity', severity); _set(self, 'summary_en', summary_en); _set(self, 'summary_zh', summary_zh); _set(self, 'problem_en', problem_en); _set(self, 'problem_zh', problem_zh); _set(self, 'rationale_en', rationale_en); _set(self, 'rationale_zh', rationale_zh); _set(self, 'exceptions_en', exceptions_en); _set(self, 'exceptions_zh', exceptions_zh); _set(self, 'bad', bad); _set(self, 'good', good); _set(self, 'messages', messages); _set(self, 'fixes', fixes); _set(self, 'tags', tags); _set(self, 'workspace', workspace); _set(self, 'exceptions_table', exceptions_table)
     return __init__
-def _init_141(_MISSING, _set):
+def _init_120(_MISSING, _set):
     def __init__(self, en, zh): _set(self, 'en', en); _set(self, 'zh', zh)
     return __init__
-def _init_142(_MISSING, _set, _default_carried, _default_contract, _default_exclude, _default_extend_exclude, _default_extend_select, _default_fail_level, _default_ignore, _default_lang, _default_per_file_ignores, _default_profile, _default_select, _default_unsafe_fixes, _make_severity):
+def _init_121(_MISSING, _set, _default_carried, _default_contract, _default_exclude, _default_extend_exclude, _default_extend_select, _default_fail_level, _default_ignore, _default_lang, _default_per_file_ignores, _default_profile, _default_select, _default_unsafe_fixes, _make_severity):
     def __init__(self, profile=_default_profile, lang=_default_lang, select=_default_select, ignore=_default_ignore, severity=_MISSING, exclude=_default_exclude, extend_exclude=_default_extend_exclude, unsafe_fixes=_default_unsafe_fixes, extend_select=_default_extend_select, per_file_ignores=_default_per_file_ignores, fail_level=_default_fail_level, carried=_default_carried, contract=_default_contract): _set(self, 'profile', profile); _set(self, 'lang', lang); _set(self, 'select', select); _set(self, 'ignore', ignore); _set(self, 'severity', _make_severity() if severity is _MISSING else severity); _set(self, 'exclude', exclude); _set(self, 'extend_exclude', extend_exclude); _set(self, 'unsafe_fixes', unsafe_fixes); _set(self, 'extend_select', extend_select); _set(self, 'per_file_ignores', per_file_ignores); _set(self, 'fail_level', fail_level); _set(self, 'carried', carried); _set(self, 'contract', contract)
     return __init__
 
@@ -471,112 +408,91 @@ INITS = {
     'packgate.core.findings.Fix': ("def __init__(self, description, edits, applicability=_default_applicability, preferred=_default_preferred, kind=_default_kind, caveat=_default_caveat):\n    _set(self, 'description', description)\n    _set(self, 'edits', edits)\n    _set(self, 'applicability', applicability)\n    _set(self, 'preferred', preferred)\n    _set(self, 'kind', kind)\n    _set(self, 'caveat', caveat)\n", _init_32),
     'packgate.core.findings.Notice': ("def __init__(self, start, end, message, kind=_default_kind):\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'message', message)\n    _set(self, 'kind', kind)\n", _init_33),
     'packgate.core.findings.Related': ("def __init__(self, start, end, message, path=_default_path):\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'message', message)\n    _set(self, 'path', path)\n", _init_34),
-    'packgate.core.flow.analysis.EditorWalk': ('def __new__(_cls, facts, resume, resumed_at, resynced_at):\n    return _tuple_new(_cls, (facts, resume, resumed_at, resynced_at, ))\n', _init_35),
-    'packgate.core.flow.commands.Handler': ("def __init__(self, effects, stops=_default_stops, status_only=_default_status_only, status=_default_status, opaque=_default_opaque, positional=_default_positional, child_shell=_default_child_shell, declares=_default_declares, assigns=_default_assigns, acts=_default_acts):\n    _set(self, 'effects', effects)\n    _set(self, 'stops', stops)\n    _set(self, 'status_only', status_only)\n    _set(self, 'status', status)\n    _set(self, 'opaque', opaque)\n    _set(self, 'positional', positional)\n    _set(self, 'child_shell', child_shell)\n    _set(self, 'declares', declares)\n    _set(self, 'assigns', assigns)\n    _set(self, 'acts', acts)\n", _init_36),
-    'packgate.core.flow.context.Input': ('def __init__(self, script, data, path, loader, relevant, record, wide, errexit_at_start):\n    self.script = script\n    self.data = data\n    self.path = path\n    self.loader = loader\n    self.relevant = relevant\n    self.record = record\n    self.wide = wide\n    self.errexit_at_start = errexit_at_start\n', _init_37),
-    'packgate.core.flow.effects.AsCommand': ('def __init__(self, ):\n    pass\n', _init_38),
-    'packgate.core.flow.effects.AssignWord': ("def __init__(self, word, exported, mode=_default_mode, keyword=_default_keyword):\n    _set(self, 'word', word)\n    _set(self, 'exported', exported)\n    _set(self, 'mode', mode)\n    _set(self, 'keyword', keyword)\n", _init_39),
-    'packgate.core.flow.effects.Declare': ("def __init__(self, names, start, end, attributes=_default_attributes, export=_default_export, local=_default_local):\n    _set(self, 'names', names)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'attributes', attributes)\n    _set(self, 'export', export)\n    _set(self, 'local', local)\n", _init_40),
-    'packgate.core.flow.effects.Environ': ("def __init__(self, transforms):\n    _set(self, 'transforms', transforms)\n", _init_41),
-    'packgate.core.flow.effects.NewPositional': ("def __init__(self, args=_default_args, shift=_default_shift):\n    _set(self, 'args', args)\n    _set(self, 'shift', shift)\n", _init_42),
-    'packgate.core.flow.effects.Next': ("def __init__(self, at, replaces=_default_replaces):\n    _set(self, 'at', at)\n    _set(self, 'replaces', replaces)\n", _init_43),
-    'packgate.core.flow.effects.RunChild': ("def __init__(self, word, env):\n    _set(self, 'word', word)\n    _set(self, 'env', env)\n", _init_44),
-    'packgate.core.flow.effects.RunContainer': ("def __init__(self, run_at, env, command=_default_command, shell=_default_shell, script=_default_script):\n    _set(self, 'run_at', run_at)\n    _set(self, 'env', env)\n    _set(self, 'command', command)\n    _set(self, 'shell', shell)\n    _set(self, 'script', script)\n", _init_45),
-    'packgate.core.flow.effects.RunHere': ("def __init__(self, word):\n    _set(self, 'word', word)\n", _init_46),
-    'packgate.core.flow.effects.SetOption': ("def __init__(self, option, on):\n    _set(self, 'option', option)\n    _set(self, 'on', on)\n", _init_47),
-    'packgate.core.flow.effects.SetValue': ("def __init__(self, name, val, exported=_default_exported, array=_default_array, local=_default_local):\n    _set(self, 'name', name)\n    _set(self, 'val', val)\n    _set(self, 'exported', exported)\n    _set(self, 'array', array)\n    _set(self, 'local', local)\n", _init_48),
-    'packgate.core.flow.effects.Source': ("def __init__(self, word, val):\n    _set(self, 'word', word)\n    _set(self, 'val', val)\n", _init_49),
-    'packgate.core.flow.effects.Status': ("def __init__(self, status):\n    _set(self, 'status', status)\n", _init_50),
-    'packgate.core.flow.effects.StopPath': ("def __init__(self, how):\n    _set(self, 'how', how)\n", _init_51),
-    'packgate.core.flow.effects.UnreadNames': ("def __init__(self, start, end, detail):\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'detail', detail)\n", _init_52),
-    'packgate.core.flow.effects.UnsetNames': ("def __init__(self, names, start, end, functions=_default_functions, namerefs=_default_namerefs, site=_default_site):\n    _set(self, 'names', names)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'functions', functions)\n    _set(self, 'namerefs', namerefs)\n    _set(self, 'site', site)\n", _init_53),
-    'packgate.core.flow.environ.Clear': ("def __init__(self, cause=_default_cause, start=_default_start, end=_default_end, certain=_default_certain):\n    _set(self, 'cause', cause)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'certain', certain)\n", _init_54),
-    'packgate.core.flow.environ.DeepSpeedEnv': ('def __init__(self, ):\n    pass\n', _init_55),
-    'packgate.core.flow.environ.EnvFile': ('def __init__(self, ):\n    pass\n', _init_56),
-    'packgate.core.flow.environ.InputArgs': ("def __init__(self, replace):\n    _set(self, 'replace', replace)\n", _init_57),
-    'packgate.core.flow.environ.Keep': ('def __init__(self, ):\n    pass\n', _init_58),
-    'packgate.core.flow.environ.Pass': ("def __init__(self, name):\n    _set(self, 'name', name)\n", _init_59),
-    'packgate.core.flow.environ.PassHost': ("def __init__(self, word, name, strip=_default_strip):\n    _set(self, 'word', word)\n    _set(self, 'name', name)\n    _set(self, 'strip', strip)\n", _init_60),
-    'packgate.core.flow.environ.PassPrefix': ("def __init__(self, prefixes):\n    _set(self, 'prefixes', prefixes)\n", _init_61),
-    'packgate.core.flow.environ.SetText': ("def __init__(self, name, text, start, end, yields=_default_yields):\n    _set(self, 'name', name)\n    _set(self, 'text', text)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'yields', yields)\n", _init_62),
-    'packgate.core.flow.environ.SetVar': ("def __init__(self, word, strip=_default_strip):\n    _set(self, 'word', word)\n    _set(self, 'strip', strip)\n", _init_63),
-    'packgate.core.flow.environ.Unreadable': ("def __init__(self, via):\n    _set(self, 'via', via)\n", _init_64),
-    'packgate.core.flow.environ.UnsetVar': ("def __init__(self, name, start, end):\n    _set(self, 'name', name)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n", _init_65),
-    'packgate.core.flow.environ.Wrapper': ("def __init__(self, syntax, read):\n    _set(self, 'syntax', syntax)\n    _set(self, 'read', read)\n", _init_66),
-    'packgate.core.flow.facts.Dropped': ('def __new__(_cls, assign, cause, start, end, certain=_default_certain):\n    return _tuple_new(_cls, (assign, cause, start, end, certain, ))\n', _init_67),
-    'packgate.core.flow.facts.FlowResult': ('def __init__(self, launches, gate_sites, overwritten, lost, extra_occurrences, children, truncated=_default_truncated, unfollowed=_MISSING, foreign=_MISSING, dependencies=_MISSING, sourced_at=_MISSING, overwritten_in=_MISSING):\n    self.launches = launches\n    self.gate_sites = gate_sites\n    self.overwritten = overwritten\n    self.lost = lost\n    self.extra_occurrences = extra_occurrences\n    self.children = children\n    self.truncated = truncated\n    self.unfollowed = _make_unfollowed() if unfollowed is _MISSING else unfollowed\n    self.foreign = _make_foreign() if foreign is _MISSING else foreign\n    self.dependencies = _make_dependencies() if dependencies is _MISSING else dependencies\n    self.sourced_at = _make_sourced_at() if sourced_at is _MISSING else sourced_at\n    self.overwritten_in = _make_overwritten_in() if overwritten_in is _MISSING else overwritten_in\n', _init_68),
-    'packgate.core.flow.facts.GateSite': ('def __new__(_cls, assign, val):\n    return _tuple_new(_cls, (assign, val, ))\n', _init_69),
-    'packgate.core.flow.facts.Label': ('def __new__(_cls, at, kind, pattern=_default_pattern, subject=_default_subject, name=_default_name, said=_default_said, against=_default_against):\n    return _tuple_new(_cls, (at, kind, pattern, subject, name, said, against, ))\n', _init_70),
-    'packgate.core.flow.facts.Launch': ('def __init__(self, start, end, name_start, name_end, label, implicit=_default_implicit, paths=_MISSING, command=_default_command):\n    self.start = start\n    self.end = end\n    self.name_start = name_start\n    self.name_end = name_end\n    self.label = label\n    self.implicit = implicit\n    self.paths = _make_paths() if paths is _MISSING else paths\n    self.command = command\n', _init_71),
-    'packgate.core.flow.facts.LaunchPath': ('def __init__(self, labels, gates, mbs, mbs_flag, sft, pretrain, docker_at=_default_docker_at, host_exported=_default_host_exported, raw_args=_MISSING, raw_vars=_MISSING, cleared=_default_cleared, env_file=_default_env_file, removed=_MISSING, pending=_MISSING):\n    self.labels = labels\n    self.gates = gates\n    self.mbs = mbs\n    self.mbs_flag = mbs_flag\n    self.sft = sft\n    self.pretrain = pretrain\n    self.docker_at = docker_at\n    self.host_exported = host_exported\n    self.raw_args = _make_raw_args() if raw_args is _MISSING else raw_args\n    self.raw_vars = _make_raw_vars() if raw_vars is _MISSING else raw_vars\n    self.cleared = cleared\n    self.env_file = env_file\n    self.removed = _make_removed() if removed is _MISSING else removed\n    self.pending = _make_pending() if pending is _MISSING else pending\n', _init_72),
-    'packgate.core.flow.facts.Lost': ('def __new__(_cls, assign, sub):\n    return _tuple_new(_cls, (assign, sub, ))\n', _init_73),
-    'packgate.core.flow.facts.Overwrite': ('def __new__(_cls, assign, by):\n    return _tuple_new(_cls, (assign, by, ))\n', _init_74),
-    'packgate.core.flow.facts.Reason': ('def __new__(_cls, kind, detail):\n    return _tuple_new(_cls, (kind, detail, ))\n', _init_75),
-    'packgate.core.flow.facts.Seen': ("def __init__(self, val, origin, unexported=_default_unexported, lost=_default_lost, removed=_default_removed, dropped=_default_dropped):\n    _set(self, 'val', val)\n    _set(self, 'origin', origin)\n    _set(self, 'unexported', unexported)\n    _set(self, 'lost', lost)\n    _set(self, 'removed', removed)\n    _set(self, 'dropped', dropped)\n", _init_76),
-    'packgate.core.flow.facts.Unfollowed': ('def __new__(_cls, start, end, reason):\n    return _tuple_new(_cls, (start, end, reason, ))\n', _init_77),
-    'packgate.core.flow.facts.Val': ('def __new__(_cls, kind, text=_default_text, via=_default_via, lit=_default_lit, span=_default_span, foreign=_default_foreign, origin=_default_origin, name=_default_name, required=_default_required, prefix=_default_prefix):\n    return _tuple_new(_cls, (kind, text, via, lit, span, foreign, origin, name, required, prefix, ))\n', _init_78),
-    'packgate.core.flow.facts.Var': ('def __new__(_cls, val, exported, origin, array=_default_array, negated=_default_negated, keys=_default_keys, from_caller=_default_from_caller):\n    return _tuple_new(_cls, (val, exported, origin, array, negated, keys, from_caller, ))\n', _init_79),
-    'packgate.core.flow.incremental.Checkpoint': ('def __init__(self, index, states, lens, scalars, moves=_default_moves):\n    self.index = index\n    self.states = states\n    self.lens = lens\n    self.scalars = scalars\n    self.moves = moves\n', _init_80),
-    'packgate.core.flow.incremental.Moves': ('def __new__(_cls, lo, hi, delta):\n    return _tuple_new(_cls, (lo, hi, delta, ))\n', _init_81),
-    'packgate.core.flow.incremental.Pending': ('def __new__(_cls, moves, relevant):\n    return _tuple_new(_cls, (moves, relevant, ))\n', _init_82),
-    'packgate.core.flow.incremental.Resume': ('def __init__(self, body, starts, relevant, path, points, logs=_default_logs, end=_default_end, sourced=_default_sourced, memo=_default_memo, library=_MISSING):\n    self.body = body\n    self.starts = starts\n    self.relevant = relevant\n    self.path = path\n    self.points = points\n    self.logs = logs\n    self.end = end\n    self.sourced = sourced\n    self.memo = memo\n    self.library = _make_library() if library is _MISSING else library\n', _init_83),
-    'packgate.core.flow.library.LibraryRun': ('def __new__(_cls, name, fdef, forks, moves, functions, called, launched, before, after, scalars, scalars_after, clean):\n    return _tuple_new(_cls, (name, fdef, forks, moves, functions, called, launched, before, after, scalars, scalars_after, clean, ))\n', _init_84),
-    'packgate.core.flow.record.Define': ('def __new__(_cls, name, fdef, forks, moves):\n    return _tuple_new(_cls, (name, fdef, forks, moves, ))\n', _init_85),
-    'packgate.core.flow.record.LaunchEntry': ('def __new__(_cls, key, header, path):\n    return _tuple_new(_cls, (key, header, path, ))\n', _init_86),
-    'packgate.core.flow.record.LostEntry': ('def __new__(_cls, key, lost):\n    return _tuple_new(_cls, (key, lost, ))\n', _init_87),
-    'packgate.core.flow.record.Scalars': ('def __new__(_cls, truncated, sub_launches, made, fn_version):\n    return _tuple_new(_cls, (truncated, sub_launches, made, fn_version, ))\n', _init_88),
-    'packgate.core.flow.record.Table': ('def __new__(_cls, name, kind, replay=_default_replay, taken_over=_default_taken_over):\n    return _tuple_new(_cls, (name, kind, replay, taken_over, ))\n', _init_89),
-    'packgate.core.flow.relevance._Summary': ('def __new__(_cls, deps, values, functions, commands, arrays, opaque, subjects, launch, exported, allexport, integers):\n    return _tuple_new(_cls, (deps, values, functions, commands, arrays, opaque, subjects, launch, exported, allexport, integers, ))\n', _init_90),
-    'packgate.core.flow.state.Fact': ('def __new__(_cls, name, kind, against):\n    return _tuple_new(_cls, (name, kind, against, ))\n', _init_91),
-    'packgate.core.flow.state.State': ('def __init__(self, vars, allexport=_default_allexport, labels=_default_labels, done=_default_done, lost=_MISSING, container=_default_container, env_file=_default_env_file, frames=_default_frames, removed=_MISSING, docker_at=_default_docker_at, cleared=_default_cleared, host_exported=_default_host_exported, mark=_default_mark, relevant=_default_relevant, status=_default_status, errexit=_default_errexit, nounset=_default_nounset, readonly=_default_readonly, integers=_default_integers, assocs=_default_assocs, facts=_default_facts):\n    self.vars = vars\n    self.allexport = allexport\n    self.labels = labels\n    self.done = done\n    self.lost = _make_lost() if lost is _MISSING else lost\n    self.container = container\n    self.env_file = env_file\n    self.frames = frames\n    self.removed = _make_removed() if removed is _MISSING else removed\n    self.docker_at = docker_at\n    self.cleared = cleared\n    self.host_exported = host_exported\n    self.mark = mark\n    self.relevant = relevant\n    self.status = status\n    self.errexit = errexit\n    self.nounset = nounset\n    self.readonly = readonly\n    self.integers = integers\n    self.assocs = assocs\n    self.facts = facts\n    self.__post_init__()\n', _init_92),
-    'packgate.core.flow.state.Tested': ('def __new__(_cls, name, op, against):\n    return _tuple_new(_cls, (name, op, against, ))\n', _init_93),
-    'packgate.core.gates.Profile': ("def __init__(self, name, encoding, batch, dead, title_en, title_zh, reads=_default_reads, assumed_en=_default_assumed_en, assumed_zh=_default_assumed_zh, relations=_default_relations):\n    _set(self, 'name', name)\n    _set(self, 'encoding', encoding)\n    _set(self, 'batch', batch)\n    _set(self, 'dead', dead)\n    _set(self, 'title_en', title_en)\n    _set(self, 'title_zh', title_zh)\n    _set(self, 'reads', reads)\n    _set(self, 'assumed_en', assumed_en)\n    _set(self, 'assumed_zh', assumed_zh)\n    _set(self, 'relations', relations)\n", _init_94),
-    'packgate.core.gates.VarDoc': ("def __init__(self, name, read_at, check, default, status_en, status_zh, effect_en, effect_zh):\n    _set(self, 'name', name)\n    _set(self, 'read_at', read_at)\n    _set(self, 'check', check)\n    _set(self, 'default', default)\n    _set(self, 'status_en', status_en)\n    _set(self, 'status_zh', status_zh)\n    _set(self, 'effect_en', effect_en)\n    _set(self, 'effect_zh', effect_zh)\n", _init_95),
-    'packgate.core.launch_contract.Given': ("def __init__(self, launch, values):\n    _set(self, 'launch', launch)\n    _set(self, 'values', values)\n", _init_96),
-    'packgate.core.launch_contract.OptionWord': ("def __init__(self, text, start, end, launch, entry, argv):\n    _set(self, 'text', text)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'launch', launch)\n    _set(self, 'entry', entry)\n    _set(self, 'argv', argv)\n", _init_97),
-    'packgate.core.launch_view.EnvValue': ("def __init__(self, value, source, line, file=_default_file, file_line=_default_file_line):\n    _set(self, 'value', value)\n    _set(self, 'source', source)\n    _set(self, 'line', line)\n    _set(self, 'file', file)\n    _set(self, 'file_line', file_line)\n", _init_98),
-    'packgate.core.launch_view.LaunchView': ("def __init__(self, line, column, start, end, command, entry, paths):\n    _set(self, 'line', line)\n    _set(self, 'column', column)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'command', command)\n    _set(self, 'entry', entry)\n    _set(self, 'paths', paths)\n", _init_99),
-    'packgate.core.launch_view.LaunchesView': ("def __init__(self, file, launches, read_names):\n    _set(self, 'file', file)\n    _set(self, 'launches', launches)\n    _set(self, 'read_names', read_names)\n", _init_100),
-    'packgate.core.launch_view.PathView': ("def __init__(self, label, argv, env):\n    _set(self, 'label', label)\n    _set(self, 'argv', argv)\n    _set(self, 'env', env)\n", _init_101),
-    'packgate.core.launch_view.Word': ("def __init__(self, text, kind, name=_default_name, splits=_default_splits):\n    _set(self, 'text', text)\n    _set(self, 'kind', kind)\n    _set(self, 'name', name)\n    _set(self, 'splits', splits)\n", _init_102),
-    'packgate.core.navigation.Completion': ("def __init__(self, label, insert, detail, documentation, kind, replace=_default_replace):\n    _set(self, 'label', label)\n    _set(self, 'insert', insert)\n    _set(self, 'detail', detail)\n    _set(self, 'documentation', documentation)\n    _set(self, 'kind', kind)\n    _set(self, 'replace', replace)\n", _init_103),
-    'packgate.core.navigation.Location': ("def __init__(self, path, start, end, line=_default_line, column=_default_column, end_column=_default_end_column):\n    _set(self, 'path', path)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'line', line)\n    _set(self, 'column', column)\n    _set(self, 'end_column', end_column)\n", _init_104),
-    'packgate.core.outside.Change': ("def __init__(self, path, before, after):\n    _set(self, 'path', path)\n    _set(self, 'before', before)\n    _set(self, 'after', after)\n", _init_105),
-    'packgate.core.parse.edit.ParseState': ('def __init__(self, tree, size, script=_default_script, edits=_MISSING, resume=_default_resume):\n    self.tree = tree\n    self.size = size\n    self.script = script\n    self.edits = _make_edits() if edits is _MISSING else edits\n    self.resume = resume\n', _init_106),
-    'packgate.core.parse.edit.TextEdit': ('def __init__(self, start, end, inserted=_default_inserted):\n    self.start = start\n    self.end = end\n    self.inserted = inserted\n', _init_107),
-    'packgate.core.parse.model.AndOr': ('def __init__(self, start, end, left=_default_left, op=_default_op, right=_default_right, op_start=_default_op_start):\n    self.start = start\n    self.end = end\n    self.left = left\n    self.op = op\n    self.right = right\n    self.op_start = op_start\n', _init_108),
-    'packgate.core.parse.model.Assign': ('def __init__(self, start, end, name=_default_name, name_start=_default_name_start, name_end=_default_name_end, value=_default_value, array=_default_array, append=_default_append, mode=_default_mode, exported=_default_exported, eq_end=_default_eq_end, decl_start=_default_decl_start, decl_end=_default_decl_end, decl_items=_default_decl_items, keyword=_default_keyword, file=_default_file, index=_default_index, keys=_default_keys):\n    self.start = start\n    self.end = end\n    self.name = name\n    self.name_start = name_start\n    self.name_end = name_end\n    self.value = value\n    self.array = array\n    self.append = append\n    self.mode = mode\n    self.exported = exported\n    self.eq_end = eq_end\n    self.decl_start = decl_start\n    self.decl_end = decl_end\n    self.decl_items = decl_items\n    self.keyword = keyword\n    self.file = file\n    self.index = index\n    self.keys = keys\n', _init_109),
-    'packgate.core.parse.model.Block': ('def __init__(self, start, end, body=_MISSING, negate=_default_negate, together=_default_together):\n    self.start = start\n    self.end = end\n    self.body = _make_body() if body is _MISSING else body\n    self.negate = negate\n    self.together = together\n', _init_110),
-    'packgate.core.parse.model.Case': ('def __init__(self, start, end, items=_MISSING, has_default=_default_has_default, subject=_default_subject, ends=_MISSING):\n    self.start = start\n    self.end = end\n    self.items = _make_items() if items is _MISSING else items\n    self.has_default = has_default\n    self.subject = subject\n    self.ends = _make_ends() if ends is _MISSING else ends\n', _init_111),
-    'packgate.core.parse.model.Command': ('def __init__(self, start, end, prefix=_MISSING, words=_MISSING, name_start=_default_name_start, name_end=_default_name_end, pre=_MISSING, test=_default_test, stdin=_default_stdin):\n    self.start = start\n    self.end = end\n    self.prefix = _make_prefix() if prefix is _MISSING else prefix\n    self.words = _make_words() if words is _MISSING else words\n    self.name_start = name_start\n    self.name_end = name_end\n    self.pre = _make_pre() if pre is _MISSING else pre\n    self.test = test\n    self.stdin = stdin\n', _init_112),
-    'packgate.core.parse.model.Directive': ('def __init__(self, start, end, kind, values, scope_start=_default_scope_start, scope_end=_default_scope_end, file_wide=_default_file_wide):\n    self.start = start\n    self.end = end\n    self.kind = kind\n    self.values = values\n    self.scope_start = scope_start\n    self.scope_end = scope_end\n    self.file_wide = file_wide\n', _init_113),
-    'packgate.core.parse.model.Exit': ('def __init__(self, start, end, kind=_default_kind):\n    self.start = start\n    self.end = end\n    self.kind = kind\n', _init_114),
-    'packgate.core.parse.model.ExportNames': ('def __init__(self, start, end, names=_MISSING, negate=_default_negate, readonly=_default_readonly, exports=_default_exports, local=_default_local, attributes=_default_attributes):\n    self.start = start\n    self.end = end\n    self.names = _make_names() if names is _MISSING else names\n    self.negate = negate\n    self.readonly = readonly\n    self.exports = exports\n    self.local = local\n    self.attributes = attributes\n', _init_115),
-    'packgate.core.parse.model.FuncDef': ('def __init__(self, start, end, name=_default_name, body=_default_body):\n    self.start = start\n    self.end = end\n    self.name = name\n    self.body = body\n', _init_116),
-    'packgate.core.parse.model.If': ('def __init__(self, start, end, clauses=_MISSING, otherwise=_default_otherwise, else_start=_default_else_start):\n    self.start = start\n    self.end = end\n    self.clauses = _make_clauses() if clauses is _MISSING else clauses\n    self.otherwise = otherwise\n    self.else_start = else_start\n', _init_117),
-    'packgate.core.parse.model.Lit': ('def __init__(self, text, start, end):\n    self.text = text\n    self.start = start\n    self.end = end\n', _init_118),
-    'packgate.core.parse.model.Loop': ('def __init__(self, start, end, cond=_default_cond, body=_default_body, var=_default_var, items=_default_items, keyword=_default_keyword):\n    self.start = start\n    self.end = end\n    self.cond = cond\n    self.body = body\n    self.var = var\n    self.items = items\n    self.keyword = keyword\n', _init_119),
-    'packgate.core.parse.model.Occurrence': ('def __init__(self, name, start, end, kind):\n    self.name = name\n    self.start = start\n    self.end = end\n    self.kind = kind\n', _init_120),
-    'packgate.core.parse.model.Opaque': ('def __init__(self, reason, start, end, text=_default_text):\n    self.reason = reason\n    self.start = start\n    self.end = end\n    self.text = text\n', _init_121),
-    'packgate.core.parse.model.Opaque_': ('def __init__(self, start, end):\n    self.start = start\n    self.end = end\n', _init_122),
-    'packgate.core.parse.model.Ref': ('def __init__(self, name, start, end, name_start, name_end, op=_default_op, arg=_default_arg, array_all=_default_array_all, quoted=_default_quoted, index=_default_index, indirect=_default_indirect, prefix_names=_default_prefix_names, transform=_default_transform):\n    self.name = name\n    self.start = start\n    self.end = end\n    self.name_start = name_start\n    self.name_end = name_end\n    self.op = op\n    self.arg = arg\n    self.array_all = array_all\n    self.quoted = quoted\n    self.index = index\n    self.indirect = indirect\n    self.prefix_names = prefix_names\n    self.transform = transform\n', _init_123),
-    'packgate.core.parse.model.Script': ('def __init__(self, body, directives, occurrences, statements, has_error, tree=_default_tree, _starts=_default__starts, tops=_default_tops, cuts=_default_cuts):\n    self.body = body\n    self.directives = directives\n    self.occurrences = occurrences\n    self.statements = statements\n    self.has_error = has_error\n    self.tree = tree\n    self._starts = _starts\n    self.tops = tops\n    self.cuts = cuts\n', _init_124),
-    'packgate.core.parse.model.SetOpt': ('def __init__(self, start, end, allexport=_default_allexport):\n    self.start = start\n    self.end = end\n    self.allexport = allexport\n', _init_125),
-    'packgate.core.parse.model.Stmt': ('def __init__(self, start, end):\n    self.start = start\n    self.end = end\n', _init_126),
-    'packgate.core.parse.model.Sub': ('def __init__(self, start, end, kind=_default_kind, body=_default_body, amp_start=_default_amp_start, amp_end=_default_amp_end, pipe_start=_default_pipe_start, pipe_end=_default_pipe_end):\n    self.start = start\n    self.end = end\n    self.kind = kind\n    self.body = body\n    self.amp_start = amp_start\n    self.amp_end = amp_end\n    self.pipe_start = pipe_start\n    self.pipe_end = pipe_end\n', _init_127),
-    'packgate.core.parse.model.TestForm': ('def __init__(self, op, against=_default_against):\n    self.op = op\n    self.against = against\n', _init_128),
-    'packgate.core.parse.model.Top': ('def __init__(self, end, type, stmts, occurrences, statements, records=_default_records):\n    self.end = end\n    self.type = type\n    self.stmts = stmts\n    self.occurrences = occurrences\n    self.statements = statements\n    self.records = records\n', _init_129),
-    'packgate.core.parse.model.Transform': ('def __init__(self, op, pattern=_default_pattern, replacement=_default_replacement, offset=_default_offset, length=_default_length):\n    self.op = op\n    self.pattern = pattern\n    self.replacement = replacement\n    self.offset = offset\n    self.length = length\n', _init_130),
-    'packgate.core.parse.model.Unset': ('def __init__(self, start, end, names=_MISSING, option=_default_option):\n    self.start = start\n    self.end = end\n    self.names = _make_names() if names is _MISSING else names\n    self.option = option\n', _init_131),
-    'packgate.core.parse.model.Word': ('def __init__(self, parts, start, end, quote=_default_quote, raw=_default_raw, text=_default_text, effects=_default_effects, refs=_default_refs):\n    self.parts = parts\n    self.start = start\n    self.end = end\n    self.quote = quote\n    self.raw = raw\n    self.text = text\n    self.effects = effects\n    self.refs = refs\n', _init_132),
-    'packgate.core.project.ProjectIndex': ('def __init__(self, root, reads=_MISSING, files_scanned=_default_files_scanned, stamp=_default_stamp):\n    self.root = root\n    self.reads = _make_reads() if reads is _MISSING else reads\n    self.files_scanned = files_scanned\n    self.stamp = stamp\n', _init_133),
-    'packgate.core.project.Read': ("def __init__(self, name, path, line, column, parse, text):\n    _set(self, 'name', name)\n    _set(self, 'path', path)\n    _set(self, 'line', line)\n    _set(self, 'column', column)\n    _set(self, 'parse', parse)\n    _set(self, 'text', text)\n", _init_134),
-    'packgate.core.rules.base.Context': ('def __init__(self, source, script, flow, profile, lang, path=_default_path, findings=_MISSING, seen=_MISSING, cache=_MISSING, revalidate=_default_revalidate, declared=_default_declared):\n    self.source = source\n    self.script = script\n    self.flow = flow\n    self.profile = profile\n    self.lang = lang\n    self.path = path\n    self.findings = _make_findings() if findings is _MISSING else findings\n    self.seen = _make_seen() if seen is _MISSING else seen\n    self.cache = _make_cache() if cache is _MISSING else cache\n    self.revalidate = revalidate\n    self.declared = declared\n', _init_135),
-    'packgate.core.rules.child_scripts.ChildReads': ("def __init__(self, names, unresolved):\n    _set(self, 'names', names)\n    _set(self, 'unresolved', unresolved)\n", _init_136),
-    'packgate.core.rules.launch_relations.Judged': ("def __init__(self, outcome, looked, assumed=_default_assumed):\n    _set(self, 'outcome', outcome)\n    _set(self, 'looked', looked)\n    _set(self, 'assumed', assumed)\n", _init_137),
-    'packgate.core.rules.launch_relations.Looked': ("def __init__(self, clause, holds, name, value=_default_value, given=_default_given, site=_default_site, span=_default_span, assumed=_default_assumed, lit=_default_lit):\n    _set(self, 'clause', clause)\n    _set(self, 'holds', holds)\n    _set(self, 'name', name)\n    _set(self, 'value', value)\n    _set(self, 'given', given)\n    _set(self, 'site', site)\n    _set(self, 'span', span)\n    _set(self, 'assumed', assumed)\n    _set(self, 'lit', lit)\n", _init_138),
-    'packgate.core.rules.rule.FixText': ("def __init__(self, en, zh, doc_en=_default_doc_en, doc_zh=_default_doc_zh, applicability=_default_applicability, profile_bound=_default_profile_bound):\n    _set(self, 'en', en)\n    _set(self, 'zh', zh)\n    _set(self, 'doc_en', doc_en)\n    _set(self, 'doc_zh', doc_zh)\n    _set(self, 'applicability', applicability)\n    _set(self, 'profile_bound', profile_bound)\n", _init_139),
-    'packgate.core.rules.rule.Rule': ("def __init__(self, code, name, severity, summary_en, summary_zh, problem_en, problem_zh, rationale_en, rationale_zh, exceptions_en, exceptions_zh, bad, good, messages, fixes, tags=_default_tags, workspace=_default_workspace, exceptions_table=_default_exceptions_table):\n    _set(self, 'code', code)\n    _set(self, 'name', name)\n    _set(self, 'severity', severity)\n    _set(self, 'summary_en', summary_en)\n    _set(self, 'summary_zh', summary_zh)\n    _set(self, 'problem_en', problem_en)\n    _set(self, 'problem_zh', problem_zh)\n    _set(self, 'rationale_en', rationale_en)\n    _set(self, 'rationale_zh', rationale_zh)\n    _set(self, 'exceptions_en', exceptions_en)\n    _set(self, 'exceptions_zh', exceptions_zh)\n    _set(self, 'bad', bad)\n    _set(self, 'good', good)\n    _set(self, 'messages', messages)\n    _set(self, 'fixes', fixes)\n    _set(self, 'tags', tags)\n    _set(self, 'workspace', workspace)\n    _set(self, 'exceptions_table', exceptions_table)\n", _init_140),
-    'packgate.core.rules.rule.Text': ("def __init__(self, en, zh):\n    _set(self, 'en', en)\n    _set(self, 'zh', zh)\n", _init_141),
-    'packgate.core.settings.Settings': ("def __init__(self, profile=_default_profile, lang=_default_lang, select=_default_select, ignore=_default_ignore, severity=_MISSING, exclude=_default_exclude, extend_exclude=_default_extend_exclude, unsafe_fixes=_default_unsafe_fixes, extend_select=_default_extend_select, per_file_ignores=_default_per_file_ignores, fail_level=_default_fail_level, carried=_default_carried, contract=_default_contract):\n    _set(self, 'profile', profile)\n    _set(self, 'lang', lang)\n    _set(self, 'select', select)\n    _set(self, 'ignore', ignore)\n    _set(self, 'severity', _make_severity() if severity is _MISSING else severity)\n    _set(self, 'exclude', exclude)\n    _set(self, 'extend_exclude', extend_exclude)\n    _set(self, 'unsafe_fixes', unsafe_fixes)\n    _set(self, 'extend_select', extend_select)\n    _set(self, 'per_file_ignores', per_file_ignores)\n    _set(self, 'fail_level', fail_level)\n    _set(self, 'carried', carried)\n    _set(self, 'contract', contract)\n", _init_142),
+    'packgate.core.flow.commands.Handler': ("def __init__(self, effects, stops=_default_stops, status_only=_default_status_only, status=_default_status, opaque=_default_opaque, positional=_default_positional, child_shell=_default_child_shell, declares=_default_declares, assigns=_default_assigns, acts=_default_acts):\n    _set(self, 'effects', effects)\n    _set(self, 'stops', stops)\n    _set(self, 'status_only', status_only)\n    _set(self, 'status', status)\n    _set(self, 'opaque', opaque)\n    _set(self, 'positional', positional)\n    _set(self, 'child_shell', child_shell)\n    _set(self, 'declares', declares)\n    _set(self, 'assigns', assigns)\n    _set(self, 'acts', acts)\n", _init_35),
+    'packgate.core.flow.context.Input': ('def __init__(self, script, data, path, loader, relevant, record, wide, errexit_at_start):\n    self.script = script\n    self.data = data\n    self.path = path\n    self.loader = loader\n    self.relevant = relevant\n    self.record = record\n    self.wide = wide\n    self.errexit_at_start = errexit_at_start\n', _init_36),
+    'packgate.core.flow.effects.AsCommand': ('def __init__(self, ):\n    pass\n', _init_37),
+    'packgate.core.flow.effects.AssignWord': ("def __init__(self, word, exported, mode=_default_mode, keyword=_default_keyword):\n    _set(self, 'word', word)\n    _set(self, 'exported', exported)\n    _set(self, 'mode', mode)\n    _set(self, 'keyword', keyword)\n", _init_38),
+    'packgate.core.flow.effects.Declare': ("def __init__(self, names, start, end, attributes=_default_attributes, export=_default_export, local=_default_local):\n    _set(self, 'names', names)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'attributes', attributes)\n    _set(self, 'export', export)\n    _set(self, 'local', local)\n", _init_39),
+    'packgate.core.flow.effects.Environ': ("def __init__(self, transforms):\n    _set(self, 'transforms', transforms)\n", _init_40),
+    'packgate.core.flow.effects.NewPositional': ("def __init__(self, args=_default_args, shift=_default_shift):\n    _set(self, 'args', args)\n    _set(self, 'shift', shift)\n", _init_41),
+    'packgate.core.flow.effects.Next': ("def __init__(self, at, replaces=_default_replaces):\n    _set(self, 'at', at)\n    _set(self, 'replaces', replaces)\n", _init_42),
+    'packgate.core.flow.effects.RunChild': ("def __init__(self, word, env):\n    _set(self, 'word', word)\n    _set(self, 'env', env)\n", _init_43),
+    'packgate.core.flow.effects.RunContainer': ("def __init__(self, run_at, env, command=_default_command, shell=_default_shell, script=_default_script):\n    _set(self, 'run_at', run_at)\n    _set(self, 'env', env)\n    _set(self, 'command', command)\n    _set(self, 'shell', shell)\n    _set(self, 'script', script)\n", _init_44),
+    'packgate.core.flow.effects.RunHere': ("def __init__(self, word):\n    _set(self, 'word', word)\n", _init_45),
+    'packgate.core.flow.effects.SetOption': ("def __init__(self, option, on):\n    _set(self, 'option', option)\n    _set(self, 'on', on)\n", _init_46),
+    'packgate.core.flow.effects.SetValue': ("def __init__(self, name, val, exported=_default_exported, array=_default_array, local=_default_local):\n    _set(self, 'name', name)\n    _set(self, 'val', val)\n    _set(self, 'exported', exported)\n    _set(self, 'array', array)\n    _set(self, 'local', local)\n", _init_47),
+    'packgate.core.flow.effects.Source': ("def __init__(self, word, val):\n    _set(self, 'word', word)\n    _set(self, 'val', val)\n", _init_48),
+    'packgate.core.flow.effects.Status': ("def __init__(self, status):\n    _set(self, 'status', status)\n", _init_49),
+    'packgate.core.flow.effects.StopPath': ("def __init__(self, how):\n    _set(self, 'how', how)\n", _init_50),
+    'packgate.core.flow.effects.UnreadNames': ("def __init__(self, start, end, detail):\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'detail', detail)\n", _init_51),
+    'packgate.core.flow.effects.UnsetNames': ("def __init__(self, names, start, end, functions=_default_functions, namerefs=_default_namerefs, site=_default_site):\n    _set(self, 'names', names)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'functions', functions)\n    _set(self, 'namerefs', namerefs)\n    _set(self, 'site', site)\n", _init_52),
+    'packgate.core.flow.environ.Clear': ("def __init__(self, cause=_default_cause, start=_default_start, end=_default_end, certain=_default_certain):\n    _set(self, 'cause', cause)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'certain', certain)\n", _init_53),
+    'packgate.core.flow.environ.DeepSpeedEnv': ('def __init__(self, ):\n    pass\n', _init_54),
+    'packgate.core.flow.environ.EnvFile': ('def __init__(self, ):\n    pass\n', _init_55),
+    'packgate.core.flow.environ.InputArgs': ("def __init__(self, replace):\n    _set(self, 'replace', replace)\n", _init_56),
+    'packgate.core.flow.environ.Keep': ('def __init__(self, ):\n    pass\n', _init_57),
+    'packgate.core.flow.environ.Pass': ("def __init__(self, name):\n    _set(self, 'name', name)\n", _init_58),
+    'packgate.core.flow.environ.PassHost': ("def __init__(self, word, name, strip=_default_strip):\n    _set(self, 'word', word)\n    _set(self, 'name', name)\n    _set(self, 'strip', strip)\n", _init_59),
+    'packgate.core.flow.environ.PassPrefix': ("def __init__(self, prefixes):\n    _set(self, 'prefixes', prefixes)\n", _init_60),
+    'packgate.core.flow.environ.SetText': ("def __init__(self, name, text, start, end, yields=_default_yields):\n    _set(self, 'name', name)\n    _set(self, 'text', text)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'yields', yields)\n", _init_61),
+    'packgate.core.flow.environ.SetVar': ("def __init__(self, word, strip=_default_strip):\n    _set(self, 'word', word)\n    _set(self, 'strip', strip)\n", _init_62),
+    'packgate.core.flow.environ.Unreadable': ("def __init__(self, via):\n    _set(self, 'via', via)\n", _init_63),
+    'packgate.core.flow.environ.UnsetVar': ("def __init__(self, name, start, end):\n    _set(self, 'name', name)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n", _init_64),
+    'packgate.core.flow.environ.Wrapper': ("def __init__(self, syntax, read):\n    _set(self, 'syntax', syntax)\n    _set(self, 'read', read)\n", _init_65),
+    'packgate.core.flow.facts.FlowResult': ('def __init__(self, launches, gate_sites, overwritten, lost, extra_occurrences, children, truncated=_default_truncated, unfollowed=_MISSING, foreign=_MISSING, dependencies=_MISSING, sourced_at=_MISSING, overwritten_in=_MISSING):\n    self.launches = launches\n    self.gate_sites = gate_sites\n    self.overwritten = overwritten\n    self.lost = lost\n    self.extra_occurrences = extra_occurrences\n    self.children = children\n    self.truncated = truncated\n    self.unfollowed = _make_unfollowed() if unfollowed is _MISSING else unfollowed\n    self.foreign = _make_foreign() if foreign is _MISSING else foreign\n    self.dependencies = _make_dependencies() if dependencies is _MISSING else dependencies\n    self.sourced_at = _make_sourced_at() if sourced_at is _MISSING else sourced_at\n    self.overwritten_in = _make_overwritten_in() if overwritten_in is _MISSING else overwritten_in\n', _init_66),
+    'packgate.core.flow.facts.Launch': ('def __init__(self, start, end, name_start, name_end, label, implicit=_default_implicit, paths=_MISSING, command=_default_command):\n    self.start = start\n    self.end = end\n    self.name_start = name_start\n    self.name_end = name_end\n    self.label = label\n    self.implicit = implicit\n    self.paths = _make_paths() if paths is _MISSING else paths\n    self.command = command\n', _init_67),
+    'packgate.core.flow.facts.LaunchPath': ('def __init__(self, labels, gates, mbs, mbs_flag, sft, pretrain, docker_at=_default_docker_at, host_exported=_default_host_exported, raw_args=_MISSING, raw_vars=_MISSING, cleared=_default_cleared, env_file=_default_env_file, removed=_MISSING, pending=_MISSING):\n    self.labels = labels\n    self.gates = gates\n    self.mbs = mbs\n    self.mbs_flag = mbs_flag\n    self.sft = sft\n    self.pretrain = pretrain\n    self.docker_at = docker_at\n    self.host_exported = host_exported\n    self.raw_args = _make_raw_args() if raw_args is _MISSING else raw_args\n    self.raw_vars = _make_raw_vars() if raw_vars is _MISSING else raw_vars\n    self.cleared = cleared\n    self.env_file = env_file\n    self.removed = _make_removed() if removed is _MISSING else removed\n    self.pending = _make_pending() if pending is _MISSING else pending\n', _init_68),
+    'packgate.core.flow.facts.Seen': ("def __init__(self, val, origin, unexported=_default_unexported, lost=_default_lost, removed=_default_removed, dropped=_default_dropped):\n    _set(self, 'val', val)\n    _set(self, 'origin', origin)\n    _set(self, 'unexported', unexported)\n    _set(self, 'lost', lost)\n    _set(self, 'removed', removed)\n    _set(self, 'dropped', dropped)\n", _init_69),
+    'packgate.core.flow.incremental.Checkpoint': ('def __init__(self, index, states, lens, scalars, moves=_default_moves):\n    self.index = index\n    self.states = states\n    self.lens = lens\n    self.scalars = scalars\n    self.moves = moves\n', _init_70),
+    'packgate.core.flow.incremental.Resume': ('def __init__(self, body, starts, relevant, path, points, logs=_default_logs, end=_default_end, sourced=_default_sourced, memo=_default_memo, library=_MISSING):\n    self.body = body\n    self.starts = starts\n    self.relevant = relevant\n    self.path = path\n    self.points = points\n    self.logs = logs\n    self.end = end\n    self.sourced = sourced\n    self.memo = memo\n    self.library = _make_library() if library is _MISSING else library\n', _init_71),
+    'packgate.core.flow.state.State': ('def __init__(self, vars, allexport=_default_allexport, labels=_default_labels, done=_default_done, lost=_MISSING, container=_default_container, env_file=_default_env_file, frames=_default_frames, removed=_MISSING, docker_at=_default_docker_at, cleared=_default_cleared, host_exported=_default_host_exported, mark=_default_mark, relevant=_default_relevant, status=_default_status, errexit=_default_errexit, nounset=_default_nounset, readonly=_default_readonly, integers=_default_integers, assocs=_default_assocs, facts=_default_facts):\n    self.vars = vars\n    self.allexport = allexport\n    self.labels = labels\n    self.done = done\n    self.lost = _make_lost() if lost is _MISSING else lost\n    self.container = container\n    self.env_file = env_file\n    self.frames = frames\n    self.removed = _make_removed() if removed is _MISSING else removed\n    self.docker_at = docker_at\n    self.cleared = cleared\n    self.host_exported = host_exported\n    self.mark = mark\n    self.relevant = relevant\n    self.status = status\n    self.errexit = errexit\n    self.nounset = nounset\n    self.readonly = readonly\n    self.integers = integers\n    self.assocs = assocs\n    self.facts = facts\n    self.__post_init__()\n', _init_72),
+    'packgate.core.gates.Profile': ("def __init__(self, name, encoding, batch, dead, title_en, title_zh, reads=_default_reads, assumed_en=_default_assumed_en, assumed_zh=_default_assumed_zh, relations=_default_relations):\n    _set(self, 'name', name)\n    _set(self, 'encoding', encoding)\n    _set(self, 'batch', batch)\n    _set(self, 'dead', dead)\n    _set(self, 'title_en', title_en)\n    _set(self, 'title_zh', title_zh)\n    _set(self, 'reads', reads)\n    _set(self, 'assumed_en', assumed_en)\n    _set(self, 'assumed_zh', assumed_zh)\n    _set(self, 'relations', relations)\n", _init_73),
+    'packgate.core.gates.VarDoc': ("def __init__(self, name, read_at, check, default, status_en, status_zh, effect_en, effect_zh):\n    _set(self, 'name', name)\n    _set(self, 'read_at', read_at)\n    _set(self, 'check', check)\n    _set(self, 'default', default)\n    _set(self, 'status_en', status_en)\n    _set(self, 'status_zh', status_zh)\n    _set(self, 'effect_en', effect_en)\n    _set(self, 'effect_zh', effect_zh)\n", _init_74),
+    'packgate.core.launch_contract.Given': ("def __init__(self, launch, values):\n    _set(self, 'launch', launch)\n    _set(self, 'values', values)\n", _init_75),
+    'packgate.core.launch_contract.OptionWord': ("def __init__(self, text, start, end, launch, entry, argv):\n    _set(self, 'text', text)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'launch', launch)\n    _set(self, 'entry', entry)\n    _set(self, 'argv', argv)\n", _init_76),
+    'packgate.core.launch_view.EnvValue': ("def __init__(self, value, source, line, file=_default_file, file_line=_default_file_line):\n    _set(self, 'value', value)\n    _set(self, 'source', source)\n    _set(self, 'line', line)\n    _set(self, 'file', file)\n    _set(self, 'file_line', file_line)\n", _init_77),
+    'packgate.core.launch_view.LaunchView': ("def __init__(self, line, column, start, end, command, entry, paths):\n    _set(self, 'line', line)\n    _set(self, 'column', column)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'command', command)\n    _set(self, 'entry', entry)\n    _set(self, 'paths', paths)\n", _init_78),
+    'packgate.core.launch_view.LaunchesView': ("def __init__(self, file, launches, read_names):\n    _set(self, 'file', file)\n    _set(self, 'launches', launches)\n    _set(self, 'read_names', read_names)\n", _init_79),
+    'packgate.core.launch_view.PathView': ("def __init__(self, label, argv, env):\n    _set(self, 'label', label)\n    _set(self, 'argv', argv)\n    _set(self, 'env', env)\n", _init_80),
+    'packgate.core.launch_view.Word': ("def __init__(self, text, kind, name=_default_name, splits=_default_splits):\n    _set(self, 'text', text)\n    _set(self, 'kind', kind)\n    _set(self, 'name', name)\n    _set(self, 'splits', splits)\n", _init_81),
+    'packgate.core.navigation.Completion': ("def __init__(self, label, insert, detail, documentation, kind, replace=_default_replace):\n    _set(self, 'label', label)\n    _set(self, 'insert', insert)\n    _set(self, 'detail', detail)\n    _set(self, 'documentation', documentation)\n    _set(self, 'kind', kind)\n    _set(self, 'replace', replace)\n", _init_82),
+    'packgate.core.navigation.Location': ("def __init__(self, path, start, end, line=_default_line, column=_default_column, end_column=_default_end_column):\n    _set(self, 'path', path)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'line', line)\n    _set(self, 'column', column)\n    _set(self, 'end_column', end_column)\n", _init_83),
+    'packgate.core.outside.Change': ("def __init__(self, path, before, after):\n    _set(self, 'path', path)\n    _set(self, 'before', before)\n    _set(self, 'after', after)\n", _init_84),
+    'packgate.core.parse.edit.ParseState': ('def __init__(self, tree, size, script=_default_script, edits=_MISSING, resume=_default_resume):\n    self.tree = tree\n    self.size = size\n    self.script = script\n    self.edits = _make_edits() if edits is _MISSING else edits\n    self.resume = resume\n', _init_85),
+    'packgate.core.parse.edit.TextEdit': ('def __init__(self, start, end, inserted=_default_inserted):\n    self.start = start\n    self.end = end\n    self.inserted = inserted\n', _init_86),
+    'packgate.core.parse.model.AndOr': ('def __init__(self, start, end, left=_default_left, op=_default_op, right=_default_right, op_start=_default_op_start):\n    self.start = start\n    self.end = end\n    self.left = left\n    self.op = op\n    self.right = right\n    self.op_start = op_start\n', _init_87),
+    'packgate.core.parse.model.Assign': ('def __init__(self, start, end, name=_default_name, name_start=_default_name_start, name_end=_default_name_end, value=_default_value, array=_default_array, append=_default_append, mode=_default_mode, exported=_default_exported, eq_end=_default_eq_end, decl_start=_default_decl_start, decl_end=_default_decl_end, decl_items=_default_decl_items, keyword=_default_keyword, file=_default_file, index=_default_index, keys=_default_keys):\n    self.start = start\n    self.end = end\n    self.name = name\n    self.name_start = name_start\n    self.name_end = name_end\n    self.value = value\n    self.array = array\n    self.append = append\n    self.mode = mode\n    self.exported = exported\n    self.eq_end = eq_end\n    self.decl_start = decl_start\n    self.decl_end = decl_end\n    self.decl_items = decl_items\n    self.keyword = keyword\n    self.file = file\n    self.index = index\n    self.keys = keys\n', _init_88),
+    'packgate.core.parse.model.Block': ('def __init__(self, start, end, body=_MISSING, negate=_default_negate, together=_default_together):\n    self.start = start\n    self.end = end\n    self.body = _make_body() if body is _MISSING else body\n    self.negate = negate\n    self.together = together\n', _init_89),
+    'packgate.core.parse.model.Case': ('def __init__(self, start, end, items=_MISSING, has_default=_default_has_default, subject=_default_subject, ends=_MISSING):\n    self.start = start\n    self.end = end\n    self.items = _make_items() if items is _MISSING else items\n    self.has_default = has_default\n    self.subject = subject\n    self.ends = _make_ends() if ends is _MISSING else ends\n', _init_90),
+    'packgate.core.parse.model.Command': ('def __init__(self, start, end, prefix=_MISSING, words=_MISSING, name_start=_default_name_start, name_end=_default_name_end, pre=_MISSING, test=_default_test, stdin=_default_stdin):\n    self.start = start\n    self.end = end\n    self.prefix = _make_prefix() if prefix is _MISSING else prefix\n    self.words = _make_words() if words is _MISSING else words\n    self.name_start = name_start\n    self.name_end = name_end\n    self.pre = _make_pre() if pre is _MISSING else pre\n    self.test = test\n    self.stdin = stdin\n', _init_91),
+    'packgate.core.parse.model.Directive': ('def __init__(self, start, end, kind, values, scope_start=_default_scope_start, scope_end=_default_scope_end, file_wide=_default_file_wide):\n    self.start = start\n    self.end = end\n    self.kind = kind\n    self.values = values\n    self.scope_start = scope_start\n    self.scope_end = scope_end\n    self.file_wide = file_wide\n', _init_92),
+    'packgate.core.parse.model.Exit': ('def __init__(self, start, end, kind=_default_kind):\n    self.start = start\n    self.end = end\n    self.kind = kind\n', _init_93),
+    'packgate.core.parse.model.ExportNames': ('def __init__(self, start, end, names=_MISSING, negate=_default_negate, readonly=_default_readonly, exports=_default_exports, local=_default_local, attributes=_default_attributes):\n    self.start = start\n    self.end = end\n    self.names = _make_names() if names is _MISSING else names\n    self.negate = negate\n    self.readonly = readonly\n    self.exports = exports\n    self.local = local\n    self.attributes = attributes\n', _init_94),
+    'packgate.core.parse.model.FuncDef': ('def __init__(self, start, end, name=_default_name, body=_default_body):\n    self.start = start\n    self.end = end\n    self.name = name\n    self.body = body\n', _init_95),
+    'packgate.core.parse.model.If': ('def __init__(self, start, end, clauses=_MISSING, otherwise=_default_otherwise, else_start=_default_else_start):\n    self.start = start\n    self.end = end\n    self.clauses = _make_clauses() if clauses is _MISSING else clauses\n    self.otherwise = otherwise\n    self.else_start = else_start\n', _init_96),
+    'packgate.core.parse.model.Lit': ('def __init__(self, text, start, end):\n    self.text = text\n    self.start = start\n    self.end = end\n', _init_97),
+    'packgate.core.parse.model.Loop': ('def __init__(self, start, end, cond=_default_cond, body=_default_body, var=_default_var, items=_default_items, keyword=_default_keyword):\n    self.start = start\n    self.end = end\n    self.cond = cond\n    self.body = body\n    self.var = var\n    self.items = items\n    self.keyword = keyword\n', _init_98),
+    'packgate.core.parse.model.Occurrence': ('def __init__(self, name, start, end, kind):\n    self.name = name\n    self.start = start\n    self.end = end\n    self.kind = kind\n', _init_99),
+    'packgate.core.parse.model.Opaque': ('def __init__(self, reason, start, end, text=_default_text):\n    self.reason = reason\n    self.start = start\n    self.end = end\n    self.text = text\n', _init_100),
+    'packgate.core.parse.model.Opaque_': ('def __init__(self, start, end):\n    self.start = start\n    self.end = end\n', _init_101),
+    'packgate.core.parse.model.Ref': ('def __init__(self, name, start, end, name_start, name_end, op=_default_op, arg=_default_arg, array_all=_default_array_all, quoted=_default_quoted, index=_default_index, indirect=_default_indirect, prefix_names=_default_prefix_names, transform=_default_transform):\n    self.name = name\n    self.start = start\n    self.end = end\n    self.name_start = name_start\n    self.name_end = name_end\n    self.op = op\n    self.arg = arg\n    self.array_all = array_all\n    self.quoted = quoted\n    self.index = index\n    self.indirect = indirect\n    self.prefix_names = prefix_names\n    self.transform = transform\n', _init_102),
+    'packgate.core.parse.model.Script': ('def __init__(self, body, directives, occurrences, statements, has_error, tree=_default_tree, _starts=_default__starts, tops=_default_tops, cuts=_default_cuts):\n    self.body = body\n    self.directives = directives\n    self.occurrences = occurrences\n    self.statements = statements\n    self.has_error = has_error\n    self.tree = tree\n    self._starts = _starts\n    self.tops = tops\n    self.cuts = cuts\n', _init_103),
+    'packgate.core.parse.model.SetOpt': ('def __init__(self, start, end, allexport=_default_allexport):\n    self.start = start\n    self.end = end\n    self.allexport = allexport\n', _init_104),
+    'packgate.core.parse.model.Stmt': ('def __init__(self, start, end):\n    self.start = start\n    self.end = end\n', _init_105),
+    'packgate.core.parse.model.Sub': ('def __init__(self, start, end, kind=_default_kind, body=_default_body, amp_start=_default_amp_start, amp_end=_default_amp_end, pipe_start=_default_pipe_start, pipe_end=_default_pipe_end):\n    self.start = start\n    self.end = end\n    self.kind = kind\n    self.body = body\n    self.amp_start = amp_start\n    self.amp_end = amp_end\n    self.pipe_start = pipe_start\n    self.pipe_end = pipe_end\n', _init_106),
+    'packgate.core.parse.model.TestForm': ('def __init__(self, op, against=_default_against):\n    self.op = op\n    self.against = against\n', _init_107),
+    'packgate.core.parse.model.Top': ('def __init__(self, end, type, stmts, occurrences, statements, records=_default_records):\n    self.end = end\n    self.type = type\n    self.stmts = stmts\n    self.occurrences = occurrences\n    self.statements = statements\n    self.records = records\n', _init_108),
+    'packgate.core.parse.model.Transform': ('def __init__(self, op, pattern=_default_pattern, replacement=_default_replacement, offset=_default_offset, length=_default_length):\n    self.op = op\n    self.pattern = pattern\n    self.replacement = replacement\n    self.offset = offset\n    self.length = length\n', _init_109),
+    'packgate.core.parse.model.Unset': ('def __init__(self, start, end, names=_MISSING, option=_default_option):\n    self.start = start\n    self.end = end\n    self.names = _make_names() if names is _MISSING else names\n    self.option = option\n', _init_110),
+    'packgate.core.parse.model.Word': ('def __init__(self, parts, start, end, quote=_default_quote, raw=_default_raw, text=_default_text, effects=_default_effects, refs=_default_refs):\n    self.parts = parts\n    self.start = start\n    self.end = end\n    self.quote = quote\n    self.raw = raw\n    self.text = text\n    self.effects = effects\n    self.refs = refs\n', _init_111),
+    'packgate.core.project.ProjectIndex': ('def __init__(self, root, reads=_MISSING, files_scanned=_default_files_scanned, stamp=_default_stamp):\n    self.root = root\n    self.reads = _make_reads() if reads is _MISSING else reads\n    self.files_scanned = files_scanned\n    self.stamp = stamp\n', _init_112),
+    'packgate.core.project.Read': ("def __init__(self, name, path, line, column, parse, text):\n    _set(self, 'name', name)\n    _set(self, 'path', path)\n    _set(self, 'line', line)\n    _set(self, 'column', column)\n    _set(self, 'parse', parse)\n    _set(self, 'text', text)\n", _init_113),
+    'packgate.core.rules.base.Context': ('def __init__(self, source, script, flow, profile, lang, path=_default_path, findings=_MISSING, seen=_MISSING, cache=_MISSING, revalidate=_default_revalidate, declared=_default_declared):\n    self.source = source\n    self.script = script\n    self.flow = flow\n    self.profile = profile\n    self.lang = lang\n    self.path = path\n    self.findings = _make_findings() if findings is _MISSING else findings\n    self.seen = _make_seen() if seen is _MISSING else seen\n    self.cache = _make_cache() if cache is _MISSING else cache\n    self.revalidate = revalidate\n    self.declared = declared\n', _init_114),
+    'packgate.core.rules.child_scripts.ChildReads': ("def __init__(self, names, unresolved):\n    _set(self, 'names', names)\n    _set(self, 'unresolved', unresolved)\n", _init_115),
+    'packgate.core.rules.launch_relations.Judged': ("def __init__(self, outcome, looked, assumed=_default_assumed):\n    _set(self, 'outcome', outcome)\n    _set(self, 'looked', looked)\n    _set(self, 'assumed', assumed)\n", _init_116),
+    'packgate.core.rules.launch_relations.Looked': ("def __init__(self, clause, holds, name, value=_default_value, given=_default_given, site=_default_site, span=_default_span, assumed=_default_assumed, lit=_default_lit):\n    _set(self, 'clause', clause)\n    _set(self, 'holds', holds)\n    _set(self, 'name', name)\n    _set(self, 'value', value)\n    _set(self, 'given', given)\n    _set(self, 'site', site)\n    _set(self, 'span', span)\n    _set(self, 'assumed', assumed)\n    _set(self, 'lit', lit)\n", _init_117),
+    'packgate.core.rules.rule.FixText': ("def __init__(self, en, zh, doc_en=_default_doc_en, doc_zh=_default_doc_zh, applicability=_default_applicability, profile_bound=_default_profile_bound):\n    _set(self, 'en', en)\n    _set(self, 'zh', zh)\n    _set(self, 'doc_en', doc_en)\n    _set(self, 'doc_zh', doc_zh)\n    _set(self, 'applicability', applicability)\n    _set(self, 'profile_bound', profile_bound)\n", _init_118),
+    'packgate.core.rules.rule.Rule': ("def __init__(self, code, name, severity, summary_en, summary_zh, problem_en, problem_zh, rationale_en, rationale_zh, exceptions_en, exceptions_zh, bad, good, messages, fixes, tags=_default_tags, workspace=_default_workspace, exceptions_table=_default_exceptions_table):\n    _set(self, 'code', code)\n    _set(self, 'name', name)\n    _set(self, 'severity', severity)\n    _set(self, 'summary_en', summary_en)\n    _set(self, 'summary_zh', summary_zh)\n    _set(self, 'problem_en', problem_en)\n    _set(self, 'problem_zh', problem_zh)\n    _set(self, 'rationale_en', rationale_en)\n    _set(self, 'rationale_zh', rationale_zh)\n    _set(self, 'exceptions_en', exceptions_en)\n    _set(self, 'exceptions_zh', exceptions_zh)\n    _set(self, 'bad', bad)\n    _set(self, 'good', good)\n    _set(self, 'messages', messages)\n    _set(self, 'fixes', fixes)\n    _set(self, 'tags', tags)\n    _set(self, 'workspace', workspace)\n    _set(self, 'exceptions_table', exceptions_table)\n", _init_119),
+    'packgate.core.rules.rule.Text': ("def __init__(self, en, zh):\n    _set(self, 'en', en)\n    _set(self, 'zh', zh)\n", _init_120),
+    'packgate.core.settings.Settings': ("def __init__(self, profile=_default_profile, lang=_default_lang, select=_default_select, ignore=_default_ignore, severity=_MISSING, exclude=_default_exclude, extend_exclude=_default_extend_exclude, unsafe_fixes=_default_unsafe_fixes, extend_select=_default_extend_select, per_file_ignores=_default_per_file_ignores, fail_level=_default_fail_level, carried=_default_carried, contract=_default_contract):\n    _set(self, 'profile', profile)\n    _set(self, 'lang', lang)\n    _set(self, 'select', select)\n    _set(self, 'ignore', ignore)\n    _set(self, 'severity', _make_severity() if severity is _MISSING else severity)\n    _set(self, 'exclude', exclude)\n    _set(self, 'extend_exclude', extend_exclude)\n    _set(self, 'unsafe_fixes', unsafe_fixes)\n    _set(self, 'extend_select', extend_select)\n    _set(self, 'per_file_ignores', per_file_ignores)\n    _set(self, 'fail_level', fail_level)\n    _set(self, 'carried', carried)\n    _set(self, 'contract', contract)\n", _init_121),
 }

@@ -9,9 +9,9 @@
 A ``__post_init__`` method runs at the end of ``__init__``.
 
 ``@tuple_record`` makes a named tuple of a class with annotated fields, as ``typing.NamedTuple``
-does (fields by name and by index, ``_replace``, ``_make``, ``_fields``, tuple equality, hashing
-and order) without importing typing: creating the flow's twenty-odd NamedTuples and importing
-typing for them was a ninth of a cold `packgate check`.
+does (``collections.namedtuple``'s class, with the class's methods), without importing typing:
+creating the flow's twenty-odd NamedTuples and importing typing for them was a ninth of a cold
+`packgate check`.
 
 Why not dataclasses: importing them (with inspect, ast, dis, tokenize) and creating the core's
 forty-odd classes costs about 20 ms, a quarter of `packgate check one.sh`, which races
@@ -23,8 +23,9 @@ pickled by their fields (the process pool of `check`).
 
 from __future__ import annotations
 
+from collections import namedtuple
 from enum import Enum
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 
 from .record_inits import INITS
 
@@ -105,23 +106,21 @@ def record(cls=None, *, eq: bool = False, frozen: bool = False):
 
 
 def tuple_record(cls):
-    """Make cls a named tuple of its annotated fields (see the module docstring)."""
+    """Make cls a named tuple of its annotated fields (see the module docstring): the class
+    collections.namedtuple makes, with cls's docstring, methods and properties on it, as
+    typing.NamedTuple does."""
     attrs = cls.__dict__
     names = tuple(attrs.get("__annotations__", ()))
-    defaults = {n: attrs[n] for n in names if n in attrs}
-    namespace = {k: v for k, v in attrs.items() if k not in names and k not in ("__dict__", "__weakref__")}
-    namespace.update(__slots__=(), _fields=names, _field_defaults=defaults, __match_args__=names)
-    for index, name in enumerate(names):
-        namespace[name] = _tuplegetter(index, f"Alias for field number {index}")
-    params = ", ".join(f"{n}=_default_{n}" if n in defaults else n for n in names)
-    source = (f"def __new__(_cls, {params}):\n"
-              f"    return _tuple_new(_cls, ({''.join(f'{n}, ' for n in names)}))\n")
-    env = {"_tuple_new": tuple.__new__, **{f"_default_{n}": v for n, v in defaults.items()}}
-    namespace["__new__"] = _new(cls, source, env)
-    namespace.setdefault("__repr__", _tuple_repr)
-    namespace.update(_replace=_tuple_replace, _make=classmethod(_tuple_make), _asdict=_tuple_asdict,
-                     __getnewargs__=_tuple_getnewargs)
-    return type(cls.__name__, (tuple,), namespace)
+    made = namedtuple(cls.__name__, names, defaults=[attrs[n] for n in names if n in attrs],
+                      module=cls.__module__)
+    for key, value in attrs.items():
+        if key not in names and key not in _NOT_COPIED:
+            setattr(made, key, value)
+    made.__qualname__ = cls.__qualname__
+    return made
+
+
+_NOT_COPIED = frozenset(("__dict__", "__weakref__", "__annotations__", "__module__", "__qualname__"))
 
 
 # every record class made in this process: (module.qualname, its __init__'s source, the names of
@@ -135,20 +134,10 @@ def _init(cls, source: str, env: dict):
     return _prebuilt(cls, source, env, "__init__") or _init_on_first_use(cls, source, env)
 
 
-def _new(cls, source: str, env: dict):
-    """A tuple record's __new__: record_inits.py's, else compiled now (every one is called)."""
-    made = _prebuilt(cls, source, env, "__new__")
-    if made is None:
-        exec(source, env)  # noqa: S102 - the source is built in tuple_record() from the class's own field names
-        made = env["__new__"]
-        made.__qualname__ = f"{cls.__qualname__}.__new__"
-    return made
-
-
 def _prebuilt(cls, source: str, env: dict, name: str):
     """The method called name of record_inits.py for cls, when its source there is this one, else None."""
     key = f"{cls.__module__}.{cls.__qualname__}"
-    names = tuple(sorted(n for n in env if n.startswith(("_make_", "_default_", "_tuple_new"))))
+    names = tuple(sorted(n for n in env if n.startswith(("_make_", "_default_"))))
     _MADE.append((key, source, names))
     built = INITS.get(key)
     if built is None or built[0] != source:
@@ -221,43 +210,6 @@ def _by_value(names: tuple):
         return hash(values(self))
 
     return __eq__, __hash__
-
-
-try:  # the fast field accessor namedtuple uses
-    from _collections import _tuplegetter
-except ImportError:  # another Python
-    def _tuplegetter(index: int, doc: str):
-        return property(itemgetter(index), doc=doc)
-
-
-_tuple_new = tuple.__new__
-
-
-def _tuple_repr(self) -> str:
-    inner = ", ".join(f"{n}={v!r}" for n, v in zip(self._fields, self))
-    return f"{type(self).__name__}({inner})"
-
-
-def _tuple_replace(self, /, **changes):
-    made = _tuple_new(type(self), map(changes.pop, self._fields, self))  # as many values as fields
-    if changes:
-        raise ValueError(f"Got unexpected field names: {list(changes)!r}")  # as namedtuple says it
-    return made
-
-
-def _tuple_make(cls, iterable):
-    made = _tuple_new(cls, iterable)
-    if len(made) != len(cls._fields):
-        raise TypeError(f"expected {len(cls._fields)} arguments, got {len(made)}")
-    return made
-
-
-def _tuple_asdict(self) -> dict:
-    return dict(zip(self._fields, self))
-
-
-def _tuple_getnewargs(self) -> tuple:
-    return tuple(self)
 
 
 def _frozen_setattr(self, name, value=None):
