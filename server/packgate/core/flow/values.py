@@ -46,8 +46,13 @@ class Values:
                 v = cache[word] = Val(_KNOWN, word.text, "", lit, (word.start, word.end), self.where.sourced)
             return v
         parts = word.parts
-        v = self.part(parts[0], s) if len(parts) == 1 else concat([self.part(p, s) for p in parts])
-        if v.kind is ValKind.UNSET:  # a word is text: an unset variable's expansion is empty
+        return self.word_value(word, self.part(parts[0], s) if len(parts) == 1
+                               else concat([self.part(p, s) for p in parts]))
+
+    def word_value(self, word: Word, v: Val) -> Val:
+        """A word's value from its parts' joined value v: its span, and "" for an unset
+        variable's expansion (a word is text)."""
+        if v.kind is ValKind.UNSET:
             return Val(_KNOWN, "", span=(word.start, word.end), foreign=self.where.sourced)
         return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end),
                    v.foreign or self.where.sourced, v.origin, v.name, v.required, v.prefix)
@@ -88,24 +93,25 @@ class Values:
                 self.mark_read(var)
                 return self.values(ref.arg, s)
         if word.quote == "" and any(type(p) is Ref and _splits(p) for p in parts):
-            fields = self.fields(word, s)
+            vals = [self.part(p, s) for p in parts]  # each part evaluated once, split or not
+            fields = self.fields(word, vals, s)
             if fields is not None:
                 return fields
-        v = self.value(word, s)
-        return [v]
+            return [self.word_value(word, vals[0] if len(vals) == 1 else concat(vals))]
+        return [self.value(word, s)]
 
-    def fields(self, word: Word, s: State) -> Optional[list]:
-        """The words an unquoted word with plain expansions becomes (field splitting at bash's
-        default IFS, an empty expansion no word), when every part is known; else None. Under an
-        IFS of the script's, a word whose expansions hold none of its characters is one word (an
-        empty one none); another is unknown, as what splits it is not followed here."""
+    def fields(self, word: Word, vals: list, s: State) -> Optional[list]:
+        """The words an unquoted word with plain expansions becomes, given its parts' values
+        (field splitting at bash's default IFS, an empty expansion no word), when every part is
+        known; else None. Under an IFS of the script's, a word whose expansions hold none of its
+        characters is one word (an empty one none); another is unknown, as what splits it is
+        not followed here."""
         ifs = s.vars.get("IFS")
         own_ifs = ifs is not None and ifs.val.kind is not ValKind.UNSET and ifs.val.text != " \t\n"
         out, cur, started, whole = [], [], False, []
-        for p in word.parts:
+        for p, v in zip(word.parts, vals):
             if type(p) is Ref and not p.quoted and not _splits(p):
                 return None  # ${X:-a b}, ${A[@]}...: read as one word, as before
-            v = self.part(p, s)
             if v.kind is not _KNOWN and v.kind is not ValKind.UNSET:
                 return None
             whole.append(v.text)
@@ -148,8 +154,8 @@ class Values:
             if p.reason == "script-dir" and self.where.file_stack[-1]:
                 return Val(_KNOWN, os.path.dirname(self.where.file_stack[-1]))
             if p.text and p.reason == "arithmetic":
-                n, assigned = evaluate(p.text, self.arith_lookup(s))
-                if n is not None and not assigned:  # one that assigns is not followed here
+                n = self.arithmetic(p.text, s)
+                if n is not None:  # (one that assigns is not followed here)
                     return Val(_KNOWN, str(n), foreign=self.where.sourced)
             return Val(_UNKNOWN, via=p.reason, origin=_NOBODY)
         return self.ref(p, s)
