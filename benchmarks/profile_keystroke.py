@@ -33,6 +33,7 @@ import pstats
 import statistics
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -110,6 +111,33 @@ def replay(text: str, spots: list, profile: cProfile.Profile | None = None,
 WALKS = ("analyze_flow", "analyze_flow_for_editor")
 
 
+@contextmanager
+def wrapped(places: list, spent: dict):
+    """While inside, each (owner, attribute, key) of places adds the seconds its calls take to
+    spent[key] (an attribute holding a dict of functions, the checks: each of them, into the
+    same key); put back on the way out."""
+    def timed(fn, key):
+        def call(*args, **kwargs):
+            t0 = clock()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[key] = spent.get(key, 0.0) + clock() - t0
+        return call
+
+    undo = []
+    try:
+        for owner, name, key in places:
+            original = getattr(owner, name)
+            undo.append((owner, name, original))
+            setattr(owner, name, {code: timed(fn, key) for code, fn in original.items()}
+                    if type(original) is dict else timed(original, key))
+        yield
+    finally:
+        for owner, name, original in reversed(undo):
+            setattr(owner, name, original)
+
+
 def by_place(text: str, spots: list) -> dict:
     """Median seconds of a keystroke by the kind of its spot (the syntax-breaking ones by word,
     the others together) and by whether it typed or deleted: name -> (count, whole keystroke,
@@ -117,34 +145,16 @@ def by_place(text: str, spots: list) -> dict:
     imports when it runs, and the engine's ways into the walk, WALKS, wrapped for this replay only)."""
     import packgate.core.engine as engine
     import packgate.core.parse.edit as edit
-    spent = {"parse": 0.0, "walk": 0.0}
+    spent: dict = {}
     split: list = []  # per keystroke: (re-parse, walk)
 
-    def timed(fn, key):
-        def call(*args, **kwargs):
-            t0 = clock()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                spent[key] += clock() - t0
-        return call
-
     def each(n: int) -> None:
-        split.append((spent["parse"], spent["walk"]))
-        clear()
+        split.append((spent.get("parse", 0.0), spent.get("walk", 0.0)))
+        spent.clear()
 
-    def clear() -> None:
-        spent["parse"] = spent["walk"] = 0.0
-
-    wrapped = {(edit, "reparse"): "parse", **{(engine, name): "walk" for name in WALKS if hasattr(engine, name)}}
-    originals = {place: getattr(*place) for place in wrapped}
-    for (module, name), key in wrapped.items():
-        setattr(module, name, timed(originals[module, name], key))
-    try:
-        times = replay(text, spots, each=each, opened=clear)
-    finally:
-        for (module, name), fn in originals.items():
-            setattr(module, name, fn)
+    places = [(edit, "reparse", "parse")] + [(engine, name, "walk") for name in WALKS if hasattr(engine, name)]
+    with wrapped(places, spent):
+        times = replay(text, spots, each=each, opened=spent.clear)
     rows: dict = {}
     for n, (whole, (parse, walk)) in enumerate(zip(times, split)):
         spot = spots[n // 2]
@@ -178,29 +188,14 @@ def phases(text: str, spots: list, slowest: float) -> tuple:
     import importlib
     spent: dict = {}
     split: list = []
-
-    def timed(fn, key):
-        def call(*args, **kwargs):
-            t0 = clock()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                spent[key] = spent.get(key, 0.0) + clock() - t0
-        return call
-
-    undo = []
+    places = []
     for module, attribute, key in PLACES:
         owner = sys.modules[module] if module == __name__ else importlib.import_module(module)
         *path, name = attribute.split(".")
         for part in path:
             owner = getattr(owner, part)
-        original = getattr(owner, name)
-        undo.append((owner, name, original))
-        if type(original) is dict:  # the checks: each wrapped, into one phase
-            setattr(owner, name, {code: timed(check, key) for code, check in original.items()})
-        else:
-            setattr(owner, name, timed(original, key))
-    try:
+        places.append((owner, name, key))
+    with wrapped(places, spent):
         times = replay(text, spots, each=lambda n: (split.append(dict(spent)), spent.clear()), opened=spent.clear)
         lints, lint_split = [], []
         for _ in range(5):
@@ -209,9 +204,6 @@ def phases(text: str, spots: list, slowest: float) -> tuple:
             packgate.lint(text)
             lints.append(clock() - t0)
             lint_split.append(dict(spent))
-    finally:
-        for owner, name, original in reversed(undo):
-            setattr(owner, name, original)
     order = sorted(range(len(times)), key=times.__getitem__)
     worst = order[-max(1, round(len(times) * slowest)):]
     rows = [(key, statistics.mean(split[i].get(key, 0.0) for i in worst), statistics.mean(x.get(key, 0.0) for x in split),
