@@ -211,7 +211,11 @@ class Values:
         alt = self.value(r.arg, s) if r.arg is not None else Val(_KNOWN, "")
         if is_set:
             return base
-        if base.kind == _UNKNOWN:
+        if base.kind == _UNKNOWN and base.origin == _NOBODY:
+            # made at run time (a command's output, `read`): no caller can override it, and
+            # whether it is empty is as unknown as its text, so the default is only a maybe
+            result = Val(_UNKNOWN, via=base.via, origin=_NOBODY)
+        elif base.kind == _UNKNOWN:
             if alt.kind == _KNOWN:
                 result = Val(_DEFAULT, alt.text, via=base.via, lit=alt.lit, foreign=alt.foreign,
                              origin=_FROM_DEFAULT, name=base.name)

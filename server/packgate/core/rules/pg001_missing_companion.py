@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from .. import gates as G
 from ..fixes import insert_statement_after, quote_like
-from ..flow import ValKind
+from ..flow import Origin, ValKind
 from ..findings import Applicability, Edit
 from ..parse import AssignMode
-from .base import Context, shown, value_edit
+from .base import Context, one_line, shown, value_edit
 from .packing import WRONG, launch_verdicts
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
 
@@ -35,10 +35,15 @@ RULE = Rule(
     rationale_en=(
         "The combination is what matters, and it is decided by what the launch command inherits. "
         "packgate checks it at every launch (or at the end of a file that only sets variables), "
-        "on every path through the script, and points at the gate that is on."),
+        "on every path through the script, and points at the gate that is on. Where one gate is "
+        "made at run time (a command's output, `read`, a container's `--env-file`) the script "
+        "cannot know the pair, and packgate says so as information; a default over such a value "
+        "(`X=$(cat f)`, then `${X:-0}`) is a maybe too, unlike a default over the caller's variable."),
     rationale_zh=(
         "关键在于组合，而组合取决于启动命令继承到的环境。packgate 在每个启动命令处（没有启动命令的文件则在文件末尾）、"
-        "沿脚本的每条执行路径检查它，并指向已打开的那个开关。"),
+        "沿脚本的每条执行路径检查它，并指向已打开的那个开关。若某个开关的值在运行时才产生（命令的输出、`read`、"
+        "容器的 `--env-file`），脚本无法确定这对开关的组合，packgate 以 information 级别提示；在这种值上的默认值"
+        "（`X=$(cat f)` 之后的 `${X:-0}`）同样只是可能的取值，与调用方变量上的默认值不同。"),
     exceptions_en=(
         "With `--packing-sft-data` the batch layer forwards `cu_lengths` by itself, so the "
         "encoding gate alone is fine. A deliberate A/B control run (encoding gate only, to measure "
@@ -80,6 +85,12 @@ RULE = Rule(
             "docker run, or turn {on} off",
             "{launch}的容器内 {on} 为 {on_value}，但 {off} {off_state}：传给模型的 cu_lengths "
             "与子样本的编码方式不一致。请在 docker run 中加上 -e {spec}，或关闭 {on}"),
+        # one gate is decided by the script, the other is made at run time
+        "unknown": Text(
+            "{known} is {known_state} at {launch} but {unknown} comes from {via}, which the "
+            "script cannot know: the two gates must be both 1 or both off",
+            "{launch}启动时 {known} {known_state}，但 {unknown} 来自 {via}，脚本无法确定其值："
+            "两个开关必须同为 1 或同时关闭"),
     },
     fixes={
         "insert": FixText(
@@ -118,6 +129,8 @@ def check(ctx: Context) -> None:
     for launch in ctx.flow.launches:
         verdicts = launch_verdicts(ctx, launch)
         kinds = {v[0] for v in verdicts}
+        if G.Verdict.UNKNOWN in kinds:
+            _report_unknown(ctx, launch, verdicts)
         if not kinds or not kinds <= set(WRONG) or len(kinds) != 1:
             continue
         for path, (verdict, enc, batch) in zip(launch.paths, verdicts):
@@ -132,6 +145,42 @@ def check(ctx: Context) -> None:
             if _explained(off, ctx):
                 continue
             _report(ctx, launch, verdict, on, off, on_name, off_name, path)
+
+
+def _report_unknown(ctx: Context, launch, verdicts) -> None:
+    """Information where one gate is known and the other is made at run time (a command's
+    output, `read`, a file the container reads): the script cannot know the pair."""
+    encoding = ctx.profile.encoding[-1]
+    for verdict, enc, batch in verdicts:
+        if verdict != G.Verdict.UNKNOWN or enc is None:
+            continue
+        enc_unknown = enc.val.kind == ValKind.UNKNOWN
+        if enc_unknown == (batch.val.kind == ValKind.UNKNOWN):
+            continue  # both unknown: they may well agree, and nothing is known to compare
+        if (enc if enc_unknown else batch).val.origin != Origin.UNKNOWN:
+            continue  # the caller's variable or argument: the caller's choice, as a caller's default is
+        if enc_unknown:
+            unknown, unknown_name, known, known_name = enc, _origin_name(enc) or encoding, batch, ctx.profile.batch
+        else:
+            unknown, unknown_name, known, known_name = batch, ctx.profile.batch, enc, _origin_name(enc) or encoding
+        if known.val.kind == ValKind.UNSET:
+            state = ("not set", "未设置")
+        else:
+            state = (repr(known.val.text), f"为 {known.val.text!r}")
+        msg = ctx.message(RULE, "unknown", known=known_name, known_state=state,
+                          unknown=unknown_name, via=one_line(unknown.val.via or "?"),
+                          launch=ctx.launch_name(launch))
+        site = unknown.origin if unknown.origin is not None else known.origin
+        if site is not None and site.file is None:
+            start, end = site.name_start, site.name_end
+        else:
+            start, end = launch.name_start, launch.name_end
+        related = [ctx.launch_related(launch)]
+        if known.origin is not None and known.origin is not site and known.origin.file is None:
+            related.append(ctx.site_related(known.origin, f"{known_name} is set to {known.val.text!r} here",
+                                            f"{known_name} 在这里被设为 {known.val.text!r}"))
+        ctx.emit(RULE, msg, start, end, related=related, severity="information",
+                 dedupe=(start, end, "unknown"), launch=launch)
 
 
 def _origin_name(seen) -> str:
