@@ -71,3 +71,46 @@ def test_micro_batch_size_default_over_a_run_time_value_is_information():
     # the caller's default stays the error the contract describes (`${4:-2}`)
     text = text.replace("${MBS:-2}", "${4:-2}")
     assert [(c, s) for c, s, _ in findings(text)] == [("PG003", "error")]
+
+
+# names made at run time: the gate assigned may be any, so none is claimed wrong after it
+
+@pytest.mark.parametrize("assign", [
+    'printf -v "$name" 1',
+    'read -r "$name" <<< 1',
+    'mapfile -t "$name" <<< 1',
+    'declare -n R="$name"; R=1',
+])
+def test_assignment_to_a_name_the_script_cannot_know(assign):
+    text = ("export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=0\nname=$(cat gate-name)\n" + assign + "\n"
+            + LAUNCH)
+    assert not [f for f in findings(text) if f[1] == "error"]
+
+
+@pytest.mark.parametrize("assign", [
+    'name=OFFLINE_PACKED_DATA; printf -v "$name" 1',
+    'for name in OFFLINE_PACKED_DATA; do printf -v "$name" %s 1; done',
+    'declare -n R=OFFLINE_PACKED_DATA; R=1',
+    'declare -n R; R=OFFLINE_PACKED_DATA; R=1',
+    'f() { local -n ref=$1; ref=$2; }; f OFFLINE_PACKED_DATA 1',
+])
+def test_assignment_to_a_name_the_path_knows(assign):
+    text = "export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=0\n" + assign + "\n" + LAUNCH
+    assert [f for f in findings(text) if f[0] == "PG001"] == []
+
+
+def test_nameref_to_a_gate_names_the_gate_in_findings():
+    text = "export OFFLINE_PACKING_BMR=1\ndeclare -n R=OFFLINE_PACKED_DATA\nR=0\nexport R\n" + LAUNCH
+    [f] = analyze("#!/bin/bash\n" + text, settings=Settings(lang="en")).findings
+    assert f.code == "PG001" and "OFFLINE_PACKED_DATA is '0'" in f.message
+    [related] = [r for r in f.related if "set to" in r.message]
+    at = ("#!/bin/bash\n" + text).index("R=0")
+    assert (related.start, related.end) == (at, at + 1)  # the assignment as written: `R=0`
+
+
+def test_a_local_reference_is_gone_after_the_call():
+    text = ("export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\nref=plain\n"
+            "f() { local -n ref=$1; ref=1; }\nf OFFLINE_PACKED_DATA\nref=0\n" + LAUNCH)
+    # `ref=0` after the call is the plain variable again: the gate keeps 1 (the call's
+    # assignment of the same value is PG008's information, nothing more)
+    assert [code for code, _, _ in findings(text)] == ["PG008"]

@@ -24,7 +24,7 @@ from .effects import (AsCommand, AssignWord, ChildEnv, Declare, Environ, NewPosi
                       UnsetNames, attributes_of)
 from .arith import assigned_names, read_names
 from .facts import Origin, Stop, Val, ValKind
-from .printf import formatted
+from .input_builtins import NAMED, READ, mapfile, printf, printf_acts, printf_assigns, read, read_assigns, word_refs_of
 from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues
 
@@ -244,128 +244,13 @@ def source(c: Call):
     return (Source(c.words[1], c.vals[1]),)
 
 
-_READ = Val(ValKind.UNKNOWN, via="read", origin=Origin.UNKNOWN)
-_READ_PLAIN = frozenset(("-r",))  # options that leave the default splitting of one line
-_IFS_WHITE = " \t\n"
-
-
-def stdin_text(c: Call) -> Optional[str]:
-    """What the command reads from a here-string or here-document, when the path knows it
-    (a here-string gets a newline at its end)."""
-    word = c.cmd.stdin
-    if word is None or any(a.name == "IFS" for a in c.prefix) or "IFS" in c.s.vars:
-        return None
-    val = c.vals.flow.value(word, c.s)
-    return val.text if val.kind == ValKind.KNOWN else None
-
-
-def read(c: Call):
-    """`read NAME...`: the names get a value the script cannot know; from a here-string the
-    path knows, `read [-r] A B` splits its first line on blanks (the last name gets the rest,
-    a name past the words gets "")."""
-    names = [c.names[j] for j in c.rest]
-    plain = [t for t in names if not t.startswith("-")]
-    text = stdin_text(c) if all(t in _READ_PLAIN for t in names if t.startswith("-")) else None
-    if text is None or "\\" in text and "-r" not in names or not all(is_name(t) for t in plain):
-        return [SetValue(t, _READ) for t in plain if is_name(t)]
-    if "\n" not in text:
-        return [SetValue(t, _READ) for t in plain]  # no whole line: read fails, but may have set some
-    fields = text.split("\n", 1)[0].strip(_IFS_WHITE).split(None, max(len(plain) - 1, 0))
-    out: list = [SetValue(name, Val(ValKind.KNOWN, fields[k] if k < len(fields) else ""))
-                 for k, name in enumerate(plain)]
-    out.append(_STATUS_OK)
-    return out
-
-
-_PRINTF = Val(ValKind.UNKNOWN, via="printf -v", origin=Origin.UNKNOWN)
-
-
-def printf(c: Call):
-    """`printf -v NAME FORMAT [ARGUMENT...]`: NAME gets the formatted text (flow/printf.py) where
-    the path knows the format and the arguments, else a value the script cannot know; the
-    name keeps its export mark. Without -v, printf only prints."""
-    rest = c.rest
-    target = _printf_target([c.names[j] for j in rest[:2]])
-    if target is None:
-        return None
-    name, k = target
-    if k < len(rest) and c.names[rest[k]] == "--":
-        k += 1
-    if k >= len(rest):
-        return None  # no format: printf refuses, NAME stays as it was
-    vals: list = []
-    for j in rest[k:]:
-        vals.extend(c.vals.flow.values(c.words[j], c.s))
-    if not vals or any(v.kind != ValKind.KNOWN and v.kind != ValKind.DEFAULT for v in vals):
-        return (SetValue(name, _PRINTF),)
-    text = formatted(vals[0].text, [v.text for v in vals[1:]])
-    if text is None:
-        return (SetValue(name, _PRINTF),)
-    default = next((v for v in vals if v.kind == ValKind.DEFAULT), None)
-    if default is None:
-        return (SetValue(name, Val(ValKind.KNOWN, text)), _STATUS_OK)
-    # `printf -v A '%s' "${MBS:-1}"`: the text, unless the caller sets what the default stands for
-    return (SetValue(name, Val(ValKind.DEFAULT, text, via=default.via, origin=Origin.DEFAULT, name=default.name)),
-            _STATUS_OK)
-
-
-def _printf_target(texts: list) -> Optional[tuple]:
-    """(NAME, the words `-v NAME` took) of printf's first words' texts (`-v NAME`, `-vNAME`); None
-    without -v, or for an element (`-v A[1]`) or a name made at run time, which are not followed."""
-    first = texts[0] if texts else None
-    if first == "-v" and len(texts) >= 2:
-        name, k = texts[1], 2
-    elif first is not None and first.startswith("-v") and len(first) > 2:
-        name, k = first[2:], 1
-    else:
-        return None
-    return (name, k) if name is not None and is_name(name) else None
-
-
-def printf_acts(cmd: Command) -> bool:
-    """Whether a printf assigns (`-v NAME`): without it, it only prints."""
-    return _printf_target([w.text for w in cmd.words[1:3]]) is not None
-
-
-def printf_assigns(cmd: Command) -> list:
-    """What `printf -v NAME` assigns, for the passes before the walk: NAME, from every name its
-    words expand."""
-    target = _printf_target([w.text for w in cmd.words[1:3]])
-    if target is None:
-        return []
-    reads: frozenset = frozenset()
-    for w in cmd.words[1:]:
-        reads |= _word_refs_of(w)
-    return [(target[0], reads)]
-
-
-def mapfile(c: Call):
-    """`mapfile [-t] NAME` / `readarray`: NAME gets the lines of a here-string or here-document
-    the path knows (-t: without their newlines); else lines the script cannot know."""
-    names = [c.names[j] for j in c.rest]
-    options = [t for t in names if t.startswith("-")]
-    plain = [t for t in names if not t.startswith("-")]
-    name = plain[-1] if plain else "MAPFILE"
-    if not is_name(name):
-        return ()
-    text = stdin_text(c) if all(t == "-t" for t in options) and len(plain) <= 1 else None
-    if text is None:
-        return (SetValue(name, _READ),)
-    strip = "-t" in options
-    lines = text.split("\n")
-    elems = tuple(Val(ValKind.KNOWN, line if strip else line + "\n") for line in lines[:-1])
-    if lines[-1]:
-        elems += (Val(ValKind.KNOWN, lines[-1]),)
-    return (SetValue(name, elems[0] if elems else Val(ValKind.KNOWN, ""), array=elems), _STATUS_OK)
-
-
 def getopts(c: Call):
     """`getopts SPEC NAME`: NAME and OPTARG get what the caller's arguments hold (unknown);
     whether an option is left is not known either."""
     plain = [c.names[j] for j in c.rest]
-    out: list = [SetValue("OPTARG", _READ)]
+    out: list = [SetValue("OPTARG", READ)]
     if len(plain) >= 2 and is_name(plain[1]):
-        out.append(SetValue(plain[1], _READ))
+        out.append(SetValue(plain[1], READ))
     out.append(Status(None))
     return out
 
@@ -397,7 +282,7 @@ def arith_assigns(cmd: Command) -> list:
     out = []
     for w in cmd.words[1:]:
         text = w.text if w.text is not None else w.raw
-        reads = read_names(text) | _word_refs_of(w)
+        reads = read_names(text) | word_refs_of(w)
         out.extend((name, reads) for name in assigned_names(text))
         out.append((STATUS, reads))  # its status too: under set -e or in a condition it decides the path
     return out
@@ -406,35 +291,8 @@ def arith_assigns(cmd: Command) -> list:
 STATUS = "?"  # the name the passes before the walk give a command's status (a root: it decides paths)
 
 
-def read_assigns(cmd: Command) -> list:
-    """What `read`, `mapfile` assign from their input, for the passes before the walk."""
-    if cmd.stdin is None:
-        return []
-    reads = _word_refs_of(cmd.stdin) | _IFS
-    names = [w.text for w in cmd.words[1:] if w.text is not None and is_name(w.text)]
-    return [(name, reads) for name in names or ["MAPFILE"]]
-
-
-_IFS = frozenset(("IFS",))  # how read splits its line: a script's IFS makes it unknown
-
-
-def _word_refs_of(word: Word) -> frozenset:
-    """The names a word expands, at any depth (its subscripts too)."""
-    out, stack = set(), list(word.parts)
-    while stack:
-        p = stack.pop()
-        if type(p) is Ref:
-            out.add(p.name)
-            if p.arg is not None:
-                stack.extend(p.arg.parts)
-            if p.index is not None:
-                stack.extend(p.index.parts)
-    return frozenset(out)
-
-
 _EVAL = Val(ValKind.UNKNOWN, via="eval", origin=Origin.UNKNOWN)
 _EVAL_ANY = tuple(SetValue(gate, _EVAL, True) for gate in G.GATES)
-_NAMED = Val(ValKind.UNKNOWN, via="a name made at run time", origin=Origin.UNKNOWN)
 _LITERAL_NAME = Val(ValKind.KNOWN)
 
 
@@ -477,7 +335,7 @@ def declare(c: Call):
             if v.kind != ValKind.KNOWN:
                 if exported and not local:  # PG009 says what could not be seen
                     return tuple(out) + (UnreadNames(w.start, w.end, w.raw or "?"), _STATUS_OK)
-                return tuple(out) + tuple(SetValue(g, _NAMED, True if exported else None, local=local)
+                return tuple(out) + tuple(SetValue(g, NAMED, True if exported else None, local=local)
                                           for g in G.GATES) + (_STATUS_OK,)
             name, eq, value = v.text.partition("=")
             if not is_name(name):
@@ -523,7 +381,7 @@ def _unset_any(names: list, c: Call, option: str) -> tuple:
     if "f" in option:
         return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, True, False, c.cmd),)
     return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, False, "n" in option, c.cmd),) + \
-        tuple(SetValue(g, _NAMED) for g in G.GATES)
+        tuple(SetValue(g, NAMED) for g in G.GATES)
 
 
 def eval_(c: Call):

@@ -11,11 +11,13 @@ from .. import gates as G
 from ..parse.model import Assign, AssignMode, Exit, ExportNames, Lit, Occurrence, SetOpt, Unset, Word
 from .arith import evaluate
 from .commands import attributes, quiet_status
+from .input_builtins import NAMED
 from .effects import Attribute, Declare, Option, SetOption, Status, StopPath, UnsetNames, attributes_of
 from .facts import UNSET, GateSite, Origin, Overwrite, Stop, Val, ValKind, Var, keeps_export
+from ..records import replace
 from .record import Define
 from .state import FAILED, OK, State
-from .values import concat, element_of, with_element
+from .values import concat, element_of, referent, with_element
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
 if TYPE_CHECKING:
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
 _KNOWN = ValKind.KNOWN
 _NONE: frozenset = frozenset()
 _READONLY, _INTEGER, _ASSOC = Attribute.READONLY, Attribute.INTEGER, Attribute.ASSOC
+_NAMEREF, _NAMEREF_ORIGIN = Attribute.NAMEREF, Origin.NAMEREF
 # assignments that do not reassign this shell's variable (a readonly one stays as it is)
 _NOT_REASSIGNING = frozenset((AssignMode.PREFIX, AssignMode.ENV, AssignMode.ENV_UNSET, AssignMode.DOCKER))
 
@@ -38,6 +41,7 @@ class Declarations:
 
     def __init__(self, inp, where, rec, evaluator) -> None:
         self.inp, self.where, self.rec, self.evaluator = inp, where, rec, evaluator
+        self.redirected: dict = {}  # (an assignment to a nameref, its target) -> the target's Assign
 
     def assignment(self, st: Assign, states: list) -> list:
         """NAME=value (plain, exported, declared or local) on every path: status 0 (a plain
@@ -81,9 +85,16 @@ class Declarations:
                 s.integers = s.integers | names
             if _ASSOC in e.attributes:
                 s.assocs = s.assocs | names
+            if _NAMEREF in e.attributes:  # `declare -n R`: a reference without a target yet
+                for name in names:
+                    if e.local:
+                        s.save_local(name)
+                    s.set(name, Var(Val(ValKind.UNSET, origin=_NAMEREF_ORIGIN), False, None))
+                continue
             if e.export is None:
                 continue
             for name, _, _ in e.names:
+                name = referent(s, name) or name  # `export R` exports what R stands for
                 var = s.vars.get(name)
                 if not e.export:
                     if var is not None:
@@ -96,7 +107,7 @@ class Declarations:
 
     def unset(self, e: UnsetNames, states: list) -> list:
         """`unset NAME...` removes the variables (an overwrite of their assignments); `-f` the
-        functions instead, `-n` namerefs (none here); a readonly name stays, status 1."""
+        functions instead, `-n` a nameref itself (nothing else); a readonly name stays, status 1."""
         if e.functions:
             for name, _, _ in e.names:
                 if name in self.rec.functions:
@@ -105,13 +116,15 @@ class Declarations:
             for s in states:
                 s.status = OK
             return states
-        if e.namerefs:
-            for s in states:
-                s.status = OK
-            return states
         for s in states:
             s.status = OK
             for name, _, _ in e.names:
+                if e.namerefs:  # `unset -n R`: the reference R itself; a plain variable stays
+                    var = s.vars.get(name)
+                    if var is None or var.val.origin is not _NAMEREF_ORIGIN:
+                        continue
+                else:  # `unset R` unsets what R stands for
+                    name = referent(s, name) or name
                 if name in s.readonly:
                     s.status = FAILED
                     continue
@@ -125,12 +138,18 @@ class Declarations:
         """What an assignment does to one path: the value, the export mark, a local's frame; to
         a readonly name it fails (status 1) and changes nothing but an export's mark."""
         old = s.vars.get(a.name)
+        declared = attributes(a.keyword) if a.keyword else _NONE
+        if (old is not None and old.val.origin is _NAMEREF_ORIGIN or declared and _NAMEREF in declared) \
+                and a.mode not in _NOT_REASSIGNING:
+            a = self.through_nameref(s, a, old, declared)
+            if a is None:
+                return
+            old = s.vars.get(a.name)
         if a.name in s.readonly and a.mode not in _NOT_REASSIGNING:
             s.status = FAILED
             if a.mode == AssignMode.EXPORT and old is not None:
                 s.set(a.name, old._replace(exported=True))
             return
-        declared = attributes(a.keyword) if a.keyword else _NONE
         if a.mode == AssignMode.READONLY or _READONLY in declared:
             s.readonly = s.readonly | {a.name}
         if declared:
@@ -178,6 +197,44 @@ class Declarations:
             self.rec.gate_sites.setdefault(a, GateSite(a, value))
             if a.file is not None and self.where.via is not None:
                 self.rec.sourced_at.setdefault(a, self.where.via)
+
+    def through_nameref(self, s: State, a: Assign, old: Optional[Var], declared: frozenset) -> Optional[Assign]:
+        """An assignment that involves a nameref: `declare -n R=X` (or `R=X` after `declare -n R`)
+        makes R one, and is done (None); `R=1` after it is an assignment to X (the Assign to go
+        on with), or, where the path cannot tell X, makes every gate unknown (None)."""
+        if _NAMEREF in declared or old.val.kind is ValKind.UNSET:
+            self.nameref(s, a, old)
+            return None
+        target = referent(s, a.name)
+        if target is None:
+            for gate in G.GATES:  # any gate may be the one assigned
+                s.set(gate, Var(NAMED, keeps_export(s.vars.get(gate)) or s.allexport, None))
+            return None
+        return self.redirect(a, target)
+
+    def redirect(self, a: Assign, target: str) -> Assign:
+        """The assignment as one of the variable a nameref points to: the same spans, the
+        target's name (one copy per assignment and target, so findings stay one per site)."""
+        key = (a, target)
+        found = self.redirected.get(key)
+        if found is None:
+            found = self.redirected[key] = replace(a, name=target)
+        return found
+
+    def nameref(self, s: State, a: Assign, old: Optional[Var]) -> None:
+        """`declare -n R=X` (`local -n`): R now stands for X, whose name is R's value; a name the
+        path cannot tell (or an element, `A[1]`) makes R a reference nobody can follow."""
+        if a.value is None:
+            value = Val(ValKind.UNSET, origin=_NAMEREF_ORIGIN)  # `declare -n R`: no target yet
+        else:
+            named = self.evaluator.value(a.value, s)
+            known = named.kind is _KNOWN or named.kind is ValKind.DEFAULT
+            value = Val(_KNOWN if known else ValKind.UNKNOWN, named.text if known else "",
+                        via="a name made at run time", origin=_NAMEREF_ORIGIN)
+        if a.mode == AssignMode.LOCAL or (a.mode == AssignMode.DECLARE and s.frames
+                                          and Attribute.GLOBAL not in attributes(a.keyword or "")):
+            s.save_local(a.name)
+        s.set(a.name, Var(value, a.exported or s.allexport or keeps_export(old), a))
 
     def elements(self, s: State, a: Assign, old: Optional[Var]) -> tuple:
         """(elements, keys, the value `$NAME` gives) after `A[key]=v` or `A=([key]=v ...)`: an

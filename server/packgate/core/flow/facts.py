@@ -36,6 +36,7 @@ class Origin(TextEnum):
     DEFAULT = "default"  # a default of the script's, which the caller's `name` may override
     INHERITED = "inherited"  # a variable the script read from its caller, set or unset as it came
     UNKNOWN = "unknown"  # a command's output, `read`, `eval`, a mix of several: nobody to name
+    NAMEREF = "nameref"  # the variable is a reference (`declare -n`) to the one `text` names
 
 
 class Stop(TextEnum):
@@ -115,6 +116,9 @@ class Val:
 
 
 UNSET = Val(ValKind.UNSET)
+# a gate after an input no static reading can see (an unfollowed `source`, `export "$k=$v"`):
+# PG009 reports the input, so nothing else need say the gate is unknown
+UNREAD = Val(ValKind.UNKNOWN, via="a file packgate could not read", origin=Origin.UNKNOWN)
 
 
 @tuple_record

@@ -127,7 +127,7 @@ class _Summary:
     functions: list  # (name, FuncDef)
     commands: list
     arrays: list  # array assignments: their deps once flag-like names are known
-    opaque: bool  # a source, . or eval command: names can flow where the walk cannot see
+    opaque: bool  # a source, . or eval command, a nameref: names can flow where the passes cannot see
     subjects: list  # the words after `case`: a subject the path knows picks the arm
     launch: dict  # id of a word list here -> {(python, flag-like names): the names its launch reads}
     exported: list  # names an export gives the environment (the launch contract reads any of them)
@@ -156,13 +156,19 @@ def _summarize(top) -> _Summary:
             values.append((st.name, words))
             if st.exported:
                 exported.append(st.name)
-            if st.keyword and Attribute.INTEGER in attributes(st.keyword):
-                integers.append(st.name)
+            if st.keyword:
+                declared = attributes(st.keyword)
+                if Attribute.INTEGER in declared:
+                    integers.append(st.name)
+                if Attribute.NAMEREF in declared:
+                    opaque = True  # `declare -n R=X`: an assignment to R is one to X
         elif kind is ExportNames:
             if st.exports and not st.negate:
                 exported.extend(n for n, _, _ in st.names)
             if "i" in st.attributes:
                 integers.extend(n for n, _, _ in st.names)
+            if "n" in st.attributes:
+                opaque = True
         elif kind is SetOpt:
             allexport = allexport or st.allexport
         elif kind is Command:
@@ -194,12 +200,12 @@ def _summarize(top) -> _Summary:
 def _sig(sm: _Summary) -> tuple:
     """Everything relevant_names reads of a summary, as one value: two statements with equal
     sigs give the same relevant names (a function's body by what _passes_args reads of it, the
-    rest of it being in the summary already; `opaque` follows from the command names)."""
+    rest of it being in the summary already)."""
     return (tuple((n, frozenset(r)) for n, r in sm.deps), tuple((n, _any_lead(w, _is_flag)) for n, w in sm.values),
             tuple((n, _body_shape(f)) for n, f in sm.functions),
             tuple((c.words[0].text if c.words else None, _words_sig(c.words)) for c in sm.commands),
             tuple((a.name, _words_sig(a.array)) for a in sm.arrays), frozenset(_word_refs(sm.subjects)),
-            tuple(sm.exported), sm.allexport, tuple(sm.integers))
+            tuple(sm.exported), sm.allexport, tuple(sm.integers), sm.opaque)
 
 
 def _body_shape(fdef) -> tuple:

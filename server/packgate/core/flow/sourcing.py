@@ -10,7 +10,7 @@ from .. import gates as G
 from ..parse import parse_bytes
 from ..parse.model import Command, DirectiveKind, Opaque, Word
 from ..parse.words import SUBSTITUTION
-from .facts import Origin, Reason, Stop, Unfollowed, UnfollowedKind, Val, ValKind, Var
+from .facts import UNREAD, Reason, Stop, Unfollowed, UnfollowedKind, Val, ValKind, Var
 from .state import State
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 MAX_SOURCE_DEPTH = 8
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)
 # a gate after a file packgate could not read: whatever the file made of it
-_UNREAD = Val(ValKind.UNKNOWN, via="a file packgate could not read", origin=Origin.UNKNOWN)
 
 
 class Sourcing:
@@ -104,7 +103,7 @@ class Sourcing:
         if kind is not None:
             self.rec.unfollowed.append(Unfollowed(*where, Reason(kind, detail)))
         for gate in G.GATES:
-            s.set(gate, Var(_UNREAD, True, None))
+            s.set(gate, Var(UNREAD, True, None))
         return [s]
 
     def writes_file(self, written: str) -> bool:

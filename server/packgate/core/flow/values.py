@@ -9,6 +9,7 @@ import re
 from .. import gates as G
 from ..parse.model import Assign, AssignMode, Lit, Opaque, Ref, Word
 from ..parse.words import is_name
+from ..records import replace
 from .transforms import case_changed, removed, replaced, substring
 from .transforms import length as length_of
 from .arith import evaluate
@@ -166,6 +167,8 @@ class Values:
             return self.special_ref(r, s)
         var = s.vars.get(r.name)
         if var is not None:
+            if var.val.origin is _NAMEREF and var.val.kind is not ValKind.UNSET:
+                return self.through_nameref(r, var, s)
             self.mark_read(var)
         name = r.name
         positional = name.isdigit() and name.isascii() or name in _SPECIAL_PARAMETERS
@@ -178,20 +181,7 @@ class Values:
         elif s.container and not positional:
             base = UNSET  # a container starts from an empty environment
         else:  # the caller's environment or argument: the script cannot know it
-            shown = "$" + r.name if positional else r.name
-            required = s.nounset and r.op == ""  # set -u ends the script at an unset $X: here it was set
-            if required:
-                shown = f"the caller's {shown} (set, or set -u stops the script)"
-            if not positional:
-                base = Val(_UNKNOWN, via=shown, origin=_CALLER, name=name, required=required)
-            elif name in _SPECIAL_PARAMETERS:  # $#, $?, $@...: not one value the caller gives
-                base = Val(_UNKNOWN, via=shown, origin=_NOBODY)
-            else:
-                base = Val(_UNKNOWN, via=shown, origin=_ARGUMENT, name=name, required=required)
-            if r.name in G.GATES and r.name not in s.removed:
-                # the script consults the caller's gate: from here on it is the caller's value
-                s.set(r.name, Var(Val(_UNKNOWN, via=f"the caller's {r.name}", origin=Origin.INHERITED,
-                                      name=name), True, None, from_caller=True))
+            base = self.callers(r, s, positional)
         op = r.op
         if op == "":
             return base
@@ -274,6 +264,33 @@ class Values:
         """An arithmetic expression's value on path s (None: unknown, or it assigns)."""
         n, assigned = evaluate(text, self.arith_lookup(s))
         return None if assigned else n
+
+    def callers(self, r: Ref, s: State, positional: bool) -> Val:
+        """What `$X` gives where the script never set X: the caller's variable or argument."""
+        name = r.name
+        shown = "$" + name if positional else name
+        required = s.nounset and r.op == ""  # set -u ends the script at an unset $X: here it was set
+        if required:
+            shown = f"the caller's {shown} (set, or set -u stops the script)"
+        if not positional:
+            base = Val(_UNKNOWN, via=shown, origin=_CALLER, name=name, required=required)
+        elif name in _SPECIAL_PARAMETERS:  # $#, $?, $@...: not one value the caller gives
+            base = Val(_UNKNOWN, via=shown, origin=_NOBODY)
+        else:
+            base = Val(_UNKNOWN, via=shown, origin=_ARGUMENT, name=name, required=required)
+        if name in G.GATES and name not in s.removed:
+            # the script consults the caller's gate: from here on it is the caller's value
+            s.set(name, Var(Val(_UNKNOWN, via=f"the caller's {name}", origin=Origin.INHERITED,
+                                name=name), True, None, from_caller=True))
+        return base
+
+    def through_nameref(self, r: Ref, var: Var, s: State) -> Val:
+        """`$R` of a nameref R (`declare -n R=X`): X's expansion, with R's own operator."""
+        self.mark_read(var)
+        target = referent(s, r.name)
+        if target is None:
+            return Val(_UNKNOWN, via="a name made at run time", origin=_NOBODY)
+        return self.ref(replace(r, name=target), s)
 
     def special_ref(self, r: Ref, s: State) -> Val:
         """`${A[key]}`, `${!X}`, `${!P@}`: the element, the variable X names, the names with a
@@ -399,6 +416,25 @@ def positional_vars(args: tuple) -> dict:
             val = Val(_UNKNOWN, via="$" + str(k), origin=_NOBODY)
         out[str(k)] = Var(val, False, None)
     return out
+
+
+_NAMEREF = Origin.NAMEREF
+_MAX_NAMEREF_HOPS = 8
+
+
+def referent(s: State, name: str) -> Optional[str]:
+    """The variable `name` stands for on path s: itself, or the one a nameref (`declare -n`)
+    points to, through a chain of them; None when a nameref points to a name the path cannot
+    tell (or to an element, or round in a cycle)."""
+    for _ in range(_MAX_NAMEREF_HOPS):
+        var = s.vars.get(name)
+        if var is None or var.val.origin is not _NAMEREF or var.val.kind is ValKind.UNSET:
+            return name  # a nameref declared without a target reads as unset
+        target = var.val.text
+        if var.val.kind is not _KNOWN or not is_name(target):
+            return None
+        name = target
+    return None
 
 
 def element_of(var: Var, key: str) -> Optional[Val]:

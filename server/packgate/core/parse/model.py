@@ -176,7 +176,7 @@ class ExportNames(Stmt):
     readonly: bool = False  # `readonly NAME`, `declare -r NAME`: later changes fail
     exports: bool = True  # False: `readonly NAME` alone marks nothing exported
     local: bool = False  # `local NAME`: fails outside a function
-    attributes: str = ""  # the value attributes declared (`declare -i`, `-a`, `-A`): letters of "iaA"
+    attributes: str = ""  # the attributes declared (`declare -i`, `-a`, `-A`, `-n`): letters of "iaAn"
 
 
 @record

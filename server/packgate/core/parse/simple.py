@@ -70,7 +70,7 @@ class SimpleBuilder(WordBuilder):
         readonly = keyword == "readonly" or (keyword in ("declare", "typeset", "local") and "r" in flags
                                              and not flags.startswith("+"))
         negate = keyword == "export" and "n" in flags
-        attrs = "".join(ch for ch in "iaA" if ch in flags) if keyword in ("declare", "typeset", "local") \
+        attrs = "".join(ch for ch in "iaAn" if ch in flags) if keyword in ("declare", "typeset", "local") \
             and flags.startswith("-") else ""
         if keyword in ("declare", "typeset") and flags.startswith("+") and "x" in flags:
             negate = True

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import gates as G
 from ..fixes import insert_statement_after, quote_like
-from ..flow import Origin, ValKind
+from ..flow import UNREAD, Origin, ValKind
 from ..findings import Applicability, Edit
 from ..parse import AssignMode
 from .base import Context, one_line, shown, value_edit
@@ -157,8 +157,11 @@ def _report_unknown(ctx: Context, launch, verdicts) -> None:
         enc_unknown = enc.val.kind == ValKind.UNKNOWN
         if enc_unknown == (batch.val.kind == ValKind.UNKNOWN):
             continue  # both unknown: they may well agree, and nothing is known to compare
-        if (enc if enc_unknown else batch).val.origin != Origin.UNKNOWN:
+        made = (enc if enc_unknown else batch).val
+        if made.origin != Origin.UNKNOWN:
             continue  # the caller's variable or argument: the caller's choice, as a caller's default is
+        if made == UNREAD:
+            continue  # after a source packgate could not follow: PG009 says so there
         if enc_unknown:
             unknown, unknown_name, known, known_name = enc, _origin_name(enc) or encoding, batch, ctx.profile.batch
         else:
