@@ -95,6 +95,15 @@ def _source_copy(tmp: Path) -> Path:
     return src
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _no_working_tree_on_the_path():
+    """The clean venv must import the wheel's packgate: a PYTHONPATH naming the working tree (a
+    checkout run with PYTHONPATH=server) would put the tree's copy first, in every child process."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("PYTHONPATH", raising=False)
+        yield
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """(bin folder of a clean venv with the built wheel installed, the dist folder)."""

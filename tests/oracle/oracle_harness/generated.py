@@ -1,6 +1,7 @@
 """Random launchers for the oracle: a few statements drawn from the ways scripts set the gates and
 the micro-batch size (quoting, $'...', defaults, arithmetic, arrays, printf -v, read, mapfile,
-functions, locals, subshells, conditions on the caller's input, loops, export -n, set -a...),
+functions, locals, subshells, conditions on the caller's input, loops, export -n, set -a,
+namerefs, names held in variables...),
 then a launch. Deterministic by seed; every script runs under bash with each of INPUTS."""
 
 from __future__ import annotations
@@ -73,6 +74,12 @@ def _statements(r: random.Random) -> list:
         lambda: "MBS=" + r.choice(["1", "2", "${1:-1}", "${MBS:-2}", "$((1*1))"]),
         lambda: "shift",
         lambda: "set -- " + r.choice(["1", "2 1", "a b c"]),
+        lambda: f"declare -n R={gate()}; R={val()}",
+        lambda: f"declare -n R=$N; export R={val()}",
+        lambda: f"declare -n R={gate()}; " + r.choice(["unset R", "unset -n R", "R+=1", "export V=$R"]),
+        lambda: f"s() {{ local -n ref=$1; ref=$2; }}; s {gate()} {r.choice(['1', '0', '$V'])}",
+        lambda: f"printf -v \"$N\" '%s' {val()}",
+        lambda: f"for n in {gate()}; do read -r \"$n\" <<< {val()}; done",
     ]
 
 
