@@ -17,7 +17,7 @@ from .facts import UNSET, GateSite, Origin, Overwrite, Stop, Val, ValKind, Var, 
 from ..records import replace
 from .record import Define
 from .state import FAILED, OK, State
-from .values import concat, element_of, referent, with_element
+from .values import UNSURE_KEY, appended_keys, concat, element_of, referent, with_element
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
 if TYPE_CHECKING:
@@ -25,10 +25,20 @@ if TYPE_CHECKING:
 
 _KNOWN = ValKind.KNOWN
 _NONE: frozenset = frozenset()
-_READONLY, _INTEGER, _ASSOC = Attribute.READONLY, Attribute.INTEGER, Attribute.ASSOC
+_READONLY, _INTEGER, _ASSOC, _INDEXED = Attribute.READONLY, Attribute.INTEGER, Attribute.ASSOC, Attribute.INDEXED
 _NAMEREF, _NAMEREF_ORIGIN = Attribute.NAMEREF, Origin.NAMEREF
+# the assignments that set element 0 of an array this shell has (`local A=x` makes a new scalar)
+_KEEP_ARRAYS = frozenset((AssignMode.PLAIN, AssignMode.EXPORT, AssignMode.READONLY))
 # assignments that do not reassign this shell's variable (a readonly one stays as it is)
 _NOT_REASSIGNING = frozenset((AssignMode.PREFIX, AssignMode.ENV, AssignMode.ENV_UNSET, AssignMode.DOCKER))
+
+
+def _any_count(word: Word, vals: list) -> bool:
+    """Whether an array literal's word may give any number of elements: unquoted, with an
+    expansion whose value the path cannot tell (`A+=($V)`: none when V is empty, several when
+    it has blanks)."""
+    return word.quote == "" and any(v.kind is ValKind.UNKNOWN for v in vals) and \
+        any(type(p) is not Lit and not getattr(p, "quoted", False) for p in word.parts)
 
 
 def _scalar(a: Assign) -> bool:
@@ -85,6 +95,13 @@ class Declarations:
                 s.integers = s.integers | names
             if _ASSOC in e.attributes:
                 s.assocs = s.assocs | names
+            if (_INDEXED in e.attributes or _ASSOC in e.attributes) and not e.local:
+                for name in names:  # `declare -a A`: an array from here on (a value, its element 0)
+                    var = s.vars.get(name)
+                    if var is None:
+                        s.set(name, Var(UNSET, False, None, ()))
+                    elif var.array is None:
+                        s.set(name, var._replace(array=(var.val,) if var.val.kind is not ValKind.UNSET else ()))
             if _NAMEREF in e.attributes:  # `declare -n R`: a reference without a target yet
                 for name in names:
                     if e.local:
@@ -163,16 +180,24 @@ class Declarations:
         elif value is None:
             if a.array is not None:
                 elems = []
+                unsure = None  # where the first word that may give any number of elements is
                 cache = self.evaluator.sourced_literals if self.where.sourced else self.evaluator.literals
                 for w in a.array:
                     if w.text is not None:  # a literal element: its value is computed once
                         v = cache.get(w)
                         elems.append(v if v is not None else self.evaluator.value(w, s))
                     else:
-                        elems.extend(self.evaluator.values(w, s))
+                        got = self.evaluator.values(w, s)
+                        if unsure is None and _any_count(w, got):
+                            unsure = len(elems)
+                        elems.extend(got)
                 array = tuple(elems)
                 if a.append and old is not None and old.array is not None:
+                    if unsure is not None or old.keys is not None:
+                        keys = appended_keys(old, len(array), unsure)
                     array = old.array + array
+                elif unsure is not None:
+                    keys = tuple(str(i) for i in range(unsure)) + (UNSURE_KEY,) * (len(array) - unsure)
                 value = array[0] if array else Val(_KNOWN, "")
             elif a.value is None:
                 value = Val(_KNOWN, "", lit=(a.eq_end, a.eq_end), span=(a.eq_end, a.eq_end))
@@ -182,8 +207,11 @@ class Declarations:
                     value = concat([old.val, value])
             if a.name in s.integers and mode_evaluates(a.mode) and array is None:
                 value = self.integer(value, a, old, s)
-            if array is None and old is not None and old.array is not None and a.mode == AssignMode.PLAIN:
-                # `A=x` on an array sets its element 0 and keeps the others
+            if array is None and old is not None and old.array is not None and (
+                    a.mode in _KEEP_ARRAYS or a.mode == AssignMode.DECLARE and (
+                        not s.frames or Attribute.GLOBAL in declared)):
+                # `A=x` (`export A=x`, `declare A=x` outside a function) on an array sets its
+                # element 0 and keeps the others: A stays an array, which no environment holds
                 array, keys = with_element(old, "0", value, a.name in s.assocs)
         mode = a.mode
         exported = a.exported or s.allexport or keeps_export(old)
@@ -260,6 +288,8 @@ class Declarations:
                                                  if k.lstrip("-").isdigit()), default=-1)
             for i, w in enumerate(a.array):
                 key_word = keyed.get(i)
+                if key_word is None and keys is not None and UNSURE_KEY in keys and not assoc:
+                    return None, None, Val(ValKind.UNKNOWN, via=f"{a.name}[...]", origin=Origin.UNKNOWN)
                 if key_word is not None:
                     key = self.evaluator.subscript_key(a.name, key_word, s)
                     if key is None:

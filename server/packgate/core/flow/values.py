@@ -331,6 +331,8 @@ class Values:
         if key is None or var.val.kind == _UNKNOWN and var.array is None:
             return Val(_UNKNOWN, via=f"{name}[...]", origin=_NOBODY)
         found = element_of(var, key)
+        if found is None and var.keys is not None and UNSURE_KEY in var.keys:
+            return Val(_UNKNOWN, via=f"{name}[...]", origin=_NOBODY)  # it may be where the unsure ones went
         found = found if found is not None else Val(_KNOWN, "")
         by = self.value(index, s)
         if by.kind == _DEFAULT and found.kind == _KNOWN:  # `${T[$STAGE]}`, STAGE="${1:-s2}": the default's element
@@ -355,6 +357,8 @@ class Values:
             if var is None or var.array is None:
                 return None
             keys = var.keys or tuple(str(i) for i in range(len(var.array)))
+            if UNSURE_KEY in keys:
+                return None  # how many elements there are is not known
             last = max(int(k) for k in keys) if keys else -1
             n = last + 1 + n
             if n < 0:
@@ -435,6 +439,20 @@ def referent(s: State, name: str) -> Optional[str]:
             return None
         name = target
     return None
+
+
+# the key of an element whose position a path cannot tell (after `A+=($V)`, V unknown)
+UNSURE_KEY = "?"
+
+
+def appended_keys(old: Var, count: int, unsure: Optional[int]) -> tuple:
+    """The keys of array old after `A+=(...)` of count elements, the first unsure of them (and
+    every one after it) at a position the path cannot tell."""
+    keys = old.keys or tuple(str(i) for i in range(len(old.array)))
+    if UNSURE_KEY in keys:
+        return keys + (UNSURE_KEY,) * count
+    nxt = 1 + max((int(k) for k in keys if k.lstrip("-").isdigit()), default=-1)
+    return keys + tuple(str(nxt + i) if unsure is None or i < unsure else UNSURE_KEY for i in range(count))
 
 
 def element_of(var: Var, key: str) -> Optional[Val]:
