@@ -34,6 +34,7 @@ class Values:
         self.inp, self.where, self.rec = inp, where, rec
         self.literals: dict = {}  # literal Word of this script -> its Val
         self.sourced_literals: dict = {}  # ... of a sourced file (its offsets are the file's)
+        self.callers: dict = {}  # (name, required) -> the Val of a variable the caller gives
 
     def value(self, word: Word, s: State) -> Val:
         """Evaluate a word to one value."""
@@ -178,16 +179,10 @@ class Values:
         elif s.container and not positional:
             base = UNSET  # a container starts from an empty environment
         else:  # the caller's environment or argument: the script cannot know it
-            shown = "$" + r.name if positional else r.name
             required = s.nounset and r.op == ""  # set -u ends the script at an unset $X: here it was set
-            if required:
-                shown = f"the caller's {shown} (set, or set -u stops the script)"
-            if not positional:
-                base = Val(_UNKNOWN, via=shown, origin=_CALLER, name=name, required=required)
-            elif name in _SPECIAL_PARAMETERS:  # $#, $?, $@...: not one value the caller gives
-                base = Val(_UNKNOWN, via=shown, origin=_NOBODY)
-            else:
-                base = Val(_UNKNOWN, via=shown, origin=_ARGUMENT, name=name, required=required)
+            base = self.callers.get((name, required))
+            if base is None:  # (the variables a launcher leaves to its caller are read again and again)
+                base = self.callers[name, required] = _caller_value(name, positional, required)
             if r.name in G.GATES and r.name not in s.removed:
                 # the script consults the caller's gate: from here on it is the caller's value
                 s.set(r.name, Var(Val(_UNKNOWN, via=f"the caller's {r.name}", origin=Origin.INHERITED,
@@ -513,6 +508,18 @@ def _splits(p: Ref) -> bool:
     not an array's elements, the positional parameters or a default's word."""
     return not p.quoted and not p.array_all and not p.prefix_names and p.name not in ("@", "*") \
         and (p.op == "" or p.transform is not None)
+
+
+def _caller_value(name: str, positional: bool, required: bool) -> Val:
+    """The value of a variable or parameter the caller gives (required: read under set -u)."""
+    shown = "$" + name if positional else name
+    if required:
+        shown = f"the caller's {shown} (set, or set -u stops the script)"
+    if not positional:
+        return Val(_UNKNOWN, via=shown, origin=_CALLER, name=name, required=required)
+    if name in _SPECIAL_PARAMETERS:  # $#, $?, $@...: not one value the caller gives
+        return Val(_UNKNOWN, via=shown, origin=_NOBODY)
+    return Val(_UNKNOWN, via=shown, origin=_ARGUMENT, name=name, required=required)
 
 
 def concat(vals: list) -> Val:
