@@ -21,7 +21,9 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `
 if TYPE_CHECKING:
     from typing import Optional
 
-_KNOWN = ValKind.KNOWN
+_KNOWN = ValKind.KNOWN  # (an enum's member read off its class is slow: values.py says why)
+_PLAIN, _LOCAL, _DECLARE, _READONLY_MODE = AssignMode.PLAIN, AssignMode.LOCAL, AssignMode.DECLARE, AssignMode.READONLY
+_PREFIX, _GLOBAL = AssignMode.PREFIX, Attribute.GLOBAL
 _NONE: frozenset = frozenset()
 _READONLY, _INTEGER, _ASSOC = Attribute.READONLY, Attribute.INTEGER, Attribute.ASSOC
 # assignments that do not reassign this shell's variable (a readonly one stays as it is)
@@ -43,7 +45,7 @@ class Declarations:
         """NAME=value (plain, exported, declared or local) on every path: status 0 (a plain
         one with a command substitution: the substitution's, unknown here)."""
         status = quiet_status(st)
-        local = st.mode == AssignMode.LOCAL
+        local = st.mode == _LOCAL
         for s in states:
             if local and not s.frames:  # `local` outside a function: an error, nothing assigned
                 s.status = FAILED
@@ -131,7 +133,7 @@ class Declarations:
                 s.set(a.name, old._replace(exported=True))
             return
         declared = attributes(a.keyword) if a.keyword else _NONE
-        if a.mode == AssignMode.READONLY or _READONLY in declared:
+        if a.mode == _READONLY_MODE or _READONLY in declared:
             s.readonly = s.readonly | {a.name}
         if declared:
             if _INTEGER in declared and a.name not in s.integers:
@@ -163,15 +165,15 @@ class Declarations:
                     value = concat([old.val, value])
             if a.name in s.integers and mode_evaluates(a.mode) and array is None:
                 value = self.integer(value, a, old, s)
-            if array is None and old is not None and old.array is not None and a.mode == AssignMode.PLAIN:
+            if array is None and old is not None and old.array is not None and a.mode == _PLAIN:
                 # `A=x` on an array sets its element 0 and keeps the others
                 array, keys = with_element(old, "0", value, a.name in s.assocs)
         mode = a.mode
         exported = a.exported or s.allexport or keeps_export(old)
-        if mode == AssignMode.LOCAL or (mode == AssignMode.DECLARE and s.frames and Attribute.GLOBAL not in declared):
+        if mode == _LOCAL or (mode == _DECLARE and s.frames and _GLOBAL not in declared):
             s.save_local(a.name)  # local / declare in a function: undone on return
         s.removed.pop(a.name, None)
-        if old is not None and old.origin is not None and mode != AssignMode.PREFIX:
+        if old is not None and old.origin is not None and mode != _PREFIX:
             self.overwrite(old.origin, a, old.exported)
         s.set(a.name, Var(value, exported, a, array, False, keys))
         if a.name in G.GATES or a.name in G.OTHER_VARS:

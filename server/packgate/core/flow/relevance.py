@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 _CHANGES = tuple(DECLARATIONS) + (FuncDef, Opaque_)
 # statements that make a function's arguments matter when they run in it (an exit does not)
 _USES_ARGS = (Assign, ExportNames, Unset, SetOpt, FuncDef, Opaque_)
+# (an enum's member read off its class is slow: values.py says why)
+_LOCAL, _DECLARE, _INTEGER = AssignMode.LOCAL, AssignMode.DECLARE, Attribute.INTEGER
 
 
 class Inertness:
@@ -63,7 +65,7 @@ class Inertness:
         Not cached: a command becomes a call once its function is defined."""
         kind = type(st)
         if kind is Assign:
-            if st.mode == AssignMode.LOCAL or st.mode == AssignMode.DECLARE:
+            if st.mode == _LOCAL or st.mode == _DECLARE:
                 return False
             return self.quiet_assign(st)  # quiet([st]) without its walk: an assignment holds no statement
         if kind is not Command or not self.quiet([st], 0):
@@ -156,7 +158,7 @@ def _summarize(top) -> _Summary:
             values.append((st.name, words))
             if st.exported:
                 exported.append(st.name)
-            if st.keyword and Attribute.INTEGER in attributes(st.keyword):
+            if st.keyword and _INTEGER in attributes(st.keyword):
                 integers.append(st.name)
         elif kind is ExportNames:
             if st.exports and not st.negate:

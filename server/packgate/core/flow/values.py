@@ -20,7 +20,9 @@ if TYPE_CHECKING:
     from typing import Optional
 
 _SPECIAL_PARAMETERS = frozenset("@*#?$!-")
-_KNOWN, _DEFAULT, _UNKNOWN = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN
+# an enum's member read off its class costs a lookup through EnumType's __getattr__ hook
+# (about a thousand instructions): the hot paths read them from module constants
+_KNOWN, _DEFAULT, _UNKNOWN, _UNSET = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN, ValKind.UNSET
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)
 _IFS_RUNS = re.compile("[ \t\n]+")  # bash's default IFS: the blanks that split an unquoted expansion
 _CALLER, _ARGUMENT, _FROM_DEFAULT, _NOBODY = Origin.CALLER, Origin.ARGUMENT, Origin.DEFAULT, Origin.UNKNOWN
@@ -53,7 +55,7 @@ class Values:
     def word_value(self, word: Word, v: Val) -> Val:
         """A word's value from its parts' joined value v: its span, and "" for an unset
         variable's expansion (a word is text)."""
-        if v.kind is ValKind.UNSET:
+        if v.kind is _UNSET:
             return Val(_KNOWN, "", span=(word.start, word.end), foreign=self.where.sourced)
         return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end),
                    v.foreign or self.where.sourced, v.origin, v.name, v.required, v.prefix)
@@ -84,7 +86,7 @@ class Values:
                 return [Val(_KNOWN, n, span=(word.start, word.end)) for n in self.prefixed(ref.name, s)] \
                     if self.prefix_known(ref.name, s) else [Val(_UNKNOWN, via="${!" + ref.name + "@}", origin=_NOBODY)]
             if ref.op in (":+", "+") and ref.arg is not None and (var is not None or s.container):
-                if var is None or var.val.kind == ValKind.UNSET or (ref.op == ":+" and var.val.text == ""
+                if var is None or var.val.kind == _UNSET or (ref.op == ":+" and var.val.text == ""
                                                               and var.val.kind == _KNOWN):
                     return []
                 if var.val.kind == _UNKNOWN:
@@ -217,7 +219,7 @@ class Values:
                 result = alt
         else:
             result = alt
-        if op in (":=", "=") and (var is None or base.kind == ValKind.UNSET or base.kind == _KNOWN) \
+        if op in (":=", "=") and (var is None or base.kind == _UNSET or base.kind == _KNOWN) \
                 and r.name not in s.readonly:
             # ${X:=d} assigns X in this shell, an assignment of its own: where X was unset, or
             # empty for `:=` (a known X here is empty: a set one returned above); X keeps its

@@ -91,6 +91,7 @@ RULE = Rule(
 )
 
 # compiled (and cached) by re when a fix first needs it
+_BROKEN = Outcome.BROKEN  # (an enum's member read off its class is slow: flow/values.py says why)
 _PREFIX_ONLY = rb"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*$"
 
 
@@ -124,7 +125,7 @@ def check(ctx: Context) -> None:
                 words = hit[1]
             for relation, from_profile, guess in relations:
                 judged = judge(relation, path, exported, words)
-                if judged.outcome is not Outcome.BROKEN:
+                if judged.outcome is not _BROKEN:
                     continue
                 if path.pending is not None:
                     path.settle()
