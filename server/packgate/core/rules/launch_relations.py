@@ -180,6 +180,18 @@ def _one_var(clause: Clause, name: str, path, exported: dict) -> Looked:
     return Looked(clause, clause.judge(val.text), name, shown(val), site=var.origin, span=span, lit=lit)
 
 
+def absent_option(relation: Relation, words: Words | None):
+    """The option clause of a `requires` relation that no literal word gives, else None: the
+    relation is then kept (or, where a word the script cannot know may give the option,
+    nothing can be claimed either way), whatever the path's variables."""
+    if words is None or relation.kind is _BOTH:
+        return None
+    for clause in relation.clauses:
+        if clause.subject is _OPTION and clause.equal and not words.mentions(clause.name):
+            return clause
+    return None
+
+
 def judge(relation: Relation, path, exported: dict, words: Words | None) -> Judged:
     """The relation on one path (words None: the launch has no words, as at the end of a file,
     so an option clause cannot be told)."""
@@ -198,12 +210,9 @@ def judge(relation: Relation, path, exported: dict, words: Words | None) -> Judg
         if None in states:
             return Judged(_UNKNOWN, tuple(looked), assumed)
         return Judged(_KEPT if len(states) == 1 else _BROKEN, tuple(looked), assumed)
-    if words is not None:
-        for clause in relation.clauses:
-            if clause.subject is _OPTION and clause.equal and not words.mentions(clause.name):
-                # no literal word gives an option the relation needs: it is kept (or, where a
-                # word the script cannot know may give it, nothing can be claimed either way)
-                return Judged(_KEPT, (Looked(clause, False, clause.name),))
+    absent = absent_option(relation, words)
+    if absent is not None:
+        return Judged(_KEPT, (Looked(absent, False, absent.name),))
     for clause in relation.clauses:
         looked.append(look(clause))
         if looked[-1].holds is False:

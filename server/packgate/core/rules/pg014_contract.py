@@ -10,7 +10,7 @@ from ..code.relations import CONTRACT_RULE, Compare, Relation, Subject
 from ..findings import Applicability, Edit
 from ..parse import AssignMode
 from .base import Context, value_edit
-from .launch_relations import SWITCH_ACTIONS, Outcome, Words, judge
+from .launch_relations import SWITCH_ACTIONS, Outcome, Words, absent_option, judge
 from .rule import FixText, Rule, Text
 
 _LAUNCH = "torchrun --nproc_per_node 8 aiak_training_llm/train.py --overlap-grad-reduce --micro-batch-size 1\n"
@@ -115,7 +115,7 @@ def check(ctx: Context) -> None:
             # judged on the words and values as recorded (an editor's walk may not have moved
             # their offsets yet: texts and kinds are all a judgement reads); a broken relation
             # is judged again at this version's offsets, which its finding points at
-            exported = path.exported(moved=False)
+            exported = None  # (made for the first relation an absent option does not keep)
             words = None
             if not launch.implicit:
                 # keyed by identity; the value keeps raw_args alive, so an id is never reused
@@ -124,6 +124,10 @@ def check(ctx: Context) -> None:
                     hit = read[id(path.raw_args)] = (path.raw_args, Words(path.raw_args, scope.takes_value(launch, path)))
                 words = hit[1]
             for relation, from_profile, guess in relations:
+                if absent_option(relation, words) is not None:
+                    continue  # kept: most relations name an option most launches never give
+                if exported is None:
+                    exported = path.exported(moved=False)
                 judged = judge(relation, path, exported, words)
                 if judged.outcome is not _BROKEN:
                     continue
