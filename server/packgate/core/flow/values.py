@@ -12,7 +12,7 @@ from ..parse.words import is_name
 from .transforms import case_changed, removed, replaced, substring
 from .transforms import length as length_of
 from .arith import evaluate
-from .facts import UNSET, GateSite, Origin, Val, ValKind, Var, keeps_export
+from .facts import UNSET, GateSite, Origin, Val, ValKind, Var, keeps_export, literal_val, spanned
 from .state import State
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
@@ -41,12 +41,13 @@ class Values:
     def value(self, word: Word, s: State) -> Val:
         """Evaluate a word to one value."""
         if word.text is not None:  # literal: the same value on every path, computed once
-            cache = self.sourced_literals if self.where.sourced else self.literals
+            sourced = self.where.sourced
+            cache = self.sourced_literals if sourced else self.literals
             v = cache.get(word)
             if v is None:
                 parts = word.parts
                 lit = (parts[0].start, parts[0].end) if len(parts) == 1 else None
-                v = cache[word] = Val(_KNOWN, word.text, "", lit, (word.start, word.end), self.where.sourced)
+                v = cache[word] = literal_val(word.text, lit, (word.start, word.end), sourced)
             return v
         parts = word.parts
         return self.word_value(word, self.part(parts[0], s) if len(parts) == 1
@@ -57,8 +58,7 @@ class Values:
         variable's expansion (a word is text)."""
         if v.kind is _UNSET:
             return Val(_KNOWN, "", span=(word.start, word.end), foreign=self.where.sourced)
-        return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end),
-                   v.foreign or self.where.sourced, v.origin, v.name, v.required, v.prefix)
+        return spanned(v, (word.start, word.end), v.foreign or self.where.sourced)
 
     def positional_args(self, word: Word, s: State) -> list:
         """What a word of `set -- ...` expands to: `"$@"` where the script never set the
