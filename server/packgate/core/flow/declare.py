@@ -146,13 +146,12 @@ class Declarations:
         elif value is None:
             if a.array is not None:
                 elems = []
-                cache = self.evaluator.sourced_literals if self.where.sourced else self.evaluator.literals
+                value_of, values_of = self.evaluator.value, self.evaluator.values
                 for w in a.array:
-                    if w.text is not None:  # a literal element: its value is computed once
-                        v = cache.get(w)
-                        elems.append(v if v is not None else self.evaluator.value(w, s))
+                    if w.text is not None:  # a literal element: one value (computed once: Values.value)
+                        elems.append(value_of(w, s))
                     else:
-                        elems.extend(self.evaluator.values(w, s))
+                        elems.extend(values_of(w, s))
                 array = tuple(elems)
                 if a.append and old is not None and old.array is not None:
                     array = old.array + array
