@@ -124,7 +124,7 @@ _KNOWN, _LITERAL = ValKind.KNOWN, Origin.LITERAL
 # __new__, a Python function entered from C, a third of the cost; these two make the same Val
 # from all of its fields.
 def literal_val(text: str, lit: Optional[tuple], span: tuple, foreign: bool) -> Val:
-    """Val(ValKind.KNOWN, text, lit=lit, span=span, foreign=foreign): a literal's value."""
+    """Val(ValKind.KNOWN, text, lit=lit, span=span, foreign=foreign): a text the script spells."""
     return _new_tuple(Val, (_KNOWN, text, "", lit, span, foreign, _LITERAL, "", False, ""))
 
 

@@ -190,7 +190,7 @@ class Launches:
         after = 0  # the first word after the last --micro-batch-size and its value
         for idx, v in enumerate(args):
             t = v.text
-            if v.kind == _UNKNOWN and v.prefix:  # `--micro-batch-size=$1`: the flag, its value unknown
+            if v.prefix and v.kind == _UNKNOWN:  # `--micro-batch-size=$1`: the flag, its value unknown
                 t = v.prefix if v.prefix.startswith(_MBS_EQ) else ""
             if not t.startswith(_LOOKED_FOR) or \
                     (v.kind != _KNOWN and v.kind != _DEFAULT and v.via != "xargs" and not v.prefix):

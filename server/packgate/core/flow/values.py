@@ -152,7 +152,7 @@ class Values:
         """The value of one part of a word."""
         kind = type(p)
         if kind is Lit:
-            return Val(_KNOWN, p.text, lit=(p.start, p.end), foreign=self.where.sourced)
+            return literal_val(p.text, (p.start, p.end), None, self.where.sourced)
         if kind is Opaque:
             if p.reason == "script-dir" and self.where.file_stack[-1]:
                 return Val(_KNOWN, os.path.dirname(self.where.file_stack[-1]))
@@ -547,4 +547,4 @@ def concat(vals: list) -> Val:
                    name=first.name)
     if kinds == {ValKind.UNSET}:
         return UNSET
-    return Val(_KNOWN, text, lit=lit, foreign=foreign)
+    return literal_val(text, lit, None, foreign)
