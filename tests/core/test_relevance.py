@@ -168,3 +168,26 @@ def test_an_edit_that_changes_nothing_it_reads_keeps_the_last_answer(monkeypatch
     at = edited.index('"${A[@]}" "$1"') + len('"${A[@]}"')
     session.analysis(uri, 3, session.splice(uri, Source(edited), at, at, "x"))
     assert worked == [1]
+
+
+def test_the_names_a_shaped_word_is_built_with_are_those_relevance_works_out():
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from generate import generate
+    from packgate.core.flow.relevance import _refs_of
+    from packgate.core.parse import parse_bytes
+    from packgate.core.parse.model import Word
+    from packgate.core.parse.visit import children
+
+    script = parse_bytes(generate(600, 3).encode())
+    words, stack = [], list(script.body.body)
+    while stack:
+        st = stack.pop()
+        stack.extend(children(st))
+        for field in ("words", "array", "items"):
+            words.extend(w for w in getattr(st, field, None) or () if isinstance(w, Word))
+        words.extend(w for w in (getattr(st, "value", None), getattr(st, "subject", None)) if isinstance(w, Word))
+    built = [w for w in words if w.refs is not None]
+    assert len(built) > 100
+    assert all(w.refs == _refs_of(w) for w in built)

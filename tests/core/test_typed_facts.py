@@ -70,3 +70,13 @@ def test_each_sourced_site_is_keyed_to_its_own_source_command(tmp_path):
 def test_context_names_the_script_and_the_flow_result():
     hints = typing.get_type_hints(Context)
     assert hints["script"] is Script and hints["flow"] is FlowResult
+
+
+def test_the_walks_own_val_makers_give_the_vals_the_class_gives():
+    from packgate.core.flow.facts import Origin, Val, ValKind, literal_val, spanned
+    made = literal_val("--seq-length", (3, 15), (3, 15), True)
+    assert type(made) is Val and made == Val(ValKind.KNOWN, "--seq-length", lit=(3, 15), span=(3, 15), foreign=True)
+    given = Val(ValKind.DEFAULT, "8", via="GPUS", lit=(1, 2), span=(0, 9), origin=Origin.DEFAULT, name="GPUS",
+                required=True, prefix="p")
+    assert spanned(given, (20, 30), False) == given._replace(span=(20, 30), foreign=False)
+    assert type(spanned(given, (20, 30), False)) is Val

@@ -44,21 +44,24 @@ def too_large(data: bytes) -> str:
     """Why a text is too large to analyse, or '' when it is not."""
     if len(data) > MAX_BYTES:
         return _too_large(len(data))
-    if 2 * len(data) <= MAX_UNITS:  # each count below is at most one per byte (two for `$(`)
-        return ""
     n = len(data)
-    # one pass per group (bytes.translate deletes them) instead of a count() per character
-    units = n - len(data.translate(None, b"\n;|&`")) + data.count(b"$(")
-    if units > MAX_UNITS:
-        return (f"too large to analyze ({units} lines, command separators and substitutions; "
-                f"the limit is {MAX_UNITS})")
-    words = n - len(data.translate(None, b" \t"))
-    if words > MAX_WORDS:
-        return f"too large to analyze ({words} blanks between words; the limit is {MAX_WORDS})"
-    marks = n - len(data.translate(None, b"".join(MARKS)))
-    if marks > MAX_MARKS:
-        return (f"too large to analyze ({marks} expansions, quotes, brackets and operators; "
-                f"the limit is {MAX_MARKS})")
+    # each count is at most one per byte (two for `$(`): a text is counted against a limit only
+    # when it is long enough to break it, one pass per group (bytes.translate deletes them)
+    # instead of a count() per character
+    if 2 * n > MAX_UNITS:
+        units = n - len(data.translate(None, b"\n;|&`")) + data.count(b"$(")
+        if units > MAX_UNITS:
+            return (f"too large to analyze ({units} lines, command separators and substitutions; "
+                    f"the limit is {MAX_UNITS})")
+    if n > MAX_WORDS:
+        words = n - len(data.translate(None, b" \t"))
+        if words > MAX_WORDS:
+            return f"too large to analyze ({words} blanks between words; the limit is {MAX_WORDS})"
+    if n > MAX_MARKS:
+        marks = n - len(data.translate(None, b"".join(MARKS)))
+        if marks > MAX_MARKS:
+            return (f"too large to analyze ({marks} expansions, quotes, brackets and operators; "
+                    f"the limit is {MAX_MARKS})")
     return ""
 
 

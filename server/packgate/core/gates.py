@@ -66,7 +66,7 @@ class Profile:
     def judge(self, name: str, value: str) -> GateState:
         """ON, OFF or INVALID for a value of a gate, the way this code base reads it."""
         if self.parse_of(name) == "str":
-            return GateState.ON if value == "1" else GateState.OFF
+            return _ON if value == "1" else _OFF
         return int_gate(value)
 
 
@@ -183,9 +183,12 @@ def short(name: str) -> str:
 def int_gate(value: str) -> GateState:
     """ON, OFF or INVALID for the string the trainer reads, judged by int(v) == 1."""
     try:
-        return GateState.ON if int(value) == 1 else GateState.OFF
+        return _ON if int(value) == 1 else _OFF
     except ValueError:
         return GateState.INVALID
+
+
+_ON, _OFF = GateState.ON, GateState.OFF  # (an enum's member read off its class is slow: flow/values.py says why)
 
 
 @record(frozen=True)

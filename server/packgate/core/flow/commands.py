@@ -74,6 +74,7 @@ class Reach:
 
 
 _BASES: dict = {}
+_PLAIN = AssignMode.PLAIN  # (an enum's member read off its class is slow: values.py says why)
 
 
 def base_name(name: str) -> str:
@@ -90,7 +91,7 @@ def quiet_status(st) -> Optional[int]:
     """The status a statement leaves when the walk steps over it (or an assignment's): `true`
     and `:` 0, `false` 1, an assignment 0 unless a command substitution gives its status."""
     if type(st) is Assign:
-        if st.mode == AssignMode.PLAIN and st.value is not None and \
+        if st.mode == _PLAIN and st.value is not None and \
                 any(type(p) is Opaque and p.reason == SUBSTITUTION for p in st.value.parts):
             return None
         return OK

@@ -23,7 +23,9 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `
 if TYPE_CHECKING:
     from typing import Optional
 
-_KNOWN = ValKind.KNOWN
+_KNOWN = ValKind.KNOWN  # (an enum's member read off its class is slow: values.py says why)
+_PLAIN, _LOCAL, _DECLARE, _READONLY_MODE = AssignMode.PLAIN, AssignMode.LOCAL, AssignMode.DECLARE, AssignMode.READONLY
+_PREFIX, _GLOBAL = AssignMode.PREFIX, Attribute.GLOBAL
 _NONE: frozenset = frozenset()
 _READONLY, _INTEGER, _ASSOC, _INDEXED = Attribute.READONLY, Attribute.INTEGER, Attribute.ASSOC, Attribute.INDEXED
 _NAMEREF, _NAMEREF_ORIGIN = Attribute.NAMEREF, Origin.NAMEREF
@@ -57,7 +59,7 @@ class Declarations:
         """NAME=value (plain, exported, declared or local) on every path: status 0 (a plain
         one with a command substitution: the substitution's, unknown here)."""
         status = quiet_status(st)
-        local = st.mode == AssignMode.LOCAL
+        local = st.mode == _LOCAL
         for s in states:
             if local and not s.frames:  # `local` outside a function: an error, nothing assigned
                 s.status = FAILED
@@ -167,7 +169,7 @@ class Declarations:
             if a.mode == AssignMode.EXPORT and old is not None:
                 s.set(a.name, old._replace(exported=True))
             return
-        if a.mode == AssignMode.READONLY or _READONLY in declared:
+        if a.mode == _READONLY_MODE or _READONLY in declared:
             s.readonly = s.readonly | {a.name}
         if declared:
             if _INTEGER in declared and a.name not in s.integers:
@@ -181,13 +183,12 @@ class Declarations:
             if a.array is not None:
                 elems = []
                 unsure = None  # where the first word that may give any number of elements is
-                cache = self.evaluator.sourced_literals if self.where.sourced else self.evaluator.literals
+                value_of, values_of = self.evaluator.value, self.evaluator.values
                 for w in a.array:
-                    if w.text is not None:  # a literal element: its value is computed once
-                        v = cache.get(w)
-                        elems.append(v if v is not None else self.evaluator.value(w, s))
+                    if w.text is not None:  # a literal element: one value (computed once: Values.value)
+                        elems.append(value_of(w, s))
                     else:
-                        got = self.evaluator.values(w, s)
+                        got = values_of(w, s)
                         if unsure is None and _any_count(w, got):
                             unsure = len(elems)
                         elems.extend(got)
@@ -208,17 +209,16 @@ class Declarations:
             if a.name in s.integers and mode_evaluates(a.mode) and array is None:
                 value = self.integer(value, a, old, s)
             if array is None and old is not None and old.array is not None and (
-                    a.mode in _KEEP_ARRAYS or a.mode == AssignMode.DECLARE and (
-                        not s.frames or Attribute.GLOBAL in declared)):
+                    a.mode in _KEEP_ARRAYS or a.mode == _DECLARE and (not s.frames or _GLOBAL in declared)):
                 # `A=x` (`export A=x`, `declare A=x` outside a function) on an array sets its
                 # element 0 and keeps the others: A stays an array, which no environment holds
                 array, keys = with_element(old, "0", value, a.name in s.assocs)
         mode = a.mode
         exported = a.exported or s.allexport or keeps_export(old)
-        if mode == AssignMode.LOCAL or (mode == AssignMode.DECLARE and s.frames and Attribute.GLOBAL not in declared):
+        if mode == _LOCAL or (mode == _DECLARE and s.frames and _GLOBAL not in declared):
             s.save_local(a.name)  # local / declare in a function: undone on return
         s.removed.pop(a.name, None)
-        if old is not None and old.origin is not None and mode != AssignMode.PREFIX:
+        if old is not None and old.origin is not None and mode != _PREFIX:
             self.overwrite(old.origin, a, old.exported)
         s.set(a.name, Var(value, exported, a, array, False, keys))
         if a.name in G.GATES or a.name in G.OTHER_VARS:

@@ -119,6 +119,23 @@ UNSET = Val(ValKind.UNSET)
 # a gate after an input no static reading can see (an unfollowed `source`, `export "$k=$v"`):
 # PG009 reports the input, so nothing else need say the gate is unknown
 UNREAD = Val(ValKind.UNKNOWN, via="a file packgate could not read", origin=Origin.UNKNOWN)
+_new_tuple = tuple.__new__
+_KNOWN, _LITERAL = ValKind.KNOWN, Origin.LITERAL
+
+
+# The walk makes a Val for every literal word it evaluates and for every word an expansion
+# gives a value (thousands on a long launcher). Calling the class runs the named tuple's
+# __new__, a Python function entered from C, a third of the cost; these two make the same Val
+# from all of its fields.
+def literal_val(text: str, lit: Optional[tuple], span: tuple, foreign: bool) -> Val:
+    """Val(ValKind.KNOWN, text, lit=lit, span=span, foreign=foreign): a text the script spells."""
+    return _new_tuple(Val, (_KNOWN, text, "", lit, span, foreign, _LITERAL, "", False, ""))
+
+
+def spanned(v: Val, span: tuple, foreign: bool) -> Val:
+    """v given by the word at span: v._replace(span=span, foreign=foreign)."""
+    kind, text, via, lit, _, _, origin, name, required, prefix = v
+    return _new_tuple(Val, (kind, text, via, lit, span, foreign, origin, name, required, prefix))
 
 
 @tuple_record

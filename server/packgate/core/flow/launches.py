@@ -20,7 +20,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `
 if TYPE_CHECKING:
     from typing import Optional
 
-_KNOWN, _DEFAULT, _UNKNOWN = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN
+_KNOWN, _DEFAULT, _UNKNOWN, _UNSET = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN, ValKind.UNSET
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)  # the script gives the text (a default may be overridden)
 _MBS, _MBS_EQ = G.MBS_FLAG, G.MBS_FLAG + "="
 _LOOKED_FOR = (G.MBS_FLAG, G.PACKING_SFT, G.PACKING_PRETRAIN)  # what see() reads of the words starts so
@@ -173,7 +173,7 @@ class Launches:
                 self.rec.read[var.origin] = None
             removed = s.removed.get(gate)
             drop = dropped.get(gate) if dropped else None
-            if var is None or var.val.kind == ValKind.UNSET:
+            if var is None or var.val.kind == _UNSET:
                 if s.env_file:
                     seen[gate] = Seen(Val(_UNKNOWN, via="--env-file", origin=Origin.UNKNOWN), None, lost=lost)
                 else:
@@ -190,7 +190,7 @@ class Launches:
         after = 0  # the first word after the last --micro-batch-size and its value
         for idx, v in enumerate(args):
             t = v.text
-            if v.kind == _UNKNOWN and v.prefix:  # `--micro-batch-size=$1`: the flag, its value unknown
+            if v.prefix and v.kind == _UNKNOWN:  # `--micro-batch-size=$1`: the flag, its value unknown
                 t = v.prefix if v.prefix.startswith(_MBS_EQ) else ""
             if not t.startswith(_LOOKED_FOR) or \
                     (v.kind != _KNOWN and v.kind != _DEFAULT and v.via != "xargs" and not v.prefix):

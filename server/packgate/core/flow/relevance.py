@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 _CHANGES = tuple(DECLARATIONS) + (FuncDef, Opaque_)
 # statements that make a function's arguments matter when they run in it (an exit does not)
 _USES_ARGS = (Assign, ExportNames, Unset, SetOpt, FuncDef, Opaque_)
+# (an enum's member read off its class is slow: values.py says why)
+_LOCAL, _DECLARE, _INTEGER = AssignMode.LOCAL, AssignMode.DECLARE, Attribute.INTEGER
+_NAMEREF = Attribute.NAMEREF
 
 
 class Inertness:
@@ -63,7 +66,7 @@ class Inertness:
         Not cached: a command becomes a call once its function is defined."""
         kind = type(st)
         if kind is Assign:
-            if st.mode == AssignMode.LOCAL or st.mode == AssignMode.DECLARE:
+            if st.mode == _LOCAL or st.mode == _DECLARE:
                 return False
             return self.quiet_assign(st)  # quiet([st]) without its walk: an assignment holds no statement
         if kind is not Command or not self.quiet([st], 0):
@@ -158,9 +161,9 @@ def _summarize(top) -> _Summary:
                 exported.append(st.name)
             if st.keyword:
                 declared = attributes(st.keyword)
-                if Attribute.INTEGER in declared:
+                if _INTEGER in declared:
                     integers.append(st.name)
-                if Attribute.NAMEREF in declared:
+                if _NAMEREF in declared:
                     opaque = True  # `declare -n R=X`: an assignment to R is one to X
         elif kind is ExportNames:
             if st.exports and not st.negate:
@@ -201,7 +204,7 @@ def _sig(sm: _Summary) -> tuple:
     """Everything relevant_names reads of a summary, as one value: two statements with equal
     sigs give the same relevant names (a function's body by what _passes_args reads of it, the
     rest of it being in the summary already)."""
-    return (tuple((n, frozenset(r)) for n, r in sm.deps), tuple((n, _any_lead(w, _is_flag)) for n, w in sm.values),
+    return (tuple((n, frozenset(r)) for n, r in sm.deps), tuple((n, _any_flag(w)) for n, w in sm.values),
             tuple((n, _body_shape(f)) for n, f in sm.functions),
             tuple((c.words[0].text if c.words else None, _words_sig(c.words)) for c in sm.commands),
             tuple((a.name, _words_sig(a.array)) for a in sm.arrays), frozenset(_word_refs(sm.subjects)),
@@ -228,7 +231,7 @@ def _body_shape(fdef) -> tuple:
 
 
 def _words_sig(words) -> tuple:
-    """What _launch_refs, _any_lead and _word_refs read of each word, in order."""
+    """What _launch_refs, _any_flag, _any_python and _word_refs read of each word, in order."""
     out = []
     for w in words:
         lead = w.text if w.text is not None else _lead(w)
@@ -316,7 +319,7 @@ def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
             roots.update(a.name for cmd in sm.commands for a in cmd.prefix)
     if any(sm.allexport for sm in summaries):
         roots.update(values)
-    flaggy = frozenset(n for n, words in values.items() if _any_lead(words, _is_flag))
+    flaggy = frozenset(n for n, words in values.items() if _any_flag(words))
 
     def launch_refs(sm: _Summary, words, python: Optional[bool]) -> set:
         """_launch_refs, remembered per word list and flag set (python None: an array's
@@ -326,7 +329,7 @@ def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
         refs = hit.get(key)
         if refs is None:
             hit.clear()  # one flag set at a time: another means the script changed there
-            refs = hit[key] = _launch_refs(words, flaggy, _any_lead(words, G.names_python) if python is None
+            refs = hit[key] = _launch_refs(words, flaggy, _any_python(words) if python is None
                                            else python)
         return refs
 
@@ -367,15 +370,22 @@ def _relevant(summaries: list, wide: bool = False) -> Optional[frozenset]:
     return frozenset(relevant)
 
 
-def _is_flag(lead: str) -> bool:
-    return lead.startswith("-")
-
-
-def _any_lead(words, test) -> bool:
-    """Whether the literal text any of the words starts with passes test."""
+def _any_flag(words) -> bool:
+    """Whether the literal text any of the words starts with is an option's (`-`)."""
     for w in words:
         lead = w.text
-        if test(lead if lead is not None else _lead(w)):
+        if (lead if lead is not None else _lead(w)).startswith("-"):
+            return True
+    return False
+
+
+def _any_python(words) -> bool:
+    """Whether the literal text any of the words starts with names a Python interpreter."""
+    for w in words:
+        lead = w.text
+        if lead is None:
+            lead = _lead(w)
+        if "python" in lead and G.names_python(lead):  # (no call for the words that cannot)
             return True
     return False
 
@@ -507,7 +517,7 @@ def _word_refs(words) -> set:
     """The names the words expand (${A:-$B} expands A and B)."""
     out = set()
     for w in words:
-        if w is not None:
+        if w is not None and w.text is None:  # (a literal word expands nothing)
             refs = w.refs
             if refs is None:
                 refs = w.refs = _refs_of(w)  # kept on the word: an editor's next analysis reuses it

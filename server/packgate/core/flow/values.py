@@ -13,7 +13,7 @@ from ..records import replace
 from .transforms import case_changed, removed, replaced, substring
 from .transforms import length as length_of
 from .arith import evaluate
-from .facts import UNSET, GateSite, Origin, Val, ValKind, Var, keeps_export
+from .facts import UNSET, GateSite, Origin, Val, ValKind, Var, keeps_export, literal_val, spanned
 from .state import State
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
@@ -21,7 +21,9 @@ if TYPE_CHECKING:
     from typing import Optional
 
 _SPECIAL_PARAMETERS = frozenset("@*#?$!-")
-_KNOWN, _DEFAULT, _UNKNOWN = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN
+# an enum's member read off its class costs a lookup through EnumType's __getattr__ hook
+# (about a thousand instructions): the hot paths read them from module constants
+_KNOWN, _DEFAULT, _UNKNOWN, _UNSET = ValKind.KNOWN, ValKind.DEFAULT, ValKind.UNKNOWN, ValKind.UNSET
 _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)
 _IFS_RUNS = re.compile("[ \t\n]+")  # bash's default IFS: the blanks that split an unquoted expansion
 _CALLER, _ARGUMENT, _FROM_DEFAULT, _NOBODY = Origin.CALLER, Origin.ARGUMENT, Origin.DEFAULT, Origin.UNKNOWN
@@ -35,16 +37,18 @@ class Values:
         self.inp, self.where, self.rec = inp, where, rec
         self.literals: dict = {}  # literal Word of this script -> its Val
         self.sourced_literals: dict = {}  # ... of a sourced file (its offsets are the file's)
+        self.callers: dict = {}  # (name, required) -> the Val of a variable the caller gives
 
     def value(self, word: Word, s: State) -> Val:
         """Evaluate a word to one value."""
         if word.text is not None:  # literal: the same value on every path, computed once
-            cache = self.sourced_literals if self.where.sourced else self.literals
+            sourced = self.where.sourced
+            cache = self.sourced_literals if sourced else self.literals
             v = cache.get(word)
             if v is None:
                 parts = word.parts
                 lit = (parts[0].start, parts[0].end) if len(parts) == 1 else None
-                v = cache[word] = Val(_KNOWN, word.text, "", lit, (word.start, word.end), self.where.sourced)
+                v = cache[word] = literal_val(word.text, lit, (word.start, word.end), sourced)
             return v
         parts = word.parts
         return self.word_value(word, self.part(parts[0], s) if len(parts) == 1
@@ -53,10 +57,9 @@ class Values:
     def word_value(self, word: Word, v: Val) -> Val:
         """A word's value from its parts' joined value v: its span, and "" for an unset
         variable's expansion (a word is text)."""
-        if v.kind is ValKind.UNSET:
+        if v.kind is _UNSET:
             return Val(_KNOWN, "", span=(word.start, word.end), foreign=self.where.sourced)
-        return Val(v.kind, v.text, v.via, v.lit, (word.start, word.end),
-                   v.foreign or self.where.sourced, v.origin, v.name, v.required, v.prefix)
+        return spanned(v, (word.start, word.end), v.foreign or self.where.sourced)
 
     def positional_args(self, word: Word, s: State) -> list:
         """What a word of `set -- ...` expands to: `"$@"` where the script never set the
@@ -84,7 +87,7 @@ class Values:
                 return [Val(_KNOWN, n, span=(word.start, word.end)) for n in self.prefixed(ref.name, s)] \
                     if self.prefix_known(ref.name, s) else [Val(_UNKNOWN, via="${!" + ref.name + "@}", origin=_NOBODY)]
             if ref.op in (":+", "+") and ref.arg is not None and (var is not None or s.container):
-                if var is None or var.val.kind == ValKind.UNSET or (ref.op == ":+" and var.val.text == ""
+                if var is None or var.val.kind == _UNSET or (ref.op == ":+" and var.val.text == ""
                                                               and var.val.kind == _KNOWN):
                     return []
                 if var.val.kind == _UNKNOWN:
@@ -150,7 +153,7 @@ class Values:
         """The value of one part of a word."""
         kind = type(p)
         if kind is Lit:
-            return Val(_KNOWN, p.text, lit=(p.start, p.end), foreign=self.where.sourced)
+            return literal_val(p.text, (p.start, p.end), None, self.where.sourced)
         if kind is Opaque:
             if p.reason == "script-dir" and self.where.file_stack[-1]:
                 return Val(_KNOWN, os.path.dirname(self.where.file_stack[-1]))
@@ -181,7 +184,14 @@ class Values:
         elif s.container and not positional:
             base = UNSET  # a container starts from an empty environment
         else:  # the caller's environment or argument: the script cannot know it
-            base = self.callers(r, s, positional)
+            required = s.nounset and r.op == ""  # set -u ends the script at an unset $X: here it was set
+            base = self.callers.get((name, required))
+            if base is None:  # (the variables a launcher leaves to its caller are read again and again)
+                base = self.callers[name, required] = _caller_value(name, positional, required)
+            if r.name in G.GATES and r.name not in s.removed:
+                # the script consults the caller's gate: from here on it is the caller's value
+                s.set(r.name, Var(Val(_UNKNOWN, via=f"the caller's {r.name}", origin=Origin.INHERITED,
+                                      name=name), True, None, from_caller=True))
         op = r.op
         if op == "":
             return base
@@ -216,7 +226,7 @@ class Values:
                 result = alt
         else:
             result = alt
-        if op in (":=", "=") and (var is None or base.kind == ValKind.UNSET or base.kind == _KNOWN) \
+        if op in (":=", "=") and (var is None or base.kind == _UNSET or base.kind == _KNOWN) \
                 and r.name not in s.readonly:
             # ${X:=d} assigns X in this shell, an assignment of its own: where X was unset, or
             # empty for `:=` (a known X here is empty: a set one returned above); X keeps its
@@ -264,25 +274,6 @@ class Values:
         """An arithmetic expression's value on path s (None: unknown, or it assigns)."""
         n, assigned = evaluate(text, self.arith_lookup(s))
         return None if assigned else n
-
-    def callers(self, r: Ref, s: State, positional: bool) -> Val:
-        """What `$X` gives where the script never set X: the caller's variable or argument."""
-        name = r.name
-        shown = "$" + name if positional else name
-        required = s.nounset and r.op == ""  # set -u ends the script at an unset $X: here it was set
-        if required:
-            shown = f"the caller's {shown} (set, or set -u stops the script)"
-        if not positional:
-            base = Val(_UNKNOWN, via=shown, origin=_CALLER, name=name, required=required)
-        elif name in _SPECIAL_PARAMETERS:  # $#, $?, $@...: not one value the caller gives
-            base = Val(_UNKNOWN, via=shown, origin=_NOBODY)
-        else:
-            base = Val(_UNKNOWN, via=shown, origin=_ARGUMENT, name=name, required=required)
-        if name in G.GATES and name not in s.removed:
-            # the script consults the caller's gate: from here on it is the caller's value
-            s.set(name, Var(Val(_UNKNOWN, via=f"the caller's {name}", origin=Origin.INHERITED,
-                                name=name), True, None, from_caller=True))
-        return base
 
     def through_nameref(self, r: Ref, var: Var, s: State) -> Val:
         """`$R` of a nameref R (`declare -n R=X`): X's expansion, with R's own operator."""
@@ -573,6 +564,18 @@ def _splits(p: Ref) -> bool:
         and (p.op == "" or p.transform is not None)
 
 
+def _caller_value(name: str, positional: bool, required: bool) -> Val:
+    """The value of a variable or parameter the caller gives (required: read under set -u)."""
+    shown = "$" + name if positional else name
+    if required:
+        shown = f"the caller's {shown} (set, or set -u stops the script)"
+    if not positional:
+        return Val(_UNKNOWN, via=shown, origin=_CALLER, name=name, required=required)
+    if name in _SPECIAL_PARAMETERS:  # $#, $?, $@...: not one value the caller gives
+        return Val(_UNKNOWN, via=shown, origin=_NOBODY)
+    return Val(_UNKNOWN, via=shown, origin=_ARGUMENT, name=name, required=required)
+
+
 def concat(vals: list) -> Val:
     """The value of words joined without a separator."""
     if not vals:
@@ -596,4 +599,4 @@ def concat(vals: list) -> Val:
                    name=first.name)
     if kinds == {ValKind.UNSET}:
         return UNSET
-    return Val(_KNOWN, text, lit=lit, foreign=foreign)
+    return literal_val(text, lit, None, foreign)

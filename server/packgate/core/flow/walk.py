@@ -30,6 +30,9 @@ MAX_CALL_STEPS = 20_000
 # statements whose failure ends the path under `set -e` (a list, an if or a loop fails only
 # through a command inside, which is checked where it runs)
 _ERREXIT_ENDS = frozenset((Command, Assign, ExportNames, Unset, Sub))
+# (an enum's member read off its class is slow: values.py says why)
+_EXIT, _RETURN, _BACKGROUND = Stop.EXIT, Stop.RETURN, SubKind.BACKGROUND
+_TEST_LABEL, _CASE_LABEL = LabelKind.TEST, LabelKind.CASE
 
 
 
@@ -84,7 +87,7 @@ class Walker:
             # paths that stopped wait: return/break for their frame, `exit` for the end of the
             # script, which is judged only when it has no launch (once one is seen, they go)
             if self.rec.launches:
-                dead = [s for s in states if s.done and s.done != Stop.EXIT]
+                dead = [s for s in states if s.done and s.done != _EXIT]
             else:
                 dead = [s for s in states if s.done]
         after = self.stmt(stmt, live)
@@ -178,7 +181,7 @@ class Walker:
         it (`when $PACK is empty`), else kind."""
         if type(status) is Tested:
             fact = learnt(status, holds)
-            return self.label(offset, LabelKind.TEST, name=fact.name, said=fact.kind, against=fact.against)
+            return self.label(offset, _TEST_LABEL, name=fact.name, said=fact.kind, against=fact.against)
         return self.label(offset, kind)
 
     def label(self, offset: int, kind: LabelKind, **details: str) -> Label:
@@ -258,7 +261,7 @@ class Walker:
         fresh = [(s, self.case_subject(st, s)) for s in states]  # matched no pattern so far
         written = st.subject.raw if st.subject is not None and st.subject.raw else ""
         for idx, (pattern, body, start) in enumerate(st.items):
-            label = self.label(start, LabelKind.CASE, pattern=pattern, subject=written)
+            label = self.label(start, _CASE_LABEL, pattern=pattern, subject=written)
             # a plain pattern an earlier one matches is reached only by `;;&`
             shadowed = any(case_covers(q, pattern) for q, _, _ in st.items[:idx])
             entering: list = []
@@ -297,7 +300,7 @@ class Walker:
     def sub(self, st: Sub, states: list) -> list:
         """A subshell, background job, pipeline stage or command substitution: walked on
         copies; the exports it makes without launching are lost."""
-        status = OK if st.kind == SubKind.BACKGROUND else None  # `cmd &` returns 0 at once
+        status = OK if st.kind == _BACKGROUND else None  # `cmd &` returns 0 at once
         for s in states:
             s.status = status
         if self.inertness.inert(st.body):  # `$(date +%F)`, `( cd dir && ls )`: nothing a check can see
@@ -350,7 +353,7 @@ class Walker:
             self.where.call_depth -= 1
             self.where.calling.pop()
         for s in out:
-            if s.done == Stop.RETURN:
+            if s.done == _RETURN:
                 s.done = Stop.NONE
             if s.frames:
                 for name, old in s.frames[-1].items():

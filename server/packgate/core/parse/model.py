@@ -126,7 +126,7 @@ class Word:
     raw: str = ""
     text: Optional[str] = None  # the literal text when the word has no expansion (set by the builder)
     effects: bool = False  # evaluating it changes or consults state (${X:=d}, a gate's value)
-    refs: Optional[frozenset] = None  # the names it expands, at any depth: computed on first use, kept
+    refs: Optional[frozenset] = None  # the names it expands, at any depth: kept once computed (a shaped word: built)
 
     def literal(self) -> Optional[str]:
         """The text if the word is fully literal, else None."""

@@ -83,12 +83,12 @@ class WordBuilder:
                     self._flag(txt, s + inner)
                 return Word([Lit(txt, s + inner, e - inner)] if txt or quote != '"' else [], s, e, quote, raw, txt)
             if shape[0] is _ONE_EXPANSION:
-                _, raw, name, ns, ne, inner, array_all, quoted, gated = shape
+                _, raw, name, ns, ne, inner, array_all, quoted, gated, refs = shape
                 base = self.base
                 s, e = sb + base, eb + base
                 self.occurrences.append(Occurrence(name, s + ns, s + ne, _EXPAND))
                 ref = Ref(name, s + inner, e - inner, s + ns, s + ne, "", None, array_all, quoted)
-                return Word([ref], s, e, '"' if quoted else "", raw, None, gated)
+                return Word([ref], s, e, '"' if quoted else "", raw, None, gated, refs)
             if shape[0] is _TEMPLATE and d + shape[1] < MAX_DEPTH:  # (deeper, the walk may give an Opaque)
                 return self._from_template(shape, sb + self.base)
             o0 = len(self.occurrences)
@@ -103,7 +103,8 @@ class WordBuilder:
 
     def _template(self, w: Word, o0: int) -> tuple:
         """What the general walk gave for a word (w, its occurrences from o0 on), kept for the
-        same text elsewhere: (_TEMPLATE, how deep its expansions nest, the word) with offsets
+        same text elsewhere: (_TEMPLATE, how deep its expansions nest, the word, the names it
+        expands: its `refs`, which the flow's relevance pass reads of every word) with offsets
         from its start (_template_word), when it holds text and expansions only and noted one
         occurrence per expansion and flag (as _template_built and _from_template do); else
         _GENERAL."""
@@ -117,11 +118,12 @@ class WordBuilder:
                 noted += rest == "" or rest.startswith("=")
         if len(self.occurrences) - o0 != noted:
             return _GENERAL  # it noted something else: left to the general walk
-        return _TEMPLATE, depth + 2, template
+        return _TEMPLATE, depth + 2, template, _expanded_names(w)
 
     def _from_template(self, shape: tuple, s: int) -> Word:
         """A word built from a _TEMPLATE shape (_template), its text starting at s."""
         w = self._template_built(shape[2], s)
+        w.refs = shape[3]
         for p in w.parts:
             if p.__class__ is Lit and p.text.startswith(MBS_FLAG):
                 self._flag(p.text, p.start)
@@ -473,7 +475,8 @@ def _shape(raw_b: bytes, k: int) -> tuple:
     """How word() builds a word of kind k written raw_b: (_LITERAL, raw, text, its offset from
     either end, quote, whether it starts with --micro-batch-size) for a literal string;
     (_ONE_EXPANSION, raw, name, the name's start and end from the word's start, the expansion's
-    offset from either end, array_all, quoted, whether it names a gate) for one plain
+    offset from either end, array_all, quoted, whether it names a gate, the names it expands:
+    its Word's `refs`) for one plain
     expansion; _TO_LEARN for another string or expansion (the general walk builds it, _template
     keeps what it gave); else _GENERAL."""
     if k == _K_WORD or k == _K_NUMBER:  # (one with children: a number with an expansion, `10#$x`)
@@ -491,7 +494,22 @@ def _shape(raw_b: bytes, k: int) -> tuple:
     g = 3 if last == 3 else 1
     name = m[g].decode("ascii")
     ns, ne = m.span(g)
-    return _ONE_EXPANSION, raw, name, ns, ne, 1 if quoted else 0, last == 2, quoted, name in _GATES
+    return _ONE_EXPANSION, raw, name, ns, ne, 1 if quoted else 0, last == 2, quoted, name in _GATES, frozenset((name,))
+
+
+def _expanded_names(w: Word) -> frozenset:
+    """The names a word of text and plain expansions expands, at any depth (${A:-$B}: A and B):
+    the `refs` the flow's relevance pass would work out for it (a _TEMPLATE's words hold no
+    subscript, indirection or arithmetic)."""
+    names = set()
+    stack = list(w.parts)
+    while stack:
+        p = stack.pop()
+        if p.__class__ is Ref:
+            names.add(p.name)
+            if p.arg is not None:
+                stack.extend(p.arg.parts)
+    return frozenset(names)
 
 
 def _transform(data: bytes, base: int, ops: list, pieces: list, arg: Optional[Word], replacement_at,

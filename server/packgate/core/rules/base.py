@@ -139,13 +139,18 @@ class Context:
         return (f"{launch.label} (line {line})", f"{launch.label}（第 {line} 行）")
 
 
+# (an enum's member read off its class is slow: flow/values.py says why)
+_UNSET, _UNKNOWN = ValKind.UNSET, ValKind.UNKNOWN
+_OFF, _UNKNOWN_STATE = G.GateState.OFF, G.GateState.UNKNOWN
+
+
 def gate_state(seen, profile: G.Profile | None = None, name: str = "") -> G.GateState:
     """ON / OFF / INVALID / UNKNOWN for what a launch sees of a gate."""
     val = seen.val
-    if val.kind == ValKind.UNSET:
-        return G.GateState.OFF
-    if val.kind == ValKind.UNKNOWN:
-        return G.GateState.UNKNOWN
+    if val.kind == _UNSET:
+        return _OFF
+    if val.kind == _UNKNOWN:
+        return _UNKNOWN_STATE
     if profile is not None and name:
         return profile.judge(name, val.text)
     return G.int_gate(val.text)

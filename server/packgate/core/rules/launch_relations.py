@@ -23,6 +23,12 @@ class Outcome(TextEnum):
     UNKNOWN = "unknown"  # a value or a word the script cannot know decides it
 
 
+# an enum's member read off its class is slow (flow/values.py says why): judge() asks for
+# each relation on each path
+_KEPT, _BROKEN, _UNKNOWN = Outcome.KEPT, Outcome.BROKEN, Outcome.UNKNOWN
+_VAR, _OPTION, _BOTH = Subject.VAR, Subject.OPTION, RelationKind.BOTH
+
+
 @record(frozen=True)
 class Looked:
     """One clause of a relation on one path, and what decided it."""
@@ -174,40 +180,49 @@ def _one_var(clause: Clause, name: str, path, exported: dict) -> Looked:
     return Looked(clause, clause.judge(val.text), name, shown(val), site=var.origin, span=span, lit=lit)
 
 
+def absent_option(relation: Relation, words: Words | None):
+    """The option clause of a `requires` relation that no literal word gives, else None: the
+    relation is then kept (or, where a word the script cannot know may give the option,
+    nothing can be claimed either way), whatever the path's variables."""
+    if words is None or relation.kind is _BOTH:
+        return None
+    for clause in relation.clauses:
+        if clause.subject is _OPTION and clause.equal and not words.mentions(clause.name):
+            return clause
+    return None
+
+
 def judge(relation: Relation, path, exported: dict, words: Words | None) -> Judged:
     """The relation on one path (words None: the launch has no words, as at the end of a file,
     so an option clause cannot be told)."""
     def look(clause: Clause) -> Looked:
-        if clause.subject is Subject.VAR:
+        if clause.subject is _VAR:
             return look_var(clause, path, exported)
         if words is None:
             return Looked(clause, None, clause.name)
         return words.look(clause)
 
     looked = []
-    if relation.kind is RelationKind.BOTH:
+    if relation.kind is _BOTH:
         looked = [look(t) for t in relation.clauses]
         states = {x.holds for x in looked}
         assumed = any(x.assumed for x in looked)
         if None in states:
-            return Judged(Outcome.UNKNOWN, tuple(looked), assumed)
-        return Judged(Outcome.KEPT if len(states) == 1 else Outcome.BROKEN, tuple(looked), assumed)
-    if words is not None:
-        for clause in relation.clauses:
-            if clause.subject is Subject.OPTION and clause.equal and not words.mentions(clause.name):
-                # no literal word gives an option the relation needs: it is kept (or, where a
-                # word the script cannot know may give it, nothing can be claimed either way)
-                return Judged(Outcome.KEPT, (Looked(clause, False, clause.name),))
+            return Judged(_UNKNOWN, tuple(looked), assumed)
+        return Judged(_KEPT if len(states) == 1 else _BROKEN, tuple(looked), assumed)
+    absent = absent_option(relation, words)
+    if absent is not None:
+        return Judged(_KEPT, (Looked(absent, False, absent.name),))
     for clause in relation.clauses:
         looked.append(look(clause))
         if looked[-1].holds is False:
-            return Judged(Outcome.KEPT, tuple(looked))
+            return Judged(_KEPT, tuple(looked))
     assumed = any(x.assumed for x in looked)
     if any(x.holds is None for x in looked):
-        return Judged(Outcome.UNKNOWN, tuple(looked), assumed)
+        return Judged(_UNKNOWN, tuple(looked), assumed)
     looked.append(look(relation.then))
     then = looked[-1]
     assumed = assumed or then.assumed
     if then.holds is None:
-        return Judged(Outcome.UNKNOWN, tuple(looked), assumed)
-    return Judged(Outcome.KEPT if then.holds else Outcome.BROKEN, tuple(looked), assumed)
+        return Judged(_UNKNOWN, tuple(looked), assumed)
+    return Judged(_KEPT if then.holds else _BROKEN, tuple(looked), assumed)

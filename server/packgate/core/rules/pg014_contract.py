@@ -10,7 +10,7 @@ from ..code.relations import CONTRACT_RULE, Compare, Relation, Subject
 from ..findings import Applicability, Edit
 from ..parse import AssignMode
 from .base import Context, value_edit
-from .launch_relations import SWITCH_ACTIONS, Outcome, Words, judge
+from .launch_relations import SWITCH_ACTIONS, Outcome, Words, absent_option, judge
 from .rule import FixText, Rule, Text
 
 _LAUNCH = "torchrun --nproc_per_node 8 aiak_training_llm/train.py --overlap-grad-reduce --micro-batch-size 1\n"
@@ -91,6 +91,7 @@ RULE = Rule(
 )
 
 # compiled (and cached) by re when a fix first needs it
+_BROKEN = Outcome.BROKEN  # (an enum's member read off its class is slow: flow/values.py says why)
 _PREFIX_ONLY = rb"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*$"
 
 
@@ -114,7 +115,7 @@ def check(ctx: Context) -> None:
             # judged on the words and values as recorded (an editor's walk may not have moved
             # their offsets yet: texts and kinds are all a judgement reads); a broken relation
             # is judged again at this version's offsets, which its finding points at
-            exported = path.exported(moved=False)
+            exported = None  # (made for the first relation an absent option does not keep)
             words = None
             if not launch.implicit:
                 # keyed by identity; the value keeps raw_args alive, so an id is never reused
@@ -123,8 +124,12 @@ def check(ctx: Context) -> None:
                     hit = read[id(path.raw_args)] = (path.raw_args, Words(path.raw_args, scope.takes_value(launch, path)))
                 words = hit[1]
             for relation, from_profile, guess in relations:
+                if absent_option(relation, words) is not None:
+                    continue  # kept: most relations name an option most launches never give
+                if exported is None:
+                    exported = path.exported(moved=False)
                 judged = judge(relation, path, exported, words)
-                if judged.outcome is not Outcome.BROKEN:
+                if judged.outcome is not _BROKEN:
                     continue
                 if path.pending is not None:
                     path.settle()
