@@ -119,7 +119,7 @@ def inside(path: str, root: str) -> bool:
 
 @dataclass
 class Checked:
-    """The rendered diagnostics of one closed script, with what they were computed from."""
+    """The diagnostics of one closed script (as JSON: closed_reports), with what they were computed from."""
 
     stamp: Any
     settings: Settings
