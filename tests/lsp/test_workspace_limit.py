@@ -31,7 +31,7 @@ class FakeServer:
     def scan_limits(self):
         return workspace.ScanLimits(7, 70)
 
-    async def scripts(self, uri=None, limits=None):
+    async def scripts(self, uri=None, limits=None, on_count=None):
         return self.paths, self.cut
 
     def open_uris(self):

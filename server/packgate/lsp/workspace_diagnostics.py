@@ -16,7 +16,7 @@ import itertools
 import os
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -27,6 +27,7 @@ import packgate.lsp.workspace as workspace
 from packgate.core.closed_scripts import Batch, ScriptJob
 from packgate.core.exclusion import matching, patterns_of
 from packgate.core.settings import CONFIG_NAMES, find_config
+from packgate.core.workers import full_pool_at
 from packgate.lsp.closed_reports import ClosedReport, Rendering, ReportBatch, report_script
 from packgate.lsp.diagnostic_json import workspace_full_json
 from packgate.lsp.pool import PoolBroken
@@ -58,8 +59,8 @@ async def check(ls: "PackgateServer", params: types.WorkspaceDiagnosticParams) -
 
 async def _check(ls: "PackgateServer", params: types.WorkspaceDiagnosticParams) -> list[Any]:
     limits = ls.scan_limits()
-    paths, cut = await ls.scripts(limits=limits)
     run = WorkspacePass(ls, params)
+    paths, cut = await ls.scripts(limits=limits, on_count=run.pool_starter())
     run.start_pool(len(paths) - len(ls.checks.items))  # the scripts it holds no result for
     todo = await run.sort(paths)
     run.out.flush()
@@ -245,12 +246,24 @@ class WorkspacePass:
         else:
             self.out.add(convert.workspace_full(uri, doc.version, ls.diagnostics(uri, entry), entry.result_id))
 
+    def pool_starter(self) -> Callable[[int], None]:
+        """What the scan calls, in its thread, with the count of scripts found so far: once there
+        are enough that a pass would keep the largest pool busy, the workers start while the scan
+        goes on (a fork server takes most of a second to start them)."""
+        loop, known = asyncio.get_running_loop(), len(self.ls.checks.items)
+        enough = known + full_pool_at()
+
+        def found(count: int) -> None:
+            if count == enough:
+                loop.call_soon_threadsafe(self.start_pool, count - known)
+        return found
+
     def start_pool(self, scripts: int) -> None:
         """Start the worker processes now (while the scripts are sorted) when a pass over this
-        many scripts would use them and they are not up."""
+        many scripts would use them and they are neither up nor starting."""
         pool = self.ls.pool
         workers = pool.workers_for(scripts)
-        if workers > 1 and not pool.running:
+        if workers > 1 and not pool.running and self.starting is None:
             # never cancelled (the workers would start unowned): a pass cancelled meanwhile leaves
             # them to the next pass, or to the idle timer
             self.starting = asyncio.ensure_future(pool.start(workers))
