@@ -84,7 +84,7 @@ def test_an_unsafe_fix_without_a_caveat_is_never_preferred():
     applies a preferred fix on one keystroke."""
     from packgate.core.findings import Applicability, Edit, Fix
     from packgate.core.text import Source
-    from packgate.lsp.convert import _fix_data
+    from packgate.lsp.diagnostic_json import fix_json as _fix_data
 
     source = Source("export VISION_TRAK=1\n")
     guessed = Fix("Rename to VISION_TRACK", (Edit(7, 18, "VISION_TRACK"),), Applicability.UNSAFE, True, "fix")

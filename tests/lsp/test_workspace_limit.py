@@ -24,14 +24,14 @@ class FakeServer:
         self.paths, self.cut, self.said = paths, cut, []
         self.checks = workspace.Checks()
         self.session = SimpleNamespace(generation=0, settings_for=lambda uri, problems: None)
-        self.client = SimpleNamespace()
+        self.client = SimpleNamespace(encoding="utf-16", related_information=False)
         self.pool = ScriptPool()
         self.passes = 0  # workspace passes running (the cycle collector waits for them)
 
     def scan_limits(self):
         return workspace.ScanLimits(7, 70)
 
-    async def scripts(self, uri=None, limits=None):
+    async def scripts(self, uri=None, limits=None, on_count=None):
         return self.paths, self.cut
 
     def open_uris(self):

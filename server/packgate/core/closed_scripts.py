@@ -1,17 +1,18 @@
 """Analysing the closed scripts of the language server's workspace pass: the one function that
 does it, run in the server's process or in a worker process of its pool, with the same result.
 
-No pygls or lsprotocol here: a worker imports this module and the core only. What a worker needs
-to analyse a script as the server would travels with each batch: the script's project root
-(sourced files outside it are not read), the open documents' texts (a sourced file that is open
-is read from the editor, unsaved edits included) and the session's generation (a new one means
-the project's code or configuration changed, so the cached project index is dropped).
+No pygls or lsprotocol here: lsp/closed_reports.py turns each analysis into its report, in the
+same process. What a worker needs to analyse a script as the server would travels with each
+batch: the script's project root (sourced files outside it are not read), the open documents'
+texts (a sourced file that is open is read from the editor, unsaved edits included) and the
+session's generation (a new one means the project's code or configuration changed, so the
+cached project index is dropped).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from dataclasses import dataclass
+from typing import Any, Iterator, Mapping
 
 from packgate.core.settings import Settings
 
@@ -38,49 +39,36 @@ class Batch:
     generation: int  # the server session's: the project index is read again when it changes
 
 
-@dataclass
-class ScriptResult:
-    """What the server renders and caches of one analysis."""
-
-    path: str
-    text: str | None  # the analysed text; None: the file could not be read (no report)
-    findings: list
-    foreign: dict[str, str]  # sourced path -> its text, for findings placed in sourced files
-    dependencies: frozenset[str]  # every file the analysis read or tried to read
-    notices: list = field(default_factory=list)  # core.notices: warnings about the file itself
-
-
 _generation: int | None = None  # the generation this process's project index belongs to
 
 
-def analyse_batch(batch: Batch) -> list[ScriptResult]:
-    """Every script of a batch (the function a worker runs)."""
+def analyse_batch(batch: Batch) -> Iterator[tuple[ScriptJob, Any]]:
+    """Every script of a batch in turn, with its Analysis (None: unreadable), as a worker runs them."""
     global _generation
     if batch.generation != _generation:
         from packgate.core import project
         project.invalidate()
         _generation = batch.generation
     loaders: dict[str | None, Any] = {}
-    return [analyse_script(job, batch.overlay, loaders) for job in batch.jobs]
+    for job in batch.jobs:
+        yield job, analyse_script(job, batch.overlay, loaders)
 
 
 def analyse_script(job: ScriptJob, overlay: Mapping[str, str],
-                   loaders: dict[str | None, Any] | None = None) -> ScriptResult:
-    """One closed script, sourced files followed inside its root, open documents' texts first."""
+                   loaders: dict[str | None, Any] | None = None) -> Any:
+    """One closed script's Analysis (None: the file could not be read), sourced files followed
+    inside its root, open documents' texts first."""
     from packgate.core.engine import analyze
     from packgate.core.files import decode, read_file
     from packgate.core.sourced import SourceLoader
     data, _reason = read_file(job.path)
     if data is None:
-        return ScriptResult(job.path, None, [], {}, frozenset())
+        return None
     loaders = {} if loaders is None else loaders
     if job.root not in loaders:
         loaders[job.root] = SourceLoader(job.root, overlay=overlay).load
-    analysis = analyze(decode(data)[0], path=job.path, settings=job.settings, revalidate=False,
-                       loader=loaders[job.root])
-    foreign = dict(analysis.flow.foreign) if analysis.flow is not None else {}
-    return ScriptResult(job.path, analysis.source.text, list(analysis.findings), foreign,
-                        frozenset(analysis.dependencies), list(analysis.notices))
+    return analyze(decode(data)[0], path=job.path, settings=job.settings, revalidate=False,
+                   loader=loaders[job.root])
 
 
 def ready(_workers: int) -> int:

@@ -31,3 +31,8 @@ def pool_size(files: int) -> int:
     if files < POOL_MIN_FILES:
         return 1
     return max(1, min(wanted_jobs() or cores(), POOL_MAX_WORKERS, files // 4))
+
+
+def full_pool_at() -> int:
+    """The fewest files for which a run gets its largest pool (pool_size stops growing there)."""
+    return max(POOL_MIN_FILES, 4 * min(wanted_jobs() or cores(), POOL_MAX_WORKERS))

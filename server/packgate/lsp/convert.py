@@ -25,9 +25,8 @@ from pygls.capabilities import get_capability
 from pygls.protocol import default_converter
 from pygls.uris import from_fs_path
 
-from packgate.core.findings import Applicability
-from packgate.core.outside import source_of
 from packgate.core.text import Source
+from packgate.lsp.diagnostic_json import ReadyJSON, fix_json
 
 SOURCE = "packgate"
 FIX_ALL_KIND = "source.fixAll.packgate"
@@ -207,7 +206,7 @@ def to_diagnostic(finding: Any, source: Source, uri: str, version: int | None,
             "key": finding.key,
             "rule": finding.rule,
             "version": version,
-            "fixes": [d for d in (_fix_data(fix, source, enc) for fix in finding.fixes) if d is not None],
+            "fixes": [d for d in (fix_json(fix, source, enc) for fix in finding.fixes) if d is not None],
         },
     )
 
@@ -222,42 +221,6 @@ def _related(item: Any, source: Source, uri: str, enc: str,
             return None
     location = types.Location(uri=target_uri, range=to_range(target, item.start, item.end, enc))
     return types.DiagnosticRelatedInformation(location=location, message=item.message)
-
-
-def _fix_data(fix: Any, source: Source, enc: str) -> dict[str, Any] | None:
-    # Plain JSON, so the client can hand it back in codeAction's context unchanged. A fix with a
-    # caveat (it rests on the profile `auto` assumed), or an unsafe one (a guessed rename, a
-    # joined value), is still offered, labelled where it has a caveat, never preferred: an
-    # editor applies a preferred fix on one keystroke. Nor is one that edits another file.
-    caveat = fix.caveat
-    edits = []
-    for e in fix.edits:
-        if e.path is None:
-            edits.append({"range": _range_json(source, e.start, e.end, enc), "newText": e.text})
-            continue
-        other = source_of(e)
-        if other is None:
-            return None  # the other file changed since the analysis: its offsets are no longer its
-        edits.append({"range": _range_json(other, e.start, e.end, enc), "newText": e.text,
-                      "path": e.path, "create": e.create})
-    outside = any(e.path is not None for e in fix.edits)
-    return {
-        "title": caveat.title if caveat is not None and caveat.title else fix.description,
-        "kind": fix.kind,
-        "preferred": bool(fix.preferred) and caveat is None and fix.applicability is not Applicability.UNSAFE
-        and not outside,
-        "safe": bool(fix.safe),
-        "applicability": fix.applicability.value,
-        "edits": edits,
-    }
-
-
-def _range_json(source: Source, start: int, end: int, enc: str) -> dict[str, Any]:
-    """A byte range as the JSON of an LSP range (no lsprotocol objects in between)."""
-    line, character = source.position(start, enc)
-    end_line, end_character = source.position(end, enc)
-    return {"start": {"line": line, "character": character},
-            "end": {"line": end_line, "character": end_character}}
 
 
 def _range_from_json(raw: Mapping[str, Any]) -> types.Range:
@@ -293,14 +256,17 @@ def data_version(diagnostic: types.Diagnostic) -> Any:
 
 
 def converter() -> cattrs.Converter:
-    """pygls' converter, except that a Diagnostic's `data` is written as it is: packgate makes
-    it plain JSON (to_diagnostic, and a client's copy handed back is JSON too), so walking it
-    value by value as the default converter does gives the same text at several times the cost."""
+    """pygls' converter, except that a Diagnostic's `data` and a ReadyJSON are written as they
+    are: packgate makes them plain JSON (to_diagnostic, diagnostic_json, and a client's copy
+    handed back is JSON too), so walking them value by value as the default converter does gives
+    the same text at several times the cost."""
     out = default_converter()
     fields = {f.name: override(rename=_camel(f.name), omit_if_default=_omitted(f.name),
                                unstruct_hook=_as_is if f.name == "data" else None)
               for f in attrs.fields(types.Diagnostic)}
     out.register_unstructure_hook(types.Diagnostic, make_dict_unstructure_fn(types.Diagnostic, out, **fields))
+    # reports the workspace pass' workers wrote as JSON already (lsp/diagnostic_json.py)
+    out.register_unstructure_hook(ReadyJSON, _as_is)
     return out
 
 

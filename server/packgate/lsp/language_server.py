@@ -294,11 +294,11 @@ class PackgateServer(LanguageServer):
         self.say(problems)
         return limits
 
-    async def scripts(self, uri: str | None = None,
-                      limits: workspace.ScanLimits | None = None) -> tuple[list[str], str | None]:
+    async def scripts(self, uri: str | None = None, limits: workspace.ScanLimits | None = None,
+                      on_count: Callable[[int], None] | None = None) -> tuple[list[str], str | None]:
         """The shell scripts of the workspace folders (or of the document's project without
         folders), and which limit cut the scan short (workspace.scripts; limits: the settings'
-        when not given).
+        when not given; on_count: told the count found so far, in the scan's thread).
 
         The walk runs in a worker thread: a large tree must not hold up keystrokes.
         """
@@ -307,7 +307,7 @@ class PackgateServer(LanguageServer):
             from packgate.core.project import find_root
             found = find_root(path)
             roots = [os.path.realpath(found)] if found is not None else []
-        return await asyncio.to_thread(workspace.scripts, roots, limits or self.scan_limits())
+        return await asyncio.to_thread(workspace.scripts, roots, limits or self.scan_limits(), on_count)
 
     def open_uris(self) -> dict[str, str]:
         """real path -> URI of each open file-backed document."""

@@ -5,9 +5,9 @@ the server's own process stays free for keystrokes.
 The pool starts on the first pass with enough scripts (never with PACKGATE_JOBS=1), stops after
 IDLE_S without work and when the server exits. Workers come from a fork server (or are spawned
 where there is none), never forked from the server itself, whose threads, event loop and protocol
-stream they must not inherit; they import packgate.core.closed_scripts and the core, not pygls. A
-worker that dies breaks the pool: the caller gets PoolBroken (and analyses in its own process),
-and the pool is not used again in this session.
+stream they must not inherit; they import packgate.lsp.closed_reports and the core (of pygls,
+its uris module only). A worker that dies breaks the pool: the caller gets PoolBroken (and
+analyses in its own process), and the pool is not used again in this session.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import packgate.core.closed_scripts as closed_scripts
 from packgate.core.workers import pool_size
+from packgate.lsp.closed_reports import report_batch
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 IDLE_S = 300.0  # seconds without work before the workers are stopped (an idle server holds none)
 QUEUED_PER_WORKER = 2  # batches handed to the pool ahead: enough to keep workers busy, few to cancel
 # What a fork server loads once, before any worker is forked from it.
-PRELOAD = ["packgate.core.closed_scripts", "packgate.core.engine"]
+PRELOAD = ["packgate.lsp.closed_reports", "packgate.core.engine"]
 
 
 class PoolBroken(Exception):
@@ -34,7 +35,7 @@ class PoolBroken(Exception):
 class ScriptPool:
     """The worker processes of workspace passes, started on first use."""
 
-    def __init__(self, work: Callable[[Any], Any] = closed_scripts.analyse_batch) -> None:
+    def __init__(self, work: Callable[[Any], Any] = report_batch) -> None:
         self.work = work  # what a worker runs on each batch
         self.broken = False
         self._executor: ProcessPoolExecutor | None = None

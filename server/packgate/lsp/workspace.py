@@ -41,9 +41,11 @@ MAX_LINE_FILE = 2 * 1024 * 1024
 _PY_LINES = re.compile(r"\r\n|\r|\n")
 
 
-def scripts(roots: Iterable[str], limits: ScanLimits = ScanLimits()) -> tuple[list[str], str | None]:
+def scripts(roots: Iterable[str], limits: ScanLimits = ScanLimits(),
+            on_count: Callable[[int], None] | None = None) -> tuple[list[str], str | None]:
     """The shell scripts below real-path roots, found as `packgate check DIR` finds them, and
     which limit cut the scan short (CUT_SCRIPTS, CUT_FILES; None: every script was found).
+    on_count is told how many scripts were found after each one.
 
     Only regular files are opened to look for a shebang (a FIFO would block the read), and a
     symlink counts only if it resolves inside a root.
@@ -72,6 +74,8 @@ def scripts(roots: Iterable[str], limits: ScanLimits = ScanLimits()) -> tuple[li
                 if limits.max_scripts and len(out) >= limits.max_scripts:
                     return out, CUT_SCRIPTS
                 out.append(path)
+                if on_count is not None:
+                    on_count(len(out))
     return out, None
 
 
@@ -119,7 +123,7 @@ def inside(path: str, root: str) -> bool:
 
 @dataclass
 class Checked:
-    """The rendered diagnostics of one closed script, with what they were computed from."""
+    """The diagnostics of one closed script (as JSON: closed_reports), with what they were computed from."""
 
     stamp: Any
     settings: Settings

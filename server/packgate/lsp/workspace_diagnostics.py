@@ -3,7 +3,8 @@
 Open documents are answered at their current version. Closed scripts are analysed again only
 when they, a file they source, their settings or the project changed (clients poll this
 request; workspace.Checks keeps what was found), with $/progress while there is work to do.
-A big pass analyses in the server's worker processes (lsp/pool.py). With a partialResultToken
+A big pass analyses in the server's worker processes (lsp/pool.py), which send each report back
+written as JSON already (lsp/closed_reports.py): this process stores and forwards it. With a partialResultToken
 the reports are sent as they are ready ($/progress partial results, a batch at most every
 FLUSH_S); the answer then carries none.
 """
@@ -15,7 +16,7 @@ import itertools
 import os
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -23,10 +24,12 @@ from pygls.uris import from_fs_path
 
 import packgate.lsp.convert as convert
 import packgate.lsp.workspace as workspace
-from packgate.core.closed_scripts import Batch, ScriptJob, ScriptResult, analyse_script
+from packgate.core.closed_scripts import Batch, ScriptJob
 from packgate.core.exclusion import matching, patterns_of
 from packgate.core.settings import CONFIG_NAMES, find_config
-from packgate.core.text import Source
+from packgate.core.workers import full_pool_at
+from packgate.lsp.closed_reports import ClosedReport, Rendering, ReportBatch, report_script
+from packgate.lsp.diagnostic_json import workspace_full_json
 from packgate.lsp.pool import PoolBroken
 
 if TYPE_CHECKING:
@@ -56,8 +59,8 @@ async def check(ls: "PackgateServer", params: types.WorkspaceDiagnosticParams) -
 
 async def _check(ls: "PackgateServer", params: types.WorkspaceDiagnosticParams) -> list[Any]:
     limits = ls.scan_limits()
-    paths, cut = await ls.scripts(limits=limits)
     run = WorkspacePass(ls, params)
+    paths, cut = await ls.scripts(limits=limits, on_count=run.pool_starter())
     run.start_pool(len(paths) - len(ls.checks.items))  # the scripts it holds no result for
     todo = await run.sort(paths)
     run.out.flush()
@@ -146,6 +149,7 @@ class WorkspacePass:
         self.opened = ls.open_uris()
         self.texts = ls.overlay()  # open documents by path: sourced files are read from them
         self.overlay = {os.path.realpath(p): t for p, t in self.texts.items()}
+        self.rendering = Rendering(ls.client.encoding, ls.client.related_information)
         self.generation = ls.session.generation
         self.roots = ls.roots()
         self.settings: dict[str, Any] = {}  # per folder
@@ -211,7 +215,7 @@ class WorkspacePass:
             if n % SORT_STEP == 0:
                 if not self.out.sent and not self.out.pending and todo:
                     first = todo.pop(0)
-                    self.take(first, analyse_script(self.job(first), self.texts))
+                    self.take(first, report_script(self.job(first), self.texts, self.rendering))
                 self.out.flush()
                 await asyncio.sleep(0)  # stat checks of a large tree: let keystrokes through
             real = workspace.real_path(path)
@@ -242,12 +246,24 @@ class WorkspacePass:
         else:
             self.out.add(convert.workspace_full(uri, doc.version, ls.diagnostics(uri, entry), entry.result_id))
 
+    def pool_starter(self) -> Callable[[int], None]:
+        """What the scan calls, in its thread, with the count of scripts found so far: once there
+        are enough that a pass would keep the largest pool busy, the workers start while the scan
+        goes on (a fork server takes most of a second to start them)."""
+        loop, known = asyncio.get_running_loop(), len(self.ls.checks.items)
+        enough = known + full_pool_at()
+
+        def found(count: int) -> None:
+            if count == enough:
+                loop.call_soon_threadsafe(self.start_pool, count - known)
+        return found
+
     def start_pool(self, scripts: int) -> None:
         """Start the worker processes now (while the scripts are sorted) when a pass over this
-        many scripts would use them and they are not up."""
+        many scripts would use them and they are neither up nor starting."""
         pool = self.ls.pool
         workers = pool.workers_for(scripts)
-        if workers > 1 and not pool.running:
+        if workers > 1 and not pool.running and self.starting is None:
             # never cancelled (the workers would start unowned): a pass cancelled meanwhile leaves
             # them to the next pass, or to the idle timer
             self.starting = asyncio.ensure_future(pool.start(workers))
@@ -267,7 +283,7 @@ class WorkspacePass:
                 if self.starting is not None:
                     await asyncio.shield(self.starting)
 
-                def take(batch: Batch, results: list[ScriptResult]) -> None:
+                def take(batch: ReportBatch, results: list[ClosedReport]) -> None:
                     self.pooled += len(results)
                     for result in results:
                         self.take(left.pop(result.path), result)
@@ -283,12 +299,12 @@ class WorkspacePass:
         """Analyse up to count of the scripts left in this process, one at a time."""
         for item in list(itertools.islice(left.values(), count)):
             del left[item.path]
-            self.take(item, analyse_script(self.job(item), self.texts))
+            self.take(item, report_script(self.job(item), self.texts, self.rendering))
             self.advance(token, 1, self.total)
             self.out.flush()
             await asyncio.sleep(0)  # let edits, cancellations and other requests through
 
-    def batches(self, todo: list[Todo], workers: int) -> Iterator[Batch]:
+    def batches(self, todo: list[Todo], workers: int) -> Iterator[ReportBatch]:
         """The work for the pool, made as the pool asks for more: BATCH scripts a job, fewer in
         the first job of each worker (the first reports come sooner)."""
         start = 0
@@ -297,36 +313,20 @@ class WorkspacePass:
             if start >= len(todo):
                 return
             jobs = tuple(self.job(t) for t in todo[start:start + size])
-            yield Batch(jobs, self.texts, self.generation)
+            yield ReportBatch(Batch(jobs, self.texts, self.generation), self.rendering)
             start += size
 
     def job(self, todo: Todo) -> ScriptJob:
         """What analysing a script needs besides the open documents' texts."""
         return ScriptJob(todo.path, todo.root, todo.settings)
 
-    def take(self, todo: Todo, result: ScriptResult) -> None:
-        """One analysis done: render it, keep it in ls.checks, and queue its report."""
-        if result.text is None:
+    def take(self, todo: Todo, result: ClosedReport) -> None:
+        """One script reported: keep its diagnostics in ls.checks, and queue its report."""
+        if result.diagnostics is None:
             return
-        # nothing to place: no Source made
-        rendered = self.render(todo, result) if result.findings or result.notices else []
         self.out.add(self.item(todo.uri, self.ls.checks.store(
-            todo.path, todo.stamp, todo.settings, self.generation, result.dependencies, self.stamp, rendered)))
-
-    def render(self, todo: Todo, result: ScriptResult) -> list[types.Diagnostic]:
-        """A result's findings as diagnostics, positions read from its text and its sourced files'."""
-        source = Source(result.text)
-        others: dict[str, Source] = {}
-
-        def source_for(path: str | None) -> Source:
-            if path is None or path not in result.foreign:
-                return source
-            if path not in others:
-                others[path] = Source(result.foreign[path])
-            return others[path]
-
-        return convert.to_diagnostics(result.findings, source, todo.uri, None, self.ls.client, source_for) + \
-            convert.notice_diagnostics(result.notices, source, None, self.ls.client)
+            todo.path, todo.stamp, todo.settings, self.generation, result.dependencies, self.stamp,
+            result.diagnostics)))
 
     def advance(self, token: Any, count: int, total: int) -> None:
         """count more of total scripts analysed: $/progress at each new percent."""
@@ -338,4 +338,4 @@ class WorkspacePass:
         """A closed script's report: `unchanged` when the client holds this result."""
         if self.previous.get(unquote(uri)) == checked.result_id:
             return convert.workspace_unchanged(uri, None, checked.result_id)
-        return convert.workspace_full(uri, None, checked.rendered, checked.result_id)
+        return workspace_full_json(uri, checked.rendered, checked.result_id)
