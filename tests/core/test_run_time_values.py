@@ -114,3 +114,9 @@ def test_a_local_reference_is_gone_after_the_call():
     # `ref=0` after the call is the plain variable again: the gate keeps 1 (the call's
     # assignment of the same value is PG008's information, nothing more)
     assert [code for code, _, _ in findings(text)] == ["PG008"]
+
+
+def test_a_value_packgate_does_not_compute_is_named_as_written():
+    found = findings("A=(1 $V 0)\nexport OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=${#A[@]}\n" + LAUNCH)
+    assert [m for c, _, m in found if c == "PG001"][0].startswith(
+        "OFFLINE_PACKING_BMR is '1' at deepspeed (line 4) but OFFLINE_PACKED_DATA comes from ${#A[@]}, ")

@@ -161,6 +161,9 @@ class Values:
                 n = self.arithmetic(p.text, s)
                 if n is not None:  # (one that assigns is not followed here)
                     return Val(_KNOWN, str(n), foreign=self.where.sourced)
+            if p.reason in _SHOWN_AS_WRITTEN and not self.where.sourced:
+                # `${#A[@]}`, `$((X + 1))`: the words themselves say more than the kind
+                return Val(_UNKNOWN, via=self.inp.data[p.start:p.end].decode("utf-8", "replace"), origin=_NOBODY)
             return Val(_UNKNOWN, via=p.reason, origin=_NOBODY)
         return self.ref(p, s)
 
@@ -413,6 +416,8 @@ def positional_vars(args: tuple) -> dict:
     return out
 
 
+# the Opaque parts whose value a message names by their text rather than by their kind
+_SHOWN_AS_WRITTEN = frozenset(("expansion", "arithmetic"))
 _NAMEREF = Origin.NAMEREF
 _MAX_NAMEREF_HOPS = 8
 
