@@ -80,3 +80,42 @@ def test_calls_that_fan_out_are_cut_at_the_call_budget(monkeypatch):
     a, steps = _steps(text, monkeypatch)
     assert steps < 2 * MAX_CALL_STEPS, steps
     assert a.flow.truncated
+
+
+def _too_large_by_counting(data: bytes, files) -> str:
+    """too_large's answer by counting every unit, word and mark (what its bounds stand for)."""
+    n = len(data)
+    if n > files.MAX_BYTES:
+        return "bytes"
+    if n - len(data.translate(None, b"\n;|&`")) + data.count(b"$(") > files.MAX_UNITS:
+        return "units"
+    if n - len(data.translate(None, b" \t")) > files.MAX_WORDS:
+        return "words"
+    if n - len(data.translate(None, b"".join(files.MARKS))) > files.MAX_MARKS:
+        return "marks"
+    return ""
+
+
+def test_the_size_bounds_skip_counting_only_where_the_count_could_not_pass_them(monkeypatch):
+    """too_large skips its passes when the text is no longer than every limit (each count is at
+    most one a byte, a `$(` one for two): with small limits, random texts around them, some all
+    separators and substitutions, get the answer of counting everything."""
+    import random
+
+    from packgate.core import files
+
+    monkeypatch.setattr(files, "MAX_UNITS", 60)
+    rng = random.Random(7)
+    pieces = [b"a", b" ", b"\n", b";", b"$(", b"(", b")", b"$", b"|", b'"', b"\t", b"x=1 "]
+    kinds = {"": "", "units": "lines", "words": "blanks", "marks": "expansions"}
+    for case in range(600):
+        monkeypatch.setattr(files, "MAX_WORDS", rng.choice([20, 40, 10**6, 10**6]))
+        monkeypatch.setattr(files, "MAX_MARKS", rng.choice([20, 40, 10**6, 10**6]))
+        if case % 3:
+            data = b"".join(rng.choice(pieces) for _ in range(rng.randint(20, 70)))
+        else:  # separators only: a unit a byte, as many as the bound allows
+            data = b"".join(rng.choice([b"\n", b";", b"|", b"&"]) for _ in range(rng.randint(50, 70)))
+        expected = _too_large_by_counting(data, files)
+        got = files.too_large(data)
+        assert (got == "") == (expected == ""), (case, data, got, expected)
+        assert kinds[expected] in got, (case, data, got, expected)

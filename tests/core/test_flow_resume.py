@@ -377,6 +377,28 @@ def test_a_checkpoint_whose_reads_differ_is_refused_before_its_paths_are_moved(m
     assert not [i for i in compared if i <= later_index]
 
 
+def test_the_first_look_at_a_checkpoint_answers_as_comparing_every_pair_in_order(monkeypatch):
+    """Incremental.may_be_same compares first the variable where its last try found the paths
+    apart: whatever it compares first, its answer at every checkpoint tried is may_be_same_path's
+    over every pair, and the edited launcher's facts are a fresh walk's."""
+    inc = flow.incremental
+    real, tried = inc.Incremental.may_be_same, []
+
+    def may_be_same(self, p, states):
+        answer = real(self, p, states)
+        assert answer == (len(states) == len(p.states) and all(
+            inc.may_be_same_path(a, b, self.inp.relevant) for a, b in zip(states, p.states)))
+        tried.append((self.apart, answer))
+        return answer
+    monkeypatch.setattr(inc.Incremental, "may_be_same", may_be_same)
+    text = (ROOT / "benchmarks" / "inputs" / "ov2_stage2_launcher.sh").read_text()
+    for old, new in (("export OFFLINE_PACKING_BMR='1'", "export OFFLINE_PACKING_BMR='0'"),
+                     ("export OFFLINE_PACKING_BMR='1'", "export OFFLINE_PACKING_BMR='1x'"),
+                     ("${OFFLINE_PACKED_DATA:-1}", "${OFFLINE_PACKED_DATA:-0}")):
+        _edit_and_compare(text, old, new)
+    assert any(apart for apart, _ in tried) and len(tried) > 3  # the hint was used
+
+
 # ---------------------------------------------------------------- library functions
 # A function never called is judged where it was defined; the next walk takes its walk over
 # when its body, its definition paths and what its walk reads are the same.

@@ -150,6 +150,33 @@ def test_the_remembered_answer_is_a_fresh_one(old, new):
     assert entry.analysis.walk.resume.relevant == F.relevant_names(parse_bytes(edited.encode()))
 
 
+@pytest.mark.parametrize("old,new", [
+    ('B="$X"', 'B="--x$X"'),
+    ("--micro-batch-size=1", "--micro-batch-size"),
+    ("pythox", "python"),
+    ("D=/data", "source ./env.sh"),
+    ('run() { torchrun "${A[@]}"', 'run() { export K=1; torchrun "${A[@]}"'),
+])
+def test_the_remembered_answer_is_a_fresh_one_after_typing_there_before(old, new):
+    """The statement an edit replaces was itself made by the edit before (a character typed
+    and deleted there): its summary's sig, kept from that version, must still be what it says."""
+    from packgate.core.text import Source
+    from packgate.lsp.session import Session
+
+    session, uri = Session(), "untitled:relevance"
+    session.analysis(uri, 1, _EDITED)
+    at = _EDITED.index(old) + 1
+    typed = session.splice(uri, Source(_EDITED), at, at, "x")
+    session.analysis(uri, 2, typed)
+    back = session.splice(uri, session.source(uri, typed), at, at + 1, "")
+    assert back == _EDITED
+    session.analysis(uri, 3, back)
+    at = back.index(old)
+    edited = session.splice(uri, session.source(uri, back), at, at + len(old), new)
+    entry, _ = session.analysis(uri, 4, edited)
+    assert entry.analysis.walk.resume.relevant == F.relevant_names(parse_bytes(edited.encode()))
+
+
 def test_an_edit_that_changes_nothing_it_reads_keeps_the_last_answer(monkeypatch):
     from packgate.core.flow import relevance
     from packgate.core.text import Source

@@ -106,6 +106,32 @@ def test_an_edited_source_indexes_its_lines_as_a_fresh_one(seed):
         assert source.eol == fresh.eol and source._ascii == fresh._ascii
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_an_edited_ascii_source_slices_its_text_as_decoding_would(seed):
+    """Source.edited of an ASCII text with ASCII inserted slices the old text instead of
+    decoding the new bytes: the same text, line starts and line ending as a fresh Source, and
+    the decoding again once a character past ASCII comes in."""
+    import random
+
+    rng = random.Random(seed)
+    pieces = ["a", "\n", "\r", "\r\n", "\t", "x = 1", "#", " "]
+    text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 60)))
+    source = Source(text)
+    for _ in range(30):
+        data = source.data
+        a = rng.randrange(len(data) + 1)
+        b = min(len(data), a + rng.choice([0, 0, 1, 2, 5]))
+        inserted = "".join(rng.choice(pieces + (["中"] if rng.random() < 0.1 else []))
+                           for _ in range(rng.randint(0, 3))).encode()
+        if not source.text.isascii():
+            break
+        source = source.edited(a, b, inserted)
+        fresh = Source((data[:a] + inserted + data[b:]).decode())
+        assert source.text == fresh.text and source.data == fresh.data
+        assert source.line_starts == fresh.line_starts and source.eol == fresh.eol
+        assert source._ascii == fresh._ascii
+
+
 def _slow_position(src: Source, offset: int, encoding: str) -> tuple[int, int]:
     """The position by decoding the line's prefix every time (what the ASCII shortcut skips)."""
     from bisect import bisect_right

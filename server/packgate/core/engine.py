@@ -320,8 +320,8 @@ def _analyze(source: Source, path, settings: Settings, script: Script, loader,
         # contract index take this one (each looking again walked up the folders, stat'ing markers)
         root_of(path)
     if loader is _DEFAULT:
-        from .sourced import SourceLoader, default_root
-        loader = SourceLoader(default_root(path, refresh=False)).load if path else None
+        from .sourced import default_loader
+        loader = default_loader(path) if path else None
     walk = None
     if previous is None:
         flow = analyze_flow(script, source.data, path, loader, wide=wide)

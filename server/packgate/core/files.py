@@ -45,10 +45,11 @@ def too_large(data: bytes) -> str:
     if len(data) > MAX_BYTES:
         return _too_large(len(data))
     n = len(data)
-    # each count is at most one per byte (two for `$(`): a text is counted against a limit only
-    # when it is long enough to break it, one pass per group (bytes.translate deletes them)
-    # instead of a count() per character
-    if 2 * n > MAX_UNITS:
+    # each count is at most one a byte (a `$(` counts once for two bytes that are no separators):
+    # a text is counted against a limit only when it is long enough to break it (on a 60 KB
+    # launcher the passes cost about half a millisecond, which every keystroke paid), one pass
+    # per group (bytes.translate deletes them) instead of a count() per character
+    if n > MAX_UNITS:
         units = n - len(data.translate(None, b"\n;|&`")) + data.count(b"$(")
         if units > MAX_UNITS:
             return (f"too large to analyze ({units} lines, command separators and substitutions; "

@@ -325,17 +325,25 @@ def may_be_same_path(new: State, old: State, relevant: Optional[frozenset]) -> b
     variables' assignments, flags and kinds of value, whether the path stopped, its status.
     False proves the paths differ; it is a cheap first look (most paths after an edit differ
     in a variable the edited statement assigned, whose moving would fail on the edited bytes)."""
+    return path_difference(new, old, relevant) is None
+
+
+def path_difference(new: State, old: State, relevant: Optional[frozenset], first: tuple = ()):
+    """What may_be_same_path finds apart in two paths: the name of a variable, True for the
+    path's own flags, None when they may be the same. first: names compared before the others
+    (a walk's later tries meet the variable the edit assigned again and again)."""
     if new.done != old.done or new.status != old.status or len(new.frames) != len(old.frames):
-        return False
+        return True
     mine, theirs = new.vars, old.vars
-    for n in (mine.keys() | theirs.keys()) if relevant is None else relevant:
-        a, b = mine.get(n), theirs.get(n)
-        if a is b:
-            continue
-        if a is None or b is None or a.origin is not b.origin or a.exported != b.exported \
-                or a.negated != b.negated or a.val.kind != b.val.kind or (a.array is None) != (b.array is None):
-            return False
-    return True
+    for names in (first, (mine.keys() | theirs.keys()) if relevant is None else relevant):
+        for n in names:
+            a, b = mine.get(n), theirs.get(n)
+            if a is b:
+                continue
+            if a is None or b is None or a.origin is not b.origin or a.exported != b.exported \
+                    or a.negated != b.negated or a.val.kind != b.val.kind or (a.array is None) != (b.array is None):
+                return n
+    return None
 
 
 @record
@@ -404,6 +412,7 @@ class Incremental:
         self.mappers: dict = {}  # Moves -> its Mapper (mapper())
         self.end: Optional[Checkpoint] = None
         self.resynced = 0  # the top-level statement where the rest was taken over (0: none)
+        self.apart: tuple = ()  # the variable where the last try to take over found the paths apart: the next looks there first
 
     def mapper(self, moves: Optional[tuple]) -> Optional[Mapper]:
         """The Mapper of moves for this walk's relevant names (one per Moves: its memory of
@@ -509,9 +518,16 @@ class Incremental:
     def may_be_same(self, p: Checkpoint, states: list) -> bool:
         """same_paths' first look, at what moving never changes (may_be_same_path): False proves
         the paths differ."""
+        if len(states) != len(p.states):
+            return False
         relevant = self.inp.relevant
-        return len(states) == len(p.states) and all(may_be_same_path(a, b, relevant)
-                                                     for a, b in zip(states, p.states))
+        for a, b in zip(states, p.states):
+            apart = path_difference(a, b, relevant, self.apart)
+            if apart is not None:
+                if apart is not True:
+                    self.apart = (apart,)
+                return False
+        return True
 
     def same_paths(self, p: Checkpoint, states: list) -> bool:
         """This walk's paths are p's, moved."""

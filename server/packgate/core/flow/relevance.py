@@ -250,7 +250,7 @@ class RelevanceMemo:
     def __init__(self, old: "Optional[RelevanceMemo]" = None):
         self.old = old.new if old is not None else {}
         self.new: dict = {}
-        self.made: list = []  # the summaries made for this version (statements not taken over)
+        self.made: list = []  # the entries made for this version (statements not taken over)
         # the last version's answer: relevant_names gives it again when the statements it
         # summarised anew are equal to those it no longer has
         self.answer = old.answer if old is not None else _UNKNOWN
@@ -259,8 +259,10 @@ class RelevanceMemo:
         """_summarize(top), or what it gave for the same object in the last version."""
         hit = self.old.get(id(top))
         if hit is None or hit[0] is not top:
-            hit = (top, _summarize(top))
-            self.made.append(hit[1])
+            # the third place holds the summary's _sig once same_as_last needs it: a statement
+            # made for one version is the one gone in the next, and its sig is not made twice
+            hit = (top, _summarize(top), [])
+            self.made.append(hit)
         self.new[id(top)] = hit
         return hit[1]
 
@@ -269,8 +271,16 @@ class RelevanceMemo:
         if self.answer is _UNKNOWN or len(self.made) > _FEW:
             return False  # a new document, or most of it built anew: comparing costs more than the answer
         old = self.old
-        gone = [old[key][1] for key in old.keys() - self.new.keys()]
-        return len(gone) == len(self.made) and Counter(map(_sig, gone)) == Counter(map(_sig, self.made))
+        gone = [old[key] for key in old.keys() - self.new.keys()]
+        return len(gone) == len(self.made) and Counter(map(_kept_sig, gone)) == Counter(map(_kept_sig, self.made))
+
+
+def _kept_sig(hit: tuple) -> tuple:
+    """The _sig of a memo entry's summary (top, summary, [sig]), made on first use and kept."""
+    kept = hit[2]
+    if not kept:
+        kept.append(_sig(hit[1]))
+    return kept[0]
 
 
 _UNKNOWN = object()
