@@ -15,6 +15,7 @@ import pytest
 from packgate import Settings, analyze
 from packgate.cli.main import main
 from packgate.core.findings import NoticeKind
+from packgate.core.text import apply_edits
 
 EN = Settings(lang="en")
 LAUNCH = "torchrun aiak_training_llm/train.py --micro-batch-size 1\n"
@@ -227,3 +228,29 @@ def test_the_warning_of_a_crlf_line_stops_before_its_carriage_return():
     a = analyze(text, settings=EN)
     [note] = [n for n in a.notices if n.kind is NoticeKind.DIRECTIVE]
     assert a.source.data[note.start:note.end] == b"# packgate: disable=PG001"
+
+
+# -- the file-wide disable fix, on what the fuzzer found ------------------------------------------
+
+def _file_fix(text: str, code: str):
+    [f] = [f for f in analyze(text, settings=Settings(lang="en")).findings if f.code == code]
+    [fix] = [x for x in f.fixes if x.kind == "disable" and "this file" in x.description]
+    return fix
+
+
+@pytest.mark.parametrize("blank", ["\x0b", "\x0c", "\u3000", " ", "\t"])
+def test_extending_a_file_directive_stops_where_its_value_does(blank):
+    """The parser's value ends at any blank (`\\S+`); the fix used to add its code after a vertical
+    tab or an ideographic space, in the trailing text, where it disabled nothing."""
+    text = f"#!/bin/bash\n# packgate disable=dead-var{blank}companion\n" + ONLY_BMR + LAUNCH
+    fixed = apply_edits(text.encode(), _file_fix(text, "PG001").edits).decode()
+    assert f"# packgate disable=dead-var,PG001{blank}companion\n" in fixed
+    assert "PG001" not in codes(fixed)
+
+
+def test_a_file_directive_after_a_shebang_ending_in_a_lone_cr():
+    """bash ends the shebang's comment at a newline only: a directive put after a lone CR (an
+    editor's line end) ended that comment early and made the rest of the line code."""
+    text = '#!\r$(if [ -n "$LEGACY" ]; then\n    export OFFLINE_PACKING_VQA=1\nfi\n'
+    fixed = apply_edits(text.encode(), _file_fix(text, "PG002").edits).decode()
+    assert fixed.startswith('#!\r$(if [ -n "$LEGACY" ]; then\n# packgate disable=PG002\n')

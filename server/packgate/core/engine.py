@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import math
+import re
 from bisect import bisect_right
 
 from . import gates as G
@@ -12,7 +13,7 @@ from .notices import notices
 from .files import too_large  # the bounds every text read keeps (MAX_BYTES and the rest)
 from .flow import EditorWalk, FlowResult, analyze_flow, analyze_flow_for_editor
 from .findings import Applicability, Edit, Finding, Fix
-from .parse import Script, parse_bytes
+from .parse import DIRECTIVE, Script, parse_bytes
 from .records import record, replace
 from .rules import CHECKS, RULES, rule_by_key
 from .rules.base import Context
@@ -391,19 +392,22 @@ def _disable_fixes(source: Source, script: Script, f: Finding, lang: str) -> tup
     existing = file_directive(script.directives)
     if existing is not None:
         text = source.slice(existing.start, existing.end)
-        m = text.find("disable=")
-        value_end = existing.start + len(text[: m + len("disable=")].encode()) if m >= 0 else existing.end
-        # the value runs to the first blank after disable=
-        data = source.data
-        while value_end < existing.end and data[value_end] not in b" \t":
-            value_end += 1
+        # the value ends where the directive's pattern says (any blank the parser splits at:
+        # a vertical tab or an ideographic space as well as a space or a tab)
+        m = re.search(DIRECTIVE, text)
+        value_end = existing.start + len(text[: m.end(2)].encode()) if m is not None else existing.end
         edit = Edit(value_end, value_end, f",{f.code}")
     else:
         at = 0
         if source.data.startswith(b"#!"):
-            at = source.line_end(0, with_eol=True)
-            if at == len(source.data) and not source.data.endswith((b"\n", b"\r")):
-                edit = Edit(at, at, f"{source.eol}# packgate disable={f.code}{source.eol}")
+            # after the shebang as bash reads it: only a newline ends it (a lone CR, a line end to
+            # an editor, is text of the comment, and a directive after it would end the comment early)
+            newline = source.data.find(b"\n")
+            at = newline + 1 if newline >= 0 else len(source.data)
+            if at == len(source.data) and not source.data.endswith(b"\n"):
+                # the shebang is the whole file: a newline of bash's ends it, whatever the editor's
+                eol = source.eol if source.eol.endswith("\n") else "\n"
+                edit = Edit(at, at, f"{eol}# packgate disable={f.code}{eol}")
                 at = -1
         if at >= 0:
             edit = Edit(at, at, f"# packgate disable={f.code}{source.eol}")
