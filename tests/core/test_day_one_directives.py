@@ -254,3 +254,15 @@ def test_a_file_directive_after_a_shebang_ending_in_a_lone_cr():
     text = '#!\r$(if [ -n "$LEGACY" ]; then\n    export OFFLINE_PACKING_VQA=1\nfi\n'
     fixed = apply_edits(text.encode(), _file_fix(text, "PG002").edits).decode()
     assert fixed.startswith('#!\r$(if [ -n "$LEGACY" ]; then\n# packgate disable=PG002\n')
+
+
+def test_a_directive_between_a_line_of_assignments_and_the_next_command():
+    """tree-sitter-bash glues `A=1 B=2` to the command on the next line, comments between them
+    included: a disable there was no directive at all (found by make fuzz)."""
+    text = ("#!/bin/bash\nA=1 B=2\n# packgate disable=PG008\nexport OFFLINE_PACKED_DATA=0\n"
+            "export OFFLINE_PACKED_DATA=1\n" + LAUNCH)
+    assert "PG008" not in codes(text)
+    assert "PG008" in codes(text.replace("# packgate disable=PG008\n", ""))
+    # the directive on its own line covers the command after it, not the file
+    assert "PG008" in codes(text.replace("export OFFLINE_PACKED_DATA=1\n", "export OFFLINE_PACKED_DATA=1\n"
+                                         "export OFFLINE_PACKED_DATA=0\nexport OFFLINE_PACKED_DATA=1\n"))

@@ -218,6 +218,19 @@ class SimpleBuilder(WordBuilder):
                 out.append(a)
         return out
 
+    def glued_comments(self, node, last_assignment, name_node) -> None:
+        """The comments between glued assignments and their command's line: directives, as
+        between any two statements (a disable on its own line covers the command after it)."""
+        for c in node.children:
+            if c.kind_id != _K_COMMENT or not last_assignment.end_byte <= c.start_byte < name_node.start_byte:
+                continue
+            self.seen_command = True  # the assignments before it were statements of their own
+            waiting = len(self.pending)
+            self.comment(c)
+            for dct in self.pending[waiting:]:
+                dct.scope_start, dct.scope_end = name_node.start_byte + self.base, node.end_byte + self.base
+            del self.pending[waiting:]
+
     def _line_break(self, before, after) -> bool:
         """True when a line ends (not continued with a backslash) between two nodes."""
         gap = self.data[before.end_byte:after.start_byte]
@@ -252,7 +265,11 @@ class SimpleBuilder(WordBuilder):
                     lines[-1].append(p)
             for line in lines:
                 out.extend(self.plain_assignments(line, self.s(line[0]), self.e(line[-1]), d))
+            self.glued_comments(node, lines[-1][-1], name_node)
             prefix_nodes = []
+            glued_at = name_node.start_byte  # the command starts on its own line
+        else:
+            glued_at = None
         prefix = []
         for p in prefix_nodes:
             a = self.assignment(p, _PREFIX, d)
@@ -260,7 +277,7 @@ class SimpleBuilder(WordBuilder):
                 a.exported = True
                 prefix.append(a)
         base = self.base
-        s = node.start_byte + base
+        s = (node.start_byte if glued_at is None else glued_at) + base
         name_start = name_end = s
         cmd_words = []
         if name_node is not None:
