@@ -61,7 +61,11 @@ def test_both_gates_unknown_say_nothing_of_the_pair():
 
 def test_message_in_chinese():
     found = findings("export OFFLINE_PACKING_BMR=1\nexport OFFLINE_PACKED_DATA=$(cat f)\n" + LAUNCH, lang="zh")
-    assert found[0][2].startswith("deepspeed（第 4 行）启动时 OFFLINE_PACKING_BMR 为 '1'，但 OFFLINE_PACKED_DATA 来自")
+    assert found[0][2].startswith("deepspeed（第 4 行）启动时 OFFLINE_PACKING_BMR 为 '1'，但 OFFLINE_PACKED_DATA 来自 命令的输出，")
+    # the script's own words stay as they are
+    found = findings("export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n"
+                     "deepspeed llava/train/train_mem.py --micro-batch-size $((X+1))\n", lang="zh")
+    assert "--micro-batch-size 来自 $((X+1))，" in found[0][2]
 
 
 def test_micro_batch_size_default_over_a_run_time_value_is_information():

@@ -161,6 +161,29 @@ def one_line(text: str) -> str:
     return text if text.isprintable() else repr(text)[1:-1]
 
 
+# what the flow says a value the script cannot know comes from (Val.via), where it is a phrase
+# rather than the script's own words: in Chinese too
+_VIA_ZH = {
+    "the output of a command": "命令的输出",
+    "read": "read 读入的内容",
+    "printf -v": "printf -v 的结果",
+    "eval": "eval 的结果",
+    "xargs": "xargs 的输入",
+    "a name made at run time": "运行时才确定名字的变量",
+    "a file packgate could not read": "packgate 无法读取的文件",
+    "the caller's arguments": "调用方传入的参数",
+    "too deeply nested": "嵌套过深的表达式",
+}
+
+
+def via_words(via: str):
+    """A value's origin (Val.via) as a message field: an (english, chinese) pair where the flow
+    wrote a phrase, the script's own words (`$1`, `${#A[@]}`) as they are."""
+    text = one_line(via or "?")
+    zh = _VIA_ZH.get(via)
+    return (text, zh) if zh is not None else text
+
+
 def shown(val) -> str:
     """A value as a message shows it, always on one line."""
     if val.kind == ValKind.UNSET:

@@ -7,7 +7,7 @@ from ..fixes import insert_statement_after, quote_like
 from ..flow import UNREAD, Origin, ValKind
 from ..findings import Applicability, Edit
 from ..parse import AssignMode
-from .base import Context, one_line, shown, value_edit
+from .base import Context, shown, value_edit, via_words
 from .packing import WRONG, launch_verdicts
 from .rule import EXAMPLE_LAUNCH, FixText, Rule, Text
 
@@ -171,7 +171,7 @@ def _report_unknown(ctx: Context, launch, verdicts) -> None:
         else:
             state = (repr(known.val.text), f"为 {known.val.text!r}")
         msg = ctx.message(RULE, "unknown", known=known_name, known_state=state,
-                          unknown=unknown_name, via=one_line(unknown.val.via or "?"),
+                          unknown=unknown_name, via=via_words(unknown.val.via),
                           launch=ctx.launch_name(launch))
         site = unknown.origin if unknown.origin is not None else known.origin
         if site is not None and site.file is None:

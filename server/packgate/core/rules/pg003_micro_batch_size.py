@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import gates as G
 from ..flow import ValKind
 from ..findings import Edit
-from .base import Context, gate_state, one_line
+from .base import Context, gate_state, one_line, via_words
 from .rule import FixText, Rule, Text
 
 RULE = Rule(
@@ -83,8 +83,7 @@ def _judge(ctx: Context, launch, mbs, flag, why: str) -> None:
     if mbs.foreign or launch.label.endswith("(sourced)"):
         anchor = (launch.name_start, launch.name_end)
     if mbs.kind == ValKind.UNKNOWN:
-        via = one_line(mbs.via or "?")
-        msg = ctx.message(RULE, "unknown", via=via, **_naming(ctx, launch, why))
+        msg = ctx.message(RULE, "unknown", via=via_words(mbs.via), **_naming(ctx, launch, why))
         ctx.emit(RULE, msg, anchor[0], anchor[1], related=[ctx.launch_related(launch)],
                  severity="information", dedupe=(anchor, "unknown"), launch=launch)
         return
