@@ -260,6 +260,8 @@ PRODUCING = [
      {"pass", "turn-off"}),
     ("export OFFLINE_PACKING_BMR=1\nexport OFFLINE_PACKED_DATA=$(cat packed.flag)\n" + LAUNCH, "PG001",
      "unknown", set()),
+    (BOTH + 'while read -r k v; do printf -v "$k" %s "$v"; done < pack.conf\n' + LAUNCH, "PG009",
+     "assigned", set()),
     ("export OFFLINE_PACKING_VQA=1\n" + BOTH + LAUNCH, "PG002", "dead", {"remove"}),
     (BOTH + "torchrun train.py --micro-batch-size 4\n", "PG003", "value", {"one"}),
     (BOTH + 'MBS="${4:-4}"\ntorchrun train.py --micro-batch-size "$MBS"\n', "PG003", "default", {"one"}),

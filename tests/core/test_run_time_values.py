@@ -124,3 +124,15 @@ def test_a_value_packgate_does_not_compute_is_named_as_written():
     found = findings("A=(1 $V 0)\nexport OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=${#A[@]}\n" + LAUNCH)
     assert [m for c, _, m in found if c == "PG001"][0].startswith(
         "OFFLINE_PACKING_BMR is '1' at deepspeed (line 4) but OFFLINE_PACKED_DATA comes from ${#A[@]}, ")
+
+
+def test_pg009_says_a_name_made_at_run_time_was_assigned():
+    text = ("export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\n"
+            'while read -r k v; do printf -v "$k" %s "$v"; done < pack.conf\n' + LAUNCH)
+    [(code, severity, message)] = findings(text)
+    assert (code, severity) == ("PG009", "information")
+    assert message.startswith('the name assigned here comes from "$k", which packgate cannot read')
+    # one that is exported keeps PG009's own wording, and PG001 adds nothing to either
+    text = text.replace('printf -v "$k" %s "$v"', 'export "$k=$v"')
+    assert [(c, m.split(",")[0]) for c, _, m in findings(text)] == [
+        ("PG009", 'the names exported here come from "$k=$v"')]

@@ -19,7 +19,7 @@ never called), analysis.py (the Flow that builds the parts and joins them).
 from .analysis import EditorWalk, Flow, analyze_flow, analyze_flow_for_editor
 from .children import MAX_CHILD_DEPTH
 from .commands import COMMANDS
-from .facts import (UNREAD, UNSET, FlowResult, GateSite, Label, LabelKind, Launch, LaunchPath, Lost, Origin,
+from .facts import (NAMED, UNREAD, UNSET, FlowResult, GateSite, Label, LabelKind, Launch, LaunchPath, Lost, Origin,
                     Overwrite, Reason, Seen, Stop, Unfollowed, UnfollowedKind, Val, ValKind, Var)
 from .incremental import Checkpoint, Moves, Resume, compose, moves_of
 from .relevance import RelevanceMemo, relevant_names
@@ -30,7 +30,7 @@ __all__ = [
     "COMMANDS", "Checkpoint", "EditorWalk", "Flow", "FlowResult", "GateSite", "Label", "LabelKind", "Launch",
     "LaunchPath", "Lost", "MAX_CALL_DEPTH", "MAX_CALL_STEPS", "MAX_CHILD_DEPTH", "MAX_LABELS",
     "MAX_PATHS", "Moves", "Origin", "Overwrite", "Reason", "RelevanceMemo", "Resume", "Seen", "State", "Stop",
-    "UNREAD", "UNSET", "Unfollowed", "UnfollowedKind", "Val", "ValKind", "Var", "analyze_flow",
+    "NAMED", "UNREAD", "UNSET", "Unfollowed", "UnfollowedKind", "Val", "ValKind", "Var", "analyze_flow",
     "analyze_flow_for_editor", "compose",
     "moves_of", "relevant_names",
 ]

@@ -242,7 +242,8 @@ class Applier:
         where = (e.start, e.end) if self.where.via is None else self.where.via
         out = []
         for k, s in enumerate(states):
-            out.extend(self.sourcing.unread(s, where, UnfollowedKind.COMPUTED if k == 0 else None, e.detail))
+            kind = UnfollowedKind.COMPUTED if e.exports else UnfollowedKind.ASSIGNED
+            out.extend(self.sourcing.unread(s, where, kind if k == 0 else None, e.detail, e.exports))
         return out
 
     def effect_set_shell_option(self, e: SetOption, c: Optional[Call], states: list) -> list:

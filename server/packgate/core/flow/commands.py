@@ -23,8 +23,8 @@ from .effects import (AsCommand, AssignWord, ChildEnv, Declare, Environ, NewPosi
                       RunContainer, RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames,
                       UnsetNames, attributes_of)
 from .arith import assigned_names, read_names
-from .facts import Origin, Stop, Val, ValKind
-from .input_builtins import NAMED, READ, mapfile, printf, printf_acts, printf_assigns, read, read_assigns, word_refs_of
+from .facts import NAMED, Origin, Stop, Val, ValKind
+from .input_builtins import READ, mapfile, printf, printf_acts, printf_assigns, read, read_assigns, word_refs_of
 from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues
 
@@ -334,8 +334,8 @@ def declare(c: Call):
             continue
         for v in (_LITERAL_NAME._replace(text=w.text),) if w.text is not None else c.vals.expand(j):
             if v.kind != ValKind.KNOWN:
-                if exported and not local:  # PG009 says what could not be seen
-                    return tuple(out) + (UnreadNames(w.start, w.end, w.raw or "?"), _STATUS_OK)
+                if not local:  # PG009 says what could not be seen
+                    return tuple(out) + (UnreadNames(w.start, w.end, w.raw or "?", exported), _STATUS_OK)
                 return tuple(out) + tuple(SetValue(g, NAMED, True if exported else None, local=local)
                                           for g in G.GATES) + (_STATUS_OK,)
             name, eq, value = v.text.partition("=")

@@ -11,9 +11,8 @@ from .. import gates as G
 from ..parse.model import Assign, AssignMode, Exit, ExportNames, Lit, Occurrence, SetOpt, Unset, Word
 from .arith import evaluate
 from .commands import attributes, quiet_status
-from .input_builtins import NAMED
 from .effects import Attribute, Declare, Option, SetOption, Status, StopPath, UnsetNames, attributes_of
-from .facts import UNSET, GateSite, Origin, Overwrite, Stop, Val, ValKind, Var, keeps_export
+from .facts import NAMED, UNSET, GateSite, Origin, Overwrite, Stop, Val, ValKind, Var, keeps_export
 from ..records import replace
 from .record import Define
 from .state import FAILED, OK, State

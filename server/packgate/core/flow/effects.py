@@ -126,11 +126,13 @@ class UnsetNames:
 class UnreadNames:
     """`export "$k=$v"` with k read at run time, `export $(grep ... .env | xargs)`: names made
     from what packgate cannot read (detail: the word as written) are exported; after it the
-    gates are unknown, and PG009 says what could not be seen."""
+    gates are unknown, and PG009 says what could not be seen. exports False: they are assigned,
+    not exported (`read "$k"`, `printf -v "$k"`): each gate keeps its export mark."""
 
     start: int
     end: int
     detail: str
+    exports: bool = True
 
 
 # ---------------------------------------------------------------- options, status, stopping

@@ -119,6 +119,8 @@ UNSET = Val(ValKind.UNSET)
 # a gate after an input no static reading can see (an unfollowed `source`, `export "$k=$v"`):
 # PG009 reports the input, so nothing else need say the gate is unknown
 UNREAD = Val(ValKind.UNKNOWN, via="a file packgate could not read", origin=Origin.UNKNOWN)
+# a gate after an assignment to a name made at run time (`read "$k"`): any gate may be the one
+NAMED = Val(ValKind.UNKNOWN, via="a name made at run time", origin=Origin.UNKNOWN)
 _new_tuple = tuple.__new__
 _KNOWN, _LITERAL = ValKind.KNOWN, Origin.LITERAL
 
@@ -197,6 +199,7 @@ class UnfollowedKind(TextEnum):
     PROCESS = "process"  # `source <(curl ...)`: a command's output
     WRITTEN = "written"  # the script writes the file itself before it sources it
     COMPUTED = "computed"  # `export "$k=$v"`, `export $(...)`: names made from what the script reads
+    ASSIGNED = "assigned"  # `read "$k"`, `printf -v "$k"`, `declare "$k=$v"`: the same, not exported
 
 
 @tuple_record

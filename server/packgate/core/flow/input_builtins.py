@@ -5,10 +5,9 @@ run time that a path cannot tell makes every gate unknown."""
 
 from __future__ import annotations
 
-from .. import gates as G
 from ..parse.model import Command, Ref, Word
 from ..parse.words import is_name
-from .effects import SetValue, Status
+from .effects import SetValue, Status, UnreadNames
 from .facts import Origin, Val, ValKind
 from .printf import formatted
 from .state import OK
@@ -18,8 +17,6 @@ if TYPE_CHECKING:
     from typing import Optional
 
 _STATUS_OK = Status(OK)
-# what a variable a name made at run time may have assigned holds
-NAMED = Val(ValKind.UNKNOWN, via="a name made at run time", origin=Origin.UNKNOWN)
 
 
 READ = Val(ValKind.UNKNOWN, via="read", origin=Origin.UNKNOWN)
@@ -44,7 +41,7 @@ def read(c):
     the gates unknown."""
     names, plain, unknown = _operands(c, _READ_ARGUMENTS)
     if unknown:
-        return [SetValue(t, READ) for t in plain if is_name(t)] + _named_gates()
+        return [SetValue(t, READ) for t in plain if is_name(t)] + _named_gates(c, unknown)
     text = stdin_text(c) if all(t in _READ_PLAIN for t in names if t.startswith("-")) else None
     if text is None or "\\" in text and "-r" not in names or not all(is_name(t) for t in plain):
         return [SetValue(t, READ) for t in plain if is_name(t)]
@@ -68,7 +65,7 @@ def printf(c):
     target = _printf_target([c.names[j] for j in rest[:2]])
     if target is None:
         if _printf_names_at_run_time(c.words[rest[0]:rest[0] + 2] if rest else [], c.vals, rest[:2]):
-            return tuple(_named_gates()) + (Status(None),)
+            return tuple(_named_gates(c, rest[1])) + (Status(None),)
         return None
     name, k = target
     if k < len(rest) and c.names[rest[k]] == "--":
@@ -135,7 +132,7 @@ def mapfile(c):
     the path knows (-t: without their newlines); else lines the script cannot know."""
     names, plain, unknown = _operands(c, _MAPFILE_ARGUMENTS)
     if unknown:
-        return tuple(_named_gates())
+        return tuple(_named_gates(c, unknown))
     options = [t for t in names if t.startswith("-")]
     name = plain[-1] if plain else "MAPFILE"
     if not is_name(name):
@@ -162,7 +159,7 @@ def _operands(c, with_argument: frozenset) -> tuple:
     neither."""
     options: list = []
     plain: list = []
-    unknown = False
+    unknown = 0  # the index of the first operand the path cannot tell (never 0: the command's name)
     rest = c.rest
     k = 0
     while k < len(rest):
@@ -178,16 +175,17 @@ def _operands(c, with_argument: frozenset) -> tuple:
             k += 1
             continue
         plain.append(t)
-        if c.words[j].text is None and c.vals[j].kind == ValKind.UNKNOWN:
-            unknown = True
+        if not unknown and c.words[j].text is None and c.vals[j].kind == ValKind.UNKNOWN:
+            unknown = j
         k += 1
     return options, plain, unknown
 
 
-def _named_gates() -> list:
-    """What an assignment to a name made at run time does to the gates: each may be the one
-    assigned, so each is unknown after it, its export mark kept (`declare "$v=1"` does the same)."""
-    return [SetValue(g, NAMED) for g in G.GATES]
+def _named_gates(c, j: int) -> list:
+    """What an assignment to the name word j gives, made at run time, does to the gates: each
+    may be the one assigned, so each is unknown after it, its export mark kept; PG009 says so."""
+    w = c.words[j]
+    return [UnreadNames(w.start, w.end, w.raw or "?", False)]
 
 
 def read_assigns(cmd: Command) -> list:

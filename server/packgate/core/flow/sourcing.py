@@ -10,7 +10,7 @@ from .. import gates as G
 from ..parse import parse_bytes
 from ..parse.model import Command, DirectiveKind, Opaque, Word
 from ..parse.words import SUBSTITUTION
-from .facts import UNREAD, Reason, Stop, Unfollowed, UnfollowedKind, Val, ValKind, Var
+from .facts import NAMED, UNREAD, Reason, Stop, Unfollowed, UnfollowedKind, Val, ValKind, Var, keeps_export
 from .state import State
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
@@ -97,13 +97,18 @@ class Sourcing:
                 st.done = Stop.NONE
         return out
 
-    def unread(self, s: State, where: tuple, kind: Optional[UnfollowedKind], detail: str) -> list:
+    def unread(self, s: State, where: tuple, kind: Optional[UnfollowedKind], detail: str,
+               exports: bool = True) -> list:
         """A file (or a command's output) sourced unseen: PG009 says so (kind None: said
-        already), and what the gates are after it is unknown on this path."""
+        already), and what the gates are after it is unknown on this path (exports False: an
+        assignment to a name made at run time, which leaves each gate's export mark)."""
         if kind is not None:
             self.rec.unfollowed.append(Unfollowed(*where, Reason(kind, detail)))
         for gate in G.GATES:
-            s.set(gate, Var(UNREAD, True, None))
+            if exports:
+                s.set(gate, Var(UNREAD, True, None))
+            else:
+                s.set(gate, Var(NAMED, keeps_export(s.vars.get(gate)) or s.allexport, None))
         return [s]
 
     def writes_file(self, written: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import gates as G
 from ..fixes import insert_statement_after, quote_like
-from ..flow import UNREAD, Origin, ValKind
+from ..flow import NAMED, UNREAD, Origin, ValKind
 from ..findings import Applicability, Edit
 from ..parse import AssignMode
 from .base import Context, shown, value_edit, via_words
@@ -160,8 +160,8 @@ def _report_unknown(ctx: Context, launch, verdicts) -> None:
         made = (enc if enc_unknown else batch).val
         if made.origin != Origin.UNKNOWN:
             continue  # the caller's variable or argument: the caller's choice, as a caller's default is
-        if made == UNREAD:
-            continue  # after a source packgate could not follow: PG009 says so there
+        if made == UNREAD or made == NAMED and ctx.flow.unfollowed:
+            continue  # after an input packgate could not read (a source, a name): PG009 says so there
         if enc_unknown:
             unknown, unknown_name, known, known_name = enc, _origin_name(enc) or encoding, batch, ctx.profile.batch
         else:
