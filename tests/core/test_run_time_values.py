@@ -136,3 +136,11 @@ def test_pg009_says_a_name_made_at_run_time_was_assigned():
     text = text.replace('printf -v "$k" %s "$v"', 'export "$k=$v"')
     assert [(c, m.split(",")[0]) for c, _, m in findings(text)] == [
         ("PG009", 'the names exported here come from "$k=$v"')]
+
+
+def test_pg009_says_a_reference_to_a_name_made_at_run_time_was_assigned():
+    text = ('export OFFLINE_PACKING_BMR=1 OFFLINE_PACKED_DATA=1\nv=$(cat gate-name)\n'
+            'declare -n R="$v"\nR=0\n' + LAUNCH)
+    [(code, severity, message)] = findings(text)
+    assert (code, severity) == ("PG009", "information")
+    assert message.startswith('the name assigned here comes from "$v"')

@@ -12,7 +12,8 @@ from ..parse.model import Assign, AssignMode, Exit, ExportNames, Lit, Occurrence
 from .arith import evaluate
 from .commands import attributes, quiet_status
 from .effects import Attribute, Declare, Option, SetOption, Status, StopPath, UnsetNames, attributes_of
-from .facts import NAMED, UNSET, GateSite, Origin, Overwrite, Stop, Val, ValKind, Var, keeps_export
+from .facts import (NAMED, UNSET, GateSite, Origin, Overwrite, Reason, Stop, Unfollowed, UnfollowedKind, Val,
+                    ValKind, Var, keeps_export)
 from ..records import replace
 from .record import Define
 from .state import FAILED, OK, State
@@ -234,7 +235,12 @@ class Declarations:
             return None
         target = referent(s, a.name)
         if target is None:
-            for gate in G.GATES:  # any gate may be the one assigned
+            # any gate may be the one assigned: PG009 says so, naming the reference's target word
+            made = old.origin.value if old.origin is not None and old.origin.value is not None else None
+            detail = made.raw if made is not None and made.raw else a.name
+            where = (a.start, a.end) if self.where.via is None else self.where.via  # (a sourced file's: its source line)
+            self.rec.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.ASSIGNED, detail)))
+            for gate in G.GATES:
                 s.set(gate, Var(NAMED, keeps_export(s.vars.get(gate)) or s.allexport, None))
             return None
         return self.redirect(a, target)
