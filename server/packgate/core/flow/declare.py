@@ -12,10 +12,10 @@ from ..parse.model import Assign, AssignMode, Exit, ExportNames, Lit, Occurrence
 from .arith import evaluate
 from .commands import attributes, quiet_status
 from .effects import Attribute, Declare, Option, SetOption, Status, StopPath, UnsetNames, attributes_of
-from .facts import (NAMED, UNSET, GateSite, Origin, Overwrite, Reason, Stop, Unfollowed, UnfollowedKind, Val,
-                    ValKind, Var, keeps_export)
+from .facts import NAMED, UNSET, GateSite, Origin, Overwrite, Stop, UnfollowedKind, Val, ValKind, Var, keeps_export
 from ..records import replace
 from .record import Define
+from .sourcing import unread_gates
 from .state import FAILED, OK, State
 from .values import UNSURE_KEY, appended_keys, concat, element_of, referent, with_element
 
@@ -41,6 +41,12 @@ def _any_count(word: Word, vals: list) -> bool:
     it has blanks)."""
     return word.quote == "" and any(v.kind is ValKind.UNKNOWN for v in vals) and \
         any(type(p) is not Lit and not getattr(p, "quoted", False) for p in word.parts)
+
+
+def _is_local(mode: str, s: State, declared: frozenset) -> bool:
+    """Whether an assignment makes its variable local to the function it runs in: `local`, or
+    `declare` / `typeset` in a function without -g."""
+    return mode == _LOCAL or (mode == _DECLARE and bool(s.frames) and _GLOBAL not in declared)
 
 
 def _scalar(a: Assign) -> bool:
@@ -215,7 +221,7 @@ class Declarations:
                 array, keys = with_element(old, "0", value, a.name in s.assocs)
         mode = a.mode
         exported = a.exported or s.allexport or keeps_export(old)
-        if mode == _LOCAL or (mode == _DECLARE and s.frames and _GLOBAL not in declared):
+        if _is_local(mode, s, declared):
             s.save_local(a.name)  # local / declare in a function: undone on return
         s.removed.pop(a.name, None)
         if old is not None and old.origin is not None and mode != _PREFIX:
@@ -231,7 +237,7 @@ class Declarations:
         makes R one, and is done (None); `R=1` after it is an assignment to X (the Assign to go
         on with), or, where the path cannot tell X, makes every gate unknown (None)."""
         if _NAMEREF in declared or old.val.kind is ValKind.UNSET:
-            self.nameref(s, a, old)
+            self.nameref(s, a, old, declared)
             return None
         target = referent(s, a.name)
         if target is None:
@@ -239,9 +245,7 @@ class Declarations:
             made = old.origin.value if old.origin is not None and old.origin.value is not None else None
             detail = made.raw if made is not None and made.raw else a.name
             where = (a.start, a.end) if self.where.via is None else self.where.via  # (a sourced file's: its source line)
-            self.rec.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.ASSIGNED, detail)))
-            for gate in G.GATES:
-                s.set(gate, Var(NAMED, keeps_export(s.vars.get(gate)) or s.allexport, None))
+            unread_gates(self.rec, s, where, UnfollowedKind.ASSIGNED, detail, False)
             return None
         return self.redirect(a, target)
 
@@ -254,7 +258,7 @@ class Declarations:
             found = self.redirected[key] = replace(a, name=target)
         return found
 
-    def nameref(self, s: State, a: Assign, old: Optional[Var]) -> None:
+    def nameref(self, s: State, a: Assign, old: Optional[Var], declared: frozenset) -> None:
         """`declare -n R=X` (`local -n`): R now stands for X, whose name is R's value; a name the
         path cannot tell (or an element, `A[1]`) makes R a reference nobody can follow."""
         if a.value is None:
@@ -263,9 +267,8 @@ class Declarations:
             named = self.evaluator.value(a.value, s)
             known = named.kind is _KNOWN or named.kind is ValKind.DEFAULT
             value = Val(_KNOWN if known else ValKind.UNKNOWN, named.text if known else "",
-                        via="a name made at run time", origin=_NAMEREF_ORIGIN)
-        if a.mode == AssignMode.LOCAL or (a.mode == AssignMode.DECLARE and s.frames
-                                          and Attribute.GLOBAL not in attributes(a.keyword or "")):
+                        via=NAMED.via, origin=_NAMEREF_ORIGIN)
+        if _is_local(a.mode, s, declared):
             s.save_local(a.name)
         s.set(a.name, Var(value, a.exported or s.allexport or keeps_export(old), a))
 

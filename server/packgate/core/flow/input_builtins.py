@@ -39,11 +39,11 @@ def read(c):
     path knows, `read [-r] A B` splits its first line on blanks (the last name gets the rest,
     a name past the words gets ""). A name made at run time that the path cannot tell makes
     the gates unknown."""
-    names, plain, unknown = _operands(c, _READ_ARGUMENTS)
-    if unknown:
-        return [SetValue(t, READ) for t in plain if is_name(t)] + _named_gates(c, unknown)
-    text = stdin_text(c) if all(t in _READ_PLAIN for t in names if t.startswith("-")) else None
-    if text is None or "\\" in text and "-r" not in names or not all(is_name(t) for t in plain):
+    options, plain, made_at = _operands(c, _READ_ARGUMENTS)
+    if made_at:
+        return [SetValue(t, READ) for t in plain if is_name(t)] + _assigned_at_run_time(c, made_at)
+    text = stdin_text(c) if all(t in _READ_PLAIN for t in options) else None
+    if text is None or "\\" in text and "-r" not in options or not all(is_name(t) for t in plain):
         return [SetValue(t, READ) for t in plain if is_name(t)]
     if "\n" not in text:
         return [SetValue(t, READ) for t in plain]  # no whole line: read fails, but may have set some
@@ -64,8 +64,8 @@ def printf(c):
     rest = c.rest
     target = _printf_target([c.names[j] for j in rest[:2]])
     if target is None:
-        if _printf_names_at_run_time(c.words[rest[0]:rest[0] + 2] if rest else [], c.vals, rest[:2]):
-            return tuple(_named_gates(c, rest[1])) + (Status(None),)
+        if rest and _names_a_variable(c.words[rest[0]:rest[0] + 2]) and c.vals[rest[1]].kind == ValKind.UNKNOWN:
+            return tuple(_assigned_at_run_time(c, rest[1])) + (Status(None),)
         return None
     name, k = target
     if k < len(rest) and c.names[rest[k]] == "--":
@@ -101,18 +101,16 @@ def _printf_target(texts: list) -> Optional[tuple]:
     return (name, k) if name is not None and is_name(name) else None
 
 
-def _printf_names_at_run_time(words: list, vals, indexes: list) -> bool:
-    """Whether `printf -v NAME` names a variable the path cannot tell (`-v "$name"`)."""
-    return len(words) == 2 and words[0].text == "-v" and words[1].text is None and \
-        vals[indexes[1]].kind == ValKind.UNKNOWN
+def _names_a_variable(words: list) -> bool:
+    """Whether printf's first two words are `-v` and a word whose text only a path can tell
+    (`-v "$name"`): a name made at run time."""
+    return len(words) == 2 and words[0].text == "-v" and words[1].text is None
 
 
 def printf_acts(cmd: Command) -> bool:
     """Whether a printf assigns (`-v NAME`, `-v "$name"`): without -v, it only prints."""
     words = cmd.words[1:3]
-    if len(words) == 2 and words[0].text == "-v" and words[1].text is None:
-        return True  # a name made at run time: which one, only the walk can tell
-    return _printf_target([w.text for w in words]) is not None
+    return _names_a_variable(words) or _printf_target([w.text for w in words]) is not None
 
 
 def printf_assigns(cmd: Command) -> list:
@@ -130,10 +128,9 @@ def printf_assigns(cmd: Command) -> list:
 def mapfile(c):
     """`mapfile [-t] NAME` / `readarray`: NAME gets the lines of a here-string or here-document
     the path knows (-t: without their newlines); else lines the script cannot know."""
-    names, plain, unknown = _operands(c, _MAPFILE_ARGUMENTS)
-    if unknown:
-        return tuple(_named_gates(c, unknown))
-    options = [t for t in names if t.startswith("-")]
+    options, plain, made_at = _operands(c, _MAPFILE_ARGUMENTS)
+    if made_at:
+        return tuple(_assigned_at_run_time(c, made_at))
     name = plain[-1] if plain else "MAPFILE"
     if not is_name(name):
         return ()
@@ -154,12 +151,12 @@ _MAPFILE_ARGUMENTS = frozenset("dnOsuCc")
 
 
 def _operands(c, with_argument: frozenset) -> tuple:
-    """(the option words' texts, the operands' texts, whether an operand is a word whose text
-    the path cannot tell) of `read` / `mapfile`: an option's argument (`-p "$PROMPT"`) is
-    neither."""
+    """(the option words' texts, the operands' texts, the index of the first operand whose text
+    the path cannot tell, or 0) of `read` / `mapfile`: an option's argument (`-p "$PROMPT"`) is
+    neither. (Index 0 is the command's name, never an operand.)"""
     options: list = []
     plain: list = []
-    unknown = 0  # the index of the first operand the path cannot tell (never 0: the command's name)
+    made_at = 0
     rest = c.rest
     k = 0
     while k < len(rest):
@@ -175,15 +172,15 @@ def _operands(c, with_argument: frozenset) -> tuple:
             k += 1
             continue
         plain.append(t)
-        if not unknown and c.words[j].text is None and c.vals[j].kind == ValKind.UNKNOWN:
-            unknown = j
+        if not made_at and c.words[j].text is None and c.vals[j].kind == ValKind.UNKNOWN:
+            made_at = j
         k += 1
-    return options, plain, unknown
+    return options, plain, made_at
 
 
-def _named_gates(c, j: int) -> list:
-    """What an assignment to the name word j gives, made at run time, does to the gates: each
-    may be the one assigned, so each is unknown after it, its export mark kept; PG009 says so."""
+def _assigned_at_run_time(c, j: int) -> list:
+    """The effects of an assignment to the name word j gives, made at run time: any gate may be
+    the one assigned, so each is unknown after it, its export mark kept; PG009 says so."""
     w = c.words[j]
     return [UnreadNames(w.start, w.end, w.raw or "?", False)]
 

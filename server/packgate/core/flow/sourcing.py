@@ -22,6 +22,21 @@ _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)
 # a gate after a file packgate could not read: whatever the file made of it
 
 
+def unread_gates(rec, s: State, where: tuple, kind: Optional[UnfollowedKind], detail: str,
+                 exports: bool) -> list:
+    """What an input no static reading can see leaves on path s: every gate unknown (exported,
+    or with exports False keeping its export mark), and, unless kind is None (said already),
+    an Unfollowed record for PG009 at where."""
+    if kind is not None:
+        rec.unfollowed.append(Unfollowed(*where, Reason(kind, detail)))
+    for gate in G.GATES:
+        if exports:
+            s.set(gate, Var(UNREAD, True, None))
+        else:
+            s.set(gate, Var(NAMED, keeps_export(s.vars.get(gate)) or s.allexport, None))
+    return [s]
+
+
 class Sourcing:
     """The walk's `source`: a sourced file is walked by the walker, in this shell."""
 
@@ -102,14 +117,7 @@ class Sourcing:
         """A file (or a command's output) sourced unseen: PG009 says so (kind None: said
         already), and what the gates are after it is unknown on this path (exports False: an
         assignment to a name made at run time, which leaves each gate's export mark)."""
-        if kind is not None:
-            self.rec.unfollowed.append(Unfollowed(*where, Reason(kind, detail)))
-        for gate in G.GATES:
-            if exports:
-                s.set(gate, Var(UNREAD, True, None))
-            else:
-                s.set(gate, Var(NAMED, keeps_export(s.vars.get(gate)) or s.allexport, None))
-        return [s]
+        return unread_gates(self.rec, s, where, kind, detail, exports)
 
     def writes_file(self, written: str) -> bool:
         """Whether this script's text redirects output into the file it sources (`cat > env.sh`,

@@ -13,7 +13,7 @@ from ..records import replace
 from .transforms import case_changed, removed, replaced, substring
 from .transforms import length as length_of
 from .arith import evaluate
-from .facts import UNSET, GateSite, Origin, Val, ValKind, Var, keeps_export, literal_val, spanned
+from .facts import NAMED, UNSET, GateSite, Origin, Val, ValKind, Var, keeps_export, literal_val, spanned
 from .state import State
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a cold `check` does not
@@ -283,7 +283,7 @@ class Values:
         self.mark_read(var)
         target = referent(s, r.name)
         if target is None:
-            return Val(_UNKNOWN, via="a name made at run time", origin=_NOBODY)
+            return NAMED
         return self.ref(replace(r, name=target), s)
 
     def special_ref(self, r: Ref, s: State) -> Val:

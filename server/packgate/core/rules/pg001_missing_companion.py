@@ -166,11 +166,7 @@ def _report_unknown(ctx: Context, launch, verdicts) -> None:
             unknown, unknown_name, known, known_name = enc, _origin_name(enc) or encoding, batch, ctx.profile.batch
         else:
             unknown, unknown_name, known, known_name = batch, ctx.profile.batch, enc, _origin_name(enc) or encoding
-        if known.val.kind == ValKind.UNSET:
-            state = ("not set", "未设置")
-        else:
-            state = (repr(known.val.text), f"为 {known.val.text!r}")
-        msg = ctx.message(RULE, "unknown", known=known_name, known_state=state,
+        msg = ctx.message(RULE, "unknown", known=known_name, known_state=_state(known.val),
                           unknown=unknown_name, via=via_words(unknown.val.via),
                           launch=ctx.launch_name(launch))
         site = unknown.origin if unknown.origin is not None else known.origin
@@ -215,11 +211,14 @@ def _message(ctx: Context, launch, verdict, on, off, on_name, off_name, path) ->
             state = ("is not set there", "在容器内未设置")
             spec = f"{off_name}='1'"
         return ctx.message(RULE, f"{verdict}-container", off_state=state, spec=spec, **fields)
-    if off.val.kind in (ValKind.KNOWN, ValKind.DEFAULT):
-        state = (f"{off.val.text!r}", f"为 {off.val.text!r}")
-    else:
-        state = ("not set", "未设置")
-    return ctx.message(RULE, verdict, off_state=state, **fields)
+    return ctx.message(RULE, verdict, off_state=_state(off.val), **fields)
+
+
+def _state(val) -> tuple:
+    """What a message says of a gate's value the script knows (or knows is not set), in both languages."""
+    if val.kind in (ValKind.KNOWN, ValKind.DEFAULT):
+        return f"{val.text!r}", f"为 {val.text!r}"
+    return "not set", "未设置"
 
 
 def _report(ctx: Context, launch, verdict, on, off, on_name, off_name, path=None) -> None:
