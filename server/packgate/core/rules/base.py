@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from .. import gates as G
 from ..fixes import quote_like, remove_statement, remove_word
-from ..flow import UNSET, FlowResult, ValKind
+from ..flow import NAMED, UNREAD, UNSET, FlowResult, ValKind
 from ..findings import Applicability, Caveat, Edit, Finding, Fix, Reason, Related
 from ..parse import Assign, AssignMode, Script
+from ..parse.words import SUBSTITUTION
 from ..records import factory, record
 from ..text import Source
 from .rule import UNSAFE_TEXT, Rule, pick
@@ -164,13 +165,13 @@ def one_line(text: str) -> str:
 # what the flow says a value the script cannot know comes from (Val.via), where it is a phrase
 # rather than the script's own words: in Chinese too
 _VIA_ZH = {
-    "the output of a command": "命令的输出",
+    SUBSTITUTION: "命令的输出",
     "read": "read 读入的内容",
     "printf -v": "printf -v 的结果",
     "eval": "eval 的结果",
     "xargs": "xargs 的输入",
-    "a name made at run time": "运行时才确定名字的变量",
-    "a file packgate could not read": "packgate 无法读取的文件",
+    NAMED.via: "运行时才确定名字的变量",
+    UNREAD.via: "packgate 无法读取的文件",
     "the caller's arguments": "调用方传入的参数",
     "too deeply nested": "嵌套过深的表达式",
 }
