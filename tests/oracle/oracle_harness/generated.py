@@ -1,7 +1,7 @@
 """Random launchers for the oracle: a few statements drawn from the ways scripts set the gates and
 the micro-batch size (quoting, $'...', defaults, arithmetic, arrays, printf -v, read, mapfile,
 functions, locals, subshells, conditions on the caller's input, loops, export -n, set -a,
-namerefs, names held in variables...),
+namerefs, names held in variables, brace expansion...),
 then a launch. Deterministic by seed; every script runs under bash with each of INPUTS."""
 
 from __future__ import annotations
@@ -80,6 +80,11 @@ def _statements(r: random.Random) -> list:
         lambda: f"s() {{ local -n ref=$1; ref=$2; }}; s {gate()} {r.choice(['1', '0', '$V'])}",
         lambda: f"printf -v \"$N\" '%s' {val()}",
         lambda: f"for n in {gate()}; do read -r \"$n\" <<< {val()}; done",
+        lambda: "export OFFLINE_PACK" + r.choice(["{ING_BMR,ED_DATA}", "{ED_DATA,X}", "ING_{BMR,X}"]) + f"={val()}",
+        lambda: f"export {gate()}=" + r.choice(["{1,0}", "{0,1}", "{0..1}", "{,1}"]),
+        lambda: "unset OFFLINE_PACK" + r.choice(["{ING_BMR,ED_DATA}", "ED_{DATA,X}", "{ING_BMR}"]),
+        lambda: f"for n in OFFLINE_PACK{{ING_BMR,ED_DATA}}; do export \"$n\"={val()}; done",
+        lambda: f"A=({{{r.choice(['0..1', '1..0', '01..1', '1,0'])}}}); export {gate()}=${{A[1]}}",
     ]
 
 

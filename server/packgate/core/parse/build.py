@@ -301,8 +301,7 @@ class Builder(SimpleBuilder):
         if any(c.type in _DYNAMIC_NAMES for c in node.named_children):
             # `unset "${!PREFIX@}"`: the names come at run time, the handler's (flow.commands.unset)
             kw = node.children[0]
-            words = [self.keyword_word(kw)] + [self.word(c, d) for c in node.children[1:]
-                                               if c.is_named and c.type != "comment"]
+            words = [self.keyword_word(kw)] + self.argument_words(node.children[1:], d)
             return [Command(self.s(node), self.e(node), [], words, self.s(kw), self.e(kw), self.take_pre())]
         for c in node.named_children:
             if c.type in ("variable_name", "word"):

@@ -4,6 +4,7 @@ Builder's own methods; each is called as `build(builder, node, depth)`)."""
 
 from __future__ import annotations
 
+from .brace import words_of
 from .grammar import KIND_NAMES, kind, kinds
 from .model import Block, Case, Command, FuncDef, If, Lit, Loop, Occurrence, OccurrenceKind, TestForm, Word
 
@@ -27,7 +28,7 @@ def loop(b, node, d: int) -> list:
     items = []
     for i, c in enumerate(node.children):
         if node.field_name_for_child(i) == "value":
-            items.append(b.word(c, d))
+            items.extend(words_of(b, c, d))
     var_node = node.child_by_field_name("variable") if node.type == "for_statement" else None
     body_node = node.child_by_field_name("body")
     body = b.block(body_node.children, d, b.s(body_node), b.e(body_node)) \

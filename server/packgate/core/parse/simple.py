@@ -3,6 +3,7 @@ read off tree-sitter nodes into Command and Assign records."""
 
 from __future__ import annotations
 
+from .brace import braced_words, expand, joined_word, may_brace, tokens, word_nodes, words_of
 from .grammar import NAMED, PARSER, kind, kinds
 from .model import Assign, AssignMode, Block, Command, ExportNames, Lit, Occurrence, OccurrenceKind, Opaque, Stmt, Word
 from .words import _K_SUBSCRIPT, WordBuilder, is_name
@@ -24,12 +25,19 @@ _ELEMENTS = NAMED - {kind("comment")}  # the words of an array literal
 _K_COMMAND_NAME, _K_VARIABLE_ASSIGNMENT, _K_COMMENT = kind("command_name"), kind("variable_assignment"), kind("comment")
 _K_WORD, _K_VARIABLE_NAME = kind("word"), kind("variable_name")
 _K_HERESTRING = kind("herestring_redirect")
+_BRACED = kinds("concatenation", "brace_expression")  # argument nodes brace expansion may split
 # the named children of a command after its name that are its words
 _ARGUMENTS = NAMED - {_K_COMMAND_NAME, _K_HERESTRING, _K_COMMENT} - kinds("file_redirect", "heredoc_redirect")
 
 _PLAIN, _PREFIX = AssignMode.PLAIN, AssignMode.PREFIX
 _PREFIX_KIND, _ASSIGN_KIND = OccurrenceKind.PREFIX, OccurrenceKind.ASSIGN
 _DECLARATION_MODES = {"export": AssignMode.EXPORT, "local": AssignMode.LOCAL, "readonly": AssignMode.READONLY}
+
+
+def _expanding(builder, children: list) -> bool:
+    """Whether brace expansion makes more or other words of some of a declaration's arguments."""
+    return any(expand(toks) is not None for group in word_nodes(children)
+               if (toks := tokens(group, builder.data, builder.base)) is not None)
 
 
 def _expands(a: Assign) -> bool:
@@ -52,6 +60,9 @@ class SimpleBuilder(WordBuilder):
         keyword = self.text(kw_node)
         flags = ""
         items = []
+        if may_brace(self.data, kw_node.end_byte, node.end_byte) and _expanding(self, [c for c in node.children[1:] if c.is_named]):
+            # `export OFFLINE_PACKING_{BMR,DATA}=1`: the words brace expansion makes, for the handler
+            return self.declaration_command(node, d)
         for c in node.children[1:]:
             k = c.kind_id
             if k == _K_WORD:
@@ -110,14 +121,28 @@ class SimpleBuilder(WordBuilder):
         """A declaration whose names are made at run time, as a command: its words (an
         assignment `NAME=value` as one word) for the builtin's handler in flow.commands."""
         kw = node.children[0]
-        words = [self.keyword_word(kw)]
-        for c in node.children[1:]:
-            if c.type == "variable_assignment":
-                words.append(self.assignment_word(c, d))
-            elif c.is_named and c.type != "comment":
-                words.append(self.word(c, d))
+        words = [self.keyword_word(kw)] + self.argument_words(node.children[1:], d)
         s, e = self.s(node), self.e(node)
         return [Command(s, e, [], words, self.s(kw), self.e(kw), self.take_pre())]
+
+    def argument_words(self, children: list, d: int) -> list:
+        """The words of a declaration's or `unset`'s arguments as bash splits them: nodes with no
+        gap between them are one word (tree-sitter reads `A_{X,Y}` as a name and the rest),
+        brace-expanded; an assignment as one word `NAME=value`."""
+        words: list = []
+        for group in word_nodes([c for c in children if c.is_named and c.kind_id != _K_COMMENT]):
+            found = braced_words(self, group, d) if may_brace(self.data, group[0].start_byte, group[-1].end_byte) \
+                else None
+            if found is not None:
+                words.extend(found)
+                continue
+            joined = joined_word(self, group, d) if len(group) > 1 else None
+            if joined is not None:
+                words.append(joined)
+                continue
+            for c in group:
+                words.append(self.assignment_word(c, d) if c.kind_id == _K_VARIABLE_ASSIGNMENT else self.word(c, d))
+        return words
 
     def herestring(self, node, d: int) -> Optional[Word]:
         """What `<<< WORD` gives the command to read: the word and the newline bash adds."""
@@ -188,7 +213,10 @@ class SimpleBuilder(WordBuilder):
             if value_node.kind_id == _K_ARRAY:
                 word, keyed = self.word, self.keyed_element
                 if self.data.find(b"]=", value_node.start_byte, value_node.end_byte) < 0:  # no `[key]=value` in it
-                    a.array = [word(c, d) for c in value_node.children if c.kind_id in _ELEMENTS]
+                    if may_brace(self.data, value_node.start_byte, value_node.end_byte):  # `(--x{1,2})`
+                        a.array = [w for c in value_node.children if c.kind_id in _ELEMENTS for w in words_of(self, c, d)]
+                    else:
+                        a.array = [word(c, d) for c in value_node.children if c.kind_id in _ELEMENTS]
                     return a
                 a.array = []
                 for c in value_node.children:
@@ -285,7 +313,10 @@ class SimpleBuilder(WordBuilder):
             inner = name_node.named_children
             cmd_words.append(self.word(inner[0] if inner else name_node, d))
         for w in words:
-            cmd_words.append(self.word(w, d))
+            if w.kind_id in _BRACED:  # `env A_{X,Y}=1`: perhaps several words
+                cmd_words.extend(words_of(self, w, d))
+            else:
+                cmd_words.append(self.word(w, d))
         stdin = self.herestring(here, d) if here is not None else None
         cmd = Command(s, node.end_byte + base, prefix, cmd_words, name_start, name_end, self.take_pre(), None, stdin)
         if not cmd_words:
