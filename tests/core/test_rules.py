@@ -262,6 +262,8 @@ PRODUCING = [
      "unknown", set()),
     (BOTH + 'while read -r k v; do printf -v "$k" %s "$v"; done < pack.conf\n' + LAUNCH, "PG009",
      "assigned", set()),
+    (BOTH + 'for k in $(cat off.list); do unset "$k"; done\n' + LAUNCH, "PG009", "unset", set()),
+    (BOTH + 'f() { local "$1=0"; ' + LAUNCH.strip() + '; }\nf "$GATE"\n', "PG009", "local", set()),
     ("export OFFLINE_PACKING_VQA=1\n" + BOTH + LAUNCH, "PG002", "dead", {"remove"}),
     (BOTH + "torchrun train.py --micro-batch-size 4\n", "PG003", "value", {"one"}),
     (BOTH + 'MBS="${4:-4}"\ntorchrun train.py --micro-batch-size "$MBS"\n', "PG003", "default", {"one"}),

@@ -158,8 +158,8 @@ def _init_49(_MISSING, _set):
 def _init_50(_MISSING, _set):
     def __init__(self, how): _set(self, 'how', how)
     return __init__
-def _init_51(_MISSING, _set, _default_exports):
-    def __init__(self, start, end, detail, exports=_default_exports): _set(self, 'start', start); _set(self, 'end', end); _set(self, 'detail', detail); _set(self, 'exports', exports)
+def _init_51(_MISSING, _set, _default_exports, _default_kind, _default_noted_only):
+    def __init__(self, start, end, detail, exports=_default_exports, kind=_default_kind, noted_only=_default_noted_only): _set(self, 'start', start); _set(self, 'end', end); _set(self, 'detail', detail); _set(self, 'exports', exports); _set(self, 'kind', kind); _set(self, 'noted_only', noted_only)
     return __init__
 def _init_52(_MISSING, _set, _default_functions, _default_namerefs, _default_site):
     def __init__(self, names, start, end, functions=_default_functions, namerefs=_default_namerefs, site=_default_site): _set(self, 'names', names); _set(self, 'start', start); _set(self, 'end', end); _set(self, 'functions', functions); _set(self, 'namerefs', namerefs); _set(self, 'site', site)
@@ -424,7 +424,7 @@ INITS = {
     'packgate.core.flow.effects.Source': ("def __init__(self, word, val):\n    _set(self, 'word', word)\n    _set(self, 'val', val)\n", _init_48),
     'packgate.core.flow.effects.Status': ("def __init__(self, status):\n    _set(self, 'status', status)\n", _init_49),
     'packgate.core.flow.effects.StopPath': ("def __init__(self, how):\n    _set(self, 'how', how)\n", _init_50),
-    'packgate.core.flow.effects.UnreadNames': ("def __init__(self, start, end, detail, exports=_default_exports):\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'detail', detail)\n    _set(self, 'exports', exports)\n", _init_51),
+    'packgate.core.flow.effects.UnreadNames': ("def __init__(self, start, end, detail, exports=_default_exports, kind=_default_kind, noted_only=_default_noted_only):\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'detail', detail)\n    _set(self, 'exports', exports)\n    _set(self, 'kind', kind)\n    _set(self, 'noted_only', noted_only)\n", _init_51),
     'packgate.core.flow.effects.UnsetNames': ("def __init__(self, names, start, end, functions=_default_functions, namerefs=_default_namerefs, site=_default_site):\n    _set(self, 'names', names)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'functions', functions)\n    _set(self, 'namerefs', namerefs)\n    _set(self, 'site', site)\n", _init_52),
     'packgate.core.flow.environ.Clear': ("def __init__(self, cause=_default_cause, start=_default_start, end=_default_end, certain=_default_certain):\n    _set(self, 'cause', cause)\n    _set(self, 'start', start)\n    _set(self, 'end', end)\n    _set(self, 'certain', certain)\n", _init_53),
     'packgate.core.flow.environ.DeepSpeedEnv': ('def __init__(self, ):\n    pass\n', _init_54),

@@ -13,7 +13,7 @@ from .effects import (AsCommand, AssignWord, ChildEnv, Declare, Environ, NewPosi
                       Option, RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames, UnsetNames)
 from .environ import (Clear, DeepSpeedEnv, InputArgs, Keep, Pass, PassPrefix, SetText, SetVar, Unreadable,
                       UnsetVar)
-from .facts import Stop, UnfollowedKind, ValKind, Var, keeps_export
+from .facts import Reason, Stop, Unfollowed, UnfollowedKind, ValKind, Var, keeps_export
 from .state import FAILED, State
 from .values import CALLER_ARGS, SOME_ARGS, LazyValues, positional_vars
 
@@ -240,9 +240,12 @@ class Applier:
     def effect_unread_names(self, e: UnreadNames, c: Call, states: list) -> list:
         """Exports of names packgate cannot read: the gates unknown after it (sourcing.unread)."""
         where = (e.start, e.end) if self.where.via is None else self.where.via
+        kind = e.kind or (UnfollowedKind.COMPUTED if e.exports else UnfollowedKind.ASSIGNED)
+        if e.noted_only:
+            self.rec.unfollowed.append(Unfollowed(*where, Reason(kind, e.detail)))
+            return states
         out = []
         for k, s in enumerate(states):
-            kind = UnfollowedKind.COMPUTED if e.exports else UnfollowedKind.ASSIGNED
             out.extend(self.sourcing.unread(s, where, kind if k == 0 else None, e.detail, e.exports))
         return out
 

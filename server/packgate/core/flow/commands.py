@@ -23,7 +23,7 @@ from .effects import (AsCommand, AssignWord, ChildEnv, Declare, Environ, NewPosi
                       RunContainer, RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames,
                       UnsetNames, attributes_of)
 from .arith import assigned_names, read_names
-from .facts import NAMED, Origin, Stop, Val, ValKind
+from .facts import NAMED, Origin, Stop, UnfollowedKind, Val, ValKind
 from .input_builtins import READ, mapfile, printf, printf_acts, printf_assigns, read, read_assigns, word_refs_of
 from .state import FAILED, OK, Fact, State, Tested, decided
 from .values import LazyValues
@@ -336,8 +336,9 @@ def declare(c: Call):
             if v.kind != ValKind.KNOWN:
                 if not local:  # PG009 says what could not be seen
                     return tuple(out) + (UnreadNames(w.start, w.end, w.raw or "?", exported), _STATUS_OK)
-                return tuple(out) + tuple(SetValue(g, NAMED, True if exported else None, local=local)
-                                          for g in G.GATES) + (_STATUS_OK,)
+                note = UnreadNames(w.start, w.end, w.raw or "?", exported, UnfollowedKind.LOCAL, True)
+                return tuple(out) + (note,) + tuple(SetValue(g, NAMED, True if exported else None, local=local)
+                                                    for g in G.GATES) + (_STATUS_OK,)
             name, eq, value = v.text.partition("=")
             if not is_name(name):
                 out.append(Status(FAILED))
@@ -370,19 +371,20 @@ def unset(c: Call):
         else:
             for v in c.vals.expand(j):
                 if v.kind != ValKind.KNOWN:
-                    return (*_unset_any(names, c, option), )
+                    return _unset_any(names, c, option, w)
                 for t2 in v.text.split():
                     if is_name(t2):
                         names.append((t2, w.start, w.end))
     return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, "f" in option, "n" in option, c.cmd),)
 
 
-def _unset_any(names: list, c: Call, option: str) -> tuple:
-    """`unset` of names the path cannot tell: those it can are removed, the gates become unknown."""
+def _unset_any(names: list, c: Call, option: str, w: Word) -> tuple:
+    """`unset` of names the path cannot tell (w: the first such word): those it can are
+    removed, the gates become unknown and PG009 says why."""
     if "f" in option:
         return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, True, False, c.cmd),)
-    return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, False, "n" in option, c.cmd),) + \
-        tuple(SetValue(g, NAMED) for g in G.GATES)
+    return (UnsetNames(tuple(names), c.cmd.start, c.cmd.end, False, "n" in option, c.cmd),
+            UnreadNames(w.start, w.end, w.raw or "?", False, UnfollowedKind.UNSET))
 
 
 def eval_(c: Call):

@@ -127,12 +127,16 @@ class UnreadNames:
     """`export "$k=$v"` with k read at run time, `export $(grep ... .env | xargs)`: names made
     from what packgate cannot read (detail: the word as written) are exported; after it the
     gates are unknown, and PG009 says what could not be seen. exports False: they are assigned,
-    not exported (`read "$k"`, `printf -v "$k"`): each gate keeps its export mark."""
+    not exported (`read "$k"`, `printf -v "$k"`): each gate keeps its export mark. kind: what
+    PG009 says (None: that of exports). noted_only: PG009's note alone, the handler's other
+    effects say what the gates become (a function's `local "$k=$v"`)."""
 
     start: int
     end: int
     detail: str
     exports: bool = True
+    kind: object = None
+    noted_only: bool = False
 
 
 # ---------------------------------------------------------------- options, status, stopping

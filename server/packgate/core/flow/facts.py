@@ -200,6 +200,8 @@ class UnfollowedKind(TextEnum):
     WRITTEN = "written"  # the script writes the file itself before it sources it
     COMPUTED = "computed"  # `export "$k=$v"`, `export $(...)`: names made from what the script reads
     ASSIGNED = "assigned"  # `read "$k"`, `printf -v "$k"`, `declare "$k=$v"`: the same, not exported
+    UNSET = "unset"  # `unset "$k"`: a name made at run time unset
+    LOCAL = "local"  # `local "$k=$v"` in a function: the same, until the function returns
 
 
 @tuple_record

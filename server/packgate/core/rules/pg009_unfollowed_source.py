@@ -31,7 +31,7 @@ RULE = Rule(
         "goes for the other inputs no static reading can see: `source <(curl ...)`, a file the "
         "script writes before it sources it, and exports whose names are read at run time "
         "(`export $(grep -v '^#' .env | xargs)`, `while read -r k v; do export \"$k=$v\"; done < "
-        "pack.conf`) or assigned (`printf -v \"$k\" %s \"$v\"`, `read -r \"$k\"`). After any of them the gates are unknown, so no finding above information "
+        "pack.conf`) or assigned (`printf -v \"$k\" %s \"$v\"`, `read -r \"$k\"`, `local \"$k=$v\"`) or unset (`unset \"$k\"`). After any of them the gates are unknown, so no finding above information "
         "rests on them."),
     problem_zh=(
         "训练脚本常把环境变量放在一个被 `source` 的文件里。packgate 会跟踪静态路径、相对脚本的路径"
@@ -41,7 +41,7 @@ RULE = Rule(
         "它 source 的文件）时这才有影响：两者都不做的脚本（抽帧脚本、第三方工具）不会因为它 source "
         "的文件报 PG009。其他静态分析无法看到的输入也一样：`source <(curl ...)`、脚本先写出再 source 的文件、"
         "变量名在运行时读取的导出（`export $(grep -v '^#' .env | xargs)`、`while read -r k v; do export "
-        "\"$k=$v\"; done < pack.conf`），以及变量名在运行时才确定的赋值（`printf -v \"$k\" %s \"$v\"`、`read -r \"$k\"`）。在它们之后开关取值未知，因此不会据此给出高于 information 的结论。"),
+        "\"$k=$v\"; done < pack.conf`），以及变量名在运行时才确定的赋值（`printf -v \"$k\" %s \"$v\"`、`read -r \"$k\"`、`local \"$k=$v\"`）或 unset（`unset \"$k\"`）。在它们之后开关取值未知，因此不会据此给出高于 information 的结论。"),
     rationale_en="Point packgate at the file with `# packgate source=relative/path.sh` on the line before.",
     rationale_zh="在前一行写 `# packgate source=相对路径.sh`，告诉 packgate 是哪个文件。",
     exceptions_en="Sources of files that set no packing variables can be silenced with `# packgate disable=PG009`.",
@@ -73,6 +73,12 @@ RULE = Rule(
         "assigned": Text("the name assigned here comes from {detail}, which packgate cannot read: any "
                          "gate may be the one assigned, so the gates after it are unknown",
                          "此处赋值的变量名来自 {detail}，packgate 无法读取：任何开关都可能被赋值，其后的开关取值未知"),
+        "local": Text("the name made local here comes from {detail}, which packgate cannot read: any gate "
+                      "may be the one assigned, so the gates are unknown until the function returns",
+                      "此处声明为 local 的变量名来自 {detail}，packgate 无法读取：任何开关都可能被赋值，函数返回之前开关取值未知"),
+        "unset": Text("the name unset here comes from {detail}, which packgate cannot read: any gate may "
+                      "be the one unset, so the gates after it are unknown",
+                      "此处 unset 的变量名来自 {detail}，packgate 无法读取：任何开关都可能被 unset，其后的开关取值未知"),
     },
     fixes={},
 )
