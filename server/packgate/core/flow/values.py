@@ -96,7 +96,7 @@ class Values:
                                 name=val.name, required=val.required)]
                 self.mark_read(var)
                 return self.values(ref.arg, s)
-        if word.quote == "" and any(type(p) is Ref and _splits(p) for p in parts):
+        if word.quote == "" and any(type(p) is Ref and _splits_here(p, s) for p in parts):
             vals = [self.part(p, s) for p in parts]  # each part evaluated once, split or not
             fields = self.fields(word, vals, s)
             if fields is not None:
@@ -114,8 +114,8 @@ class Values:
         own_ifs = ifs is not None and ifs.val.kind is not ValKind.UNSET and ifs.val.text != " \t\n"
         out, cur, started, whole = [], [], False, []
         for p, v in zip(word.parts, vals):
-            if type(p) is Ref and not p.quoted and not _splits(p):
-                return None  # ${X:-a b}, ${A[@]}...: read as one word, as before
+            if type(p) is Ref and not p.quoted and not _splits_here(p, s):
+                return None  # ${X:-"a b"}, ${A[@]}...: read as one word, as before
             if v.kind is not _KNOWN and v.kind is not ValKind.UNSET:
                 return None
             whole.append(v.text)
@@ -567,6 +567,23 @@ def _splits(p: Ref) -> bool:
     not an array's elements, the positional parameters or a default's word."""
     return not p.quoted and not p.array_all and not p.prefix_names and p.name not in ("@", "*") \
         and (p.op == "" or p.transform is not None)
+
+
+_TAKES_SET_VALUE = frozenset((":-", "-", ":=", "="))
+
+
+def _splits_here(p: Ref, s: State) -> bool:
+    """_splits, or `${X:-d}` (`-`, `:=`, `=`) where the path's X is set and taken: its value is
+    then split as `$X`'s would be (the default's word, which may hold quotes, is not read)."""
+    if _splits(p):
+        return True
+    if p.quoted or p.op not in _TAKES_SET_VALUE or p.array_all or p.prefix_names or p.index is not None \
+            or p.indirect or p.transform is not None:
+        return False
+    var = s.vars.get(p.name)
+    if var is None or var.array is not None or var.val.kind is not _KNOWN:
+        return False
+    return var.val.text != "" or p.op[0] != ":"
 
 
 def _caller_value(name: str, positional: bool, required: bool) -> Val:
