@@ -63,6 +63,13 @@ def test_the_table_agrees_with_bash():
         assert got == [written.replace("\\", "")], written
 
 
+def test_the_first_look_finds_every_group_and_skips_expansions():
+    for written in ["a{b,c}", "{${X},b}", "\\${a,b}", "{1..3}", "x{a}{b,c}"]:
+        assert brace.may_brace(written.encode(), 0, len(written)), written
+    for written in ["${X}", "${X:-a,b}", '"${A[@]}"', "--foo={a}", "${X//,/ }"]:
+        assert not brace.may_brace(written.encode(), 0, len(written)), written
+
+
 def test_more_words_than_the_limit_are_left_as_written():
     assert expanded("{1..100000}") is None
     assert expanded("{a,b}" * 9) is None  # 512 words

@@ -43,9 +43,14 @@ class Char:
 
 
 def may_brace(data: bytes, start: int, end: int) -> bool:
-    """A cheap first look: the bytes hold a `{` followed later by a `}`."""
+    """A cheap first look at the bytes [start, end): a `{` that does not open a `${`, and a `}`
+    and a `,` or `..` after it."""
     i = data.find(b"{", start, end)
-    return i >= 0 and data.find(b"}", i, end) >= 0
+    while i >= 0:
+        if i == start or data[i - 1] != 36 or (i - 2 >= start and data[i - 2] == 92):  # not `${` (but `\${`)
+            return data.find(b"}", i, end) >= 0 and (data.find(b",", i, end) >= 0 or data.find(b"..", i, end) >= 0)
+        i = data.find(b"{", i + 1, end)
+    return False
 
 
 def tokens(nodes: list, data: bytes, base: int) -> Optional[list]:
