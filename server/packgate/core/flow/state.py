@@ -174,6 +174,21 @@ class State:
                 return False
         return True
 
+    def same_values(self, other: "State") -> bool:
+        """same(), comparing the variables by value alone: two paths that made equal variables
+        apart (each ran the same assignments after a fork) have different marks."""
+        if not _same_fields_but_mark(self, other):
+            return False
+        if self.relevant is None:
+            return self.vars == other.vars
+        mine, theirs = self.vars, other.vars
+        for n in self.relevant:
+            a = mine.get(n)
+            b = theirs.get(n)
+            if a is not b and a != b:
+                return False
+        return True
+
     def key(self) -> tuple:
         """What same() compares, by value, as one hashable key: two paths whose variables are
         equal but were made apart (another pass of a loop) have one key, where their marks differ."""
@@ -205,6 +220,11 @@ _FIELDS = State.__record_fields__
 _same_fields = _generated(
     "def same(a, b):\n    return a.mark == b.mark" + "".join(
         f" and a.{n} == b.{n}" for n in _FIELDS if n not in NOT_MERGED) + "\n", "same")
+_same_fields_but_mark = _generated(
+    "def same(a, b):\n    return True" + "".join(
+        f" and a.{n} == b.{n}" for n in _FIELDS if n not in NOT_MERGED) + "\n", "same")
+
+
 def _hashable(v):
     """A field's value as a key: a dict (or a tuple of them: the frames) as its sorted items."""
     if type(v) is dict:

@@ -148,9 +148,11 @@ class Walker:
         out: list = []
         groups: dict = {}
         for s in states:
-            group = groups.setdefault((s.mark, s.done, s.status), [])
+            group = groups.setdefault((s.done, s.status), [])
             for o in group:
-                if s.same(o):
+                # the same Vars (the mark says so cheaply), or equal ones made apart after a
+                # fork: left apart, such paths would be walked twice to the end of the script
+                if s.same(o) if s.mark == o.mark else s.same_values(o):
                     if o.facts != s.facts:  # what both paths know holds after them
                         o.facts = tuple(f for f in o.facts if f in s.facts)
                     break
