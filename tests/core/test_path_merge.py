@@ -47,3 +47,11 @@ def test_paths_that_differ_in_what_they_know_do_not_merge():
     assert Walker.merge([a, b]) == [a, b]
     b.status, b.allexport = a.status, True
     assert not a.same_values(b) and Walker.merge([a, b]) == [a, b]
+
+
+def test_among_many_paths_only_identical_ones_merge():
+    # past MAX_VALUE_MERGE paths the value comparison costs more than it saves (most differ)
+    from packgate.core.flow.walk import MAX_VALUE_MERGE
+    paths = [_path("1") for _ in range(MAX_VALUE_MERGE + 1)]
+    assert Walker.merge(paths) == paths
+    assert Walker.merge(paths[:MAX_VALUE_MERGE]) == paths[:1]

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from typing import Optional
 
 MAX_PATHS = 16  # distinct paths kept per statement; a launch rarely has more than 3 that differ
+MAX_VALUE_MERGE = 4  # Walker.merge compares paths by value only among this many
 MAX_CALL_DEPTH = 8
 # statements walked inside the function calls of one top-level statement: a launcher's stage
 # function walks a few dozen; calls that fan out (each body calling several others, eight
@@ -147,12 +148,14 @@ class Walker:
             return states
         out: list = []
         groups: dict = {}
+        # the same Vars (the mark says so cheaply), or equal ones made apart after a fork: left
+        # apart, such paths would be walked twice to the end of the script. Compared by value
+        # only among a few paths: among many, most differ and the pairs cost more than they save
+        by_value = len(states) <= MAX_VALUE_MERGE
         for s in states:
-            group = groups.setdefault((s.done, s.status), [])
+            group = groups.setdefault((s.done, s.status) if by_value else (s.mark, s.done, s.status), [])
             for o in group:
-                # the same Vars (the mark says so cheaply), or equal ones made apart after a
-                # fork: left apart, such paths would be walked twice to the end of the script
-                if s.same(o) if s.mark == o.mark else s.same_values(o):
+                if s.same(o) if s.mark == o.mark else by_value and s.same_values(o):
                     if o.facts != s.facts:  # what both paths know holds after them
                         o.facts = tuple(f for f in o.facts if f in s.facts)
                     break

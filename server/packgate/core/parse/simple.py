@@ -267,10 +267,12 @@ class SimpleBuilder(WordBuilder):
     def command(self, node, d: int) -> list:
         """A simple command: its prefix assignments, name and arguments (redirections skipped)."""
         prefix_nodes, words, name_node, here = [], [], None, None
+        braced = False  # an argument brace expansion may make several words of
         for i, c in enumerate(node.children):
             k = c.kind_id
             if name_node is not None and k in _ARGUMENTS:  # (the commonest child: tested first)
                 words.append(c)  # an `argument`, or another named node after the name
+                braced = braced or k in _BRACED
             elif k == _K_COMMAND_NAME:  # the `name` field: a command_name is never anything else
                 name_node = c
             elif k in NAMED:  # (a redirection or a comment is skipped)
@@ -312,10 +314,11 @@ class SimpleBuilder(WordBuilder):
             name_start, name_end = name_node.start_byte + base, name_node.end_byte + base
             inner = name_node.named_children
             cmd_words.append(self.word(inner[0] if inner else name_node, d))
-        for w in words:
-            if w.kind_id in _BRACED:  # `env A_{X,Y}=1`: perhaps several words
+        if braced:  # `env A_{X,Y}=1`: perhaps several words of one
+            for w in words:
                 cmd_words.extend(words_of(self, w, d))
-            else:
+        else:
+            for w in words:
                 cmd_words.append(self.word(w, d))
         stdin = self.herestring(here, d) if here is not None else None
         cmd = Command(s, node.end_byte + base, prefix, cmd_words, name_start, name_end, self.take_pre(), None, stdin)
