@@ -288,7 +288,7 @@ def front_end_note(repeats: int) -> str:
 # The node kinds packgate's model builder reads (core/parse; tests/bench/test_front_end_floor.py keeps
 # the list whole).
 MODEL_NODE_KINDS = (
-    "ansi_c_string", "arithmetic_expansion", "array", "binary_expression", "c_style_for_statement",
+    "ansi_c_string", "arithmetic_expansion", "array", "binary_expression", "brace_expression", "c_style_for_statement",
     "case_item", "case_statement", "command", "command_name", "command_substitution", "comment",
     "compound_statement", "concatenation", "declaration_command", "elif_clause", "else_clause", "expansion",
     "extglob_pattern", "file_redirect", "for_statement", "function_definition", "heredoc_body",
