@@ -74,7 +74,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 fuzz: $(STAMP)
-	PACKGATE_FUZZ_LONG=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/fuzz tests/core/test_flow_resume.py tests/core/test_flow_value_edits.py tests/oracle/test_oracle_generated.py
+	PACKGATE_FUZZ_LONG=1 $(BIN)/python -m pytest -q -p no:cacheprovider --timeout 900 tests/fuzz tests/core/test_flow_resume.py tests/core/test_flow_value_edits.py tests/oracle/test_oracle_generated.py
 
 docs: $(STAMP)
 	$(BIN)/python -m packgate.cli.gen_docs docs/rules

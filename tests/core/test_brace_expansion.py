@@ -74,6 +74,15 @@ def test_more_words_than_the_limit_are_left_as_written():
     assert expanded("{1..100000}") is None
     assert expanded("{a,b}" * 9) is None  # 512 words
     assert len(expanded("{a,b}" * 8)) == 256
+    assert expanded("{a,b}" * 500) is None  # 2**500 words: stopped at the first limit, at once
+    assert expanded("x" * 40000 + "{a,b}") is None  # two words of 40,001 tokens: past MAX_TOKENS
+
+
+def test_a_word_longer_than_the_limit_is_left_as_written():
+    word = "{a,b}" * (brace.MAX_WORD_BYTES // 5 + 1)
+    script = parse_bytes(f"echo {word}\n".encode())
+    [cmd] = script.body.body
+    assert len(cmd.words) == 2 and cmd.words[1].text == word
 
 
 def test_each_word_spans_the_whole_written_word_and_owns_its_records():

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from typing import Optional
 
 MAX_WORDS = 256  # more than this from one word (`{1..100000}`): left as written, unexpanded
+MAX_WORD_BYTES = 4096  # a longer word is left as written (its characters would each be a token)
+MAX_TOKENS = 65536  # the words of one expansion, in tokens all told: past it, left as written
 
 # unquoted literal text; each character may be brace syntax
 _TEXT = kinds("word", "number", "variable_name", "brace_expression", "=", "+=")
@@ -91,17 +93,23 @@ def _chars(text: str, at: int, out: list) -> None:
         i += 1
 
 
+class _TooLarge(Exception):
+    """An expansion past MAX_WORDS words or MAX_TOKENS tokens."""
+
+
 def expand(toks: list) -> Optional[list]:
     """The token lists bash's brace expansion makes of one word's tokens, in bash's order, or
-    None when no brace group in it expands (or it would make more than MAX_WORDS)."""
-    out = _expand(toks, 0)
-    if out is None or len(out) > MAX_WORDS:
+    None when no brace group in it expands (or it would make more than MAX_WORDS words, or
+    MAX_TOKENS tokens in all: `{a,b}` written 500 times would make 2**500)."""
+    try:
+        return _expand(toks, 0, [MAX_TOKENS])
+    except _TooLarge:
         return None
-    return out
 
 
-def _expand(toks: list, start: int) -> Optional[list]:
-    """expand() from token index start on (the tokens before it hold no group that expands)."""
+def _expand(toks: list, start: int, budget: list) -> Optional[list]:
+    """expand() from token index start on (the tokens before it hold no group that expands);
+    budget: [tokens still allowed], shared by the whole expansion."""
     i = start
     while True:
         i = _next_open(toks, i)
@@ -124,11 +132,14 @@ def _expand(toks: list, start: int) -> Optional[list]:
         head, tail = toks[:i], toks[close + 1:]
         results: list = []
         for piece in pieces:
+            budget[0] -= len(head) + len(piece) + len(tail)
+            if budget[0] < 0:
+                raise _TooLarge
             word = head + piece + tail
-            more = _expand(word, i)  # groups nested in the piece, or later in the word
+            more = _expand(word, i, budget)  # groups nested in the piece, or later in the word
             results.extend(more if more is not None else [word])
             if len(results) > MAX_WORDS:
-                return results
+                raise _TooLarge
         return results
 
 
@@ -202,6 +213,8 @@ def braced_words(builder, nodes: list, d: int) -> Optional[list]:
     when nothing in it expands. Each Word spans the whole written word; quoted and expanding
     pieces are built anew for each (a record belongs to one word: a move moves it once), their
     occurrences noted once."""
+    if nodes[-1].end_byte - nodes[0].start_byte > MAX_WORD_BYTES:
+        return None
     toks = tokens(nodes, builder.data, builder.base)
     results = expand(toks) if toks is not None else None
     if results is None:
@@ -230,7 +243,9 @@ def words_of(builder, node, d: int) -> list:
 
 def joined_word(builder, nodes: list, d: int) -> Optional[Word]:
     """One Word of nodes with no gap between them, as bash reads them (None: a node of a kind
-    this cannot join)."""
+    this cannot join, or longer than MAX_WORD_BYTES)."""
+    if nodes[-1].end_byte - nodes[0].start_byte > MAX_WORD_BYTES:
+        return None
     toks = tokens(nodes, builder.data, builder.base)
     return _word(builder, toks, nodes, d) if toks is not None else None
 

@@ -3,7 +3,7 @@ read off tree-sitter nodes into Command and Assign records."""
 
 from __future__ import annotations
 
-from .brace import braced_words, expand, joined_word, may_brace, tokens, word_nodes, words_of
+from .brace import MAX_WORD_BYTES, braced_words, expand, joined_word, may_brace, tokens, word_nodes, words_of
 from .grammar import NAMED, PARSER, kind, kinds
 from .model import Assign, AssignMode, Block, Command, ExportNames, Lit, Occurrence, OccurrenceKind, Opaque, Stmt, Word
 from .words import _K_SUBSCRIPT, WordBuilder, is_name
@@ -37,7 +37,8 @@ _DECLARATION_MODES = {"export": AssignMode.EXPORT, "local": AssignMode.LOCAL, "r
 def _expanding(builder, children: list) -> bool:
     """Whether brace expansion makes more or other words of some of a declaration's arguments."""
     return any(expand(toks) is not None for group in word_nodes(children)
-               if (toks := tokens(group, builder.data, builder.base)) is not None)
+               if group[-1].end_byte - group[0].start_byte <= MAX_WORD_BYTES
+               and (toks := tokens(group, builder.data, builder.base)) is not None)
 
 
 def _expands(a: Assign) -> bool:
