@@ -41,6 +41,9 @@ def test_corpus_file(data):
 @example(text="OFFLINE_PACKING_BMR=1 \\\nPYTHONPATH=\"$A:$A/Megatron-LM\" \\")
 @example(text="}|#!/bin/bash\n# c\nexport OFFLINE_PACKED_DATA=1\n\ndocker run --rm -e OFFLINE_PACKING_BMR=1 \\\n"
               "    llava:latest bash -lc \"torchrun aiak_training_llm/train.py --micro-batch-size 1\"\n")
+# the file's end judged on a last line that starts with a blank: its disable comment must cover it
+@example(text="#!/bin/bash\n[[ -d \"$1\" ]] || { exit 1; }\nexport OFFLINE_PACKING_BMR=1\n"
+              "\x08torchrun aiak_training_llm/train.py \\\n    --micro-batch-size\r\n 1\n")
 @pytest.fixture(scope="module")
 def script_path(tmp_path_factory) -> str:
     return str(fuzz_project(tmp_path_factory.mktemp("fuzz-project")))

@@ -117,9 +117,14 @@ class Flow:
         return EditorWalk(self.facts(), resume, resumed, inc.resynced)
 
     def end_of_file(self, states: list) -> None:
-        """A script without a launch is judged at its end, anchored on the last line that holds anything."""
-        end = len(self.inp.data.rstrip())
-        line_start = max(self.inp.data.rfind(b"\n", 0, end), self.inp.data.rfind(b"\r", 0, end)) + 1
+        """A script without a launch is judged at its end, anchored on the last line that holds
+        anything, from its first character that is not a blank (where the statement there starts,
+        so that a disable comment on the line before covers it)."""
+        data = self.inp.data
+        end = len(data.rstrip())
+        line_start = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1
+        while line_start < end and data[line_start] in b" \t":
+            line_start += 1
         launch = Launch(end, end, line_start, end, "end of file", implicit=True)
         for st in states:  # a path that ran `exit` ends the script where it stopped
             launch.paths.append(self.launching.see(st, [], [], implicit=True))
