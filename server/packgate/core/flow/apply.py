@@ -13,7 +13,8 @@ from .effects import (AsCommand, AssignWord, ChildEnv, Declare, Environ, NewPosi
                       Option, RunHere, SetOption, SetValue, Source, Status, StopPath, UnreadNames, UnsetNames)
 from .environ import (Clear, DeepSpeedEnv, InputArgs, Keep, Pass, PassPrefix, SetText, SetVar, Unreadable,
                       UnsetVar)
-from .facts import Reason, Stop, Unfollowed, UnfollowedKind, ValKind, Var, keeps_export
+from .facts import Stop, UnfollowedKind, ValKind, Var, keeps_export
+from .sourcing import note_unfollowed
 from .state import FAILED, State
 from .values import CALLER_ARGS, SOME_ARGS, LazyValues, positional_vars
 
@@ -242,7 +243,7 @@ class Applier:
         where = (e.start, e.end) if self.where.via is None else self.where.via
         kind = e.kind or (UnfollowedKind.COMPUTED if e.exports else UnfollowedKind.ASSIGNED)
         if e.noted_only:
-            self.rec.unfollowed.append(Unfollowed(*where, Reason(kind, e.detail)))
+            note_unfollowed(self.rec, where, kind, e.detail)
             return states
         out = []
         for k, s in enumerate(states):

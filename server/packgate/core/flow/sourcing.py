@@ -22,13 +22,18 @@ _GIVEN = (ValKind.KNOWN, ValKind.DEFAULT)
 # a gate after a file packgate could not read: whatever the file made of it
 
 
+def note_unfollowed(rec, where: tuple, kind: UnfollowedKind, detail: str) -> None:
+    """PG009's record of an input the walk could not see (or follow), at where."""
+    rec.unfollowed.append(Unfollowed(*where, Reason(kind, detail)))
+
+
 def unread_gates(rec, s: State, where: tuple, kind: Optional[UnfollowedKind], detail: str,
                  exports: bool) -> list:
     """What an input no static reading can see leaves on path s: every gate unknown (exported,
     or with exports False keeping its export mark), and, unless kind is None (said already),
     an Unfollowed record for PG009 at where."""
     if kind is not None:
-        rec.unfollowed.append(Unfollowed(*where, Reason(kind, detail)))
+        note_unfollowed(rec, where, kind, detail)
     for gate in G.GATES:
         if exports:
             s.set(gate, Var(UNREAD, True, None))
@@ -76,7 +81,7 @@ class Sourcing:
         chain = [p for p in self.where.file_stack if p]
         if real in {os.path.realpath(p) for p in chain}:
             cycle = " → ".join(os.path.basename(p) for p in chain + [real])
-            self.rec.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.CYCLE, cycle)))
+            note_unfollowed(self.rec, where, UnfollowedKind.CYCLE, cycle)
             return [s]
         if len(self.where.file_stack) > MAX_SOURCE_DEPTH:
             return self.unread(s, where, UnfollowedKind.DEPTH, written)
@@ -85,7 +90,7 @@ class Sourcing:
         if script is None:
             text, reason = self.inp.loader(target)
             if text is None:
-                self.rec.unfollowed.append(Unfollowed(*where, Reason(UnfollowedKind.REFUSED, f"{written}: {reason}")))
+                note_unfollowed(self.rec, where, UnfollowedKind.REFUSED, f"{written}: {reason}")
                 self.source_cache[real] = False
                 if not os.path.lexists(target):
                     return [s]  # bash says so and goes on: the file sets nothing

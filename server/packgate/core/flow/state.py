@@ -161,28 +161,20 @@ class State:
         return None
 
     def same(self, other: "State") -> bool:
-        """True when the two paths cannot lead to different findings."""
+        """True when the two paths cannot lead to different findings, and share their Vars
+        (their marks, the cheap look, are equal)."""
+        return self.mark == other.mark and self.same_values(other)
+
+    def same_values(self, other: "State") -> bool:
+        """True when the two paths cannot lead to different findings, comparing the variables
+        by value alone: paths that made equal variables apart (each ran the same assignments
+        after a fork) have different marks."""
         if not _same_fields(self, other):
             return False
         if self.relevant is None:
             return self.vars == other.vars
         mine, theirs = self.vars, other.vars
         for n in self.relevant:  # a plain loop: most paths compared share their Vars
-            a = mine.get(n)
-            b = theirs.get(n)
-            if a is not b and a != b:
-                return False
-        return True
-
-    def same_values(self, other: "State") -> bool:
-        """same(), comparing the variables by value alone: two paths that made equal variables
-        apart (each ran the same assignments after a fork) have different marks."""
-        if not _same_fields_but_mark(self, other):
-            return False
-        if self.relevant is None:
-            return self.vars == other.vars
-        mine, theirs = self.vars, other.vars
-        for n in self.relevant:
             a = mine.get(n)
             b = theirs.get(n)
             if a is not b and a != b:
@@ -216,11 +208,8 @@ def _generated(source: str, name: str):
 
 
 _FIELDS = State.__record_fields__
-# same(): the mark (the variables' fingerprint) first, it differs most often
+# same_values(): the fields two paths that merge must share, the variables aside
 _same_fields = _generated(
-    "def same(a, b):\n    return a.mark == b.mark" + "".join(
-        f" and a.{n} == b.{n}" for n in _FIELDS if n not in NOT_MERGED) + "\n", "same")
-_same_fields_but_mark = _generated(
     "def same(a, b):\n    return True" + "".join(
         f" and a.{n} == b.{n}" for n in _FIELDS if n not in NOT_MERGED) + "\n", "same")
 

@@ -155,7 +155,7 @@ class Walker:
         for s in states:
             group = groups.setdefault((s.done, s.status) if by_value else (s.mark, s.done, s.status), [])
             for o in group:
-                if s.same(o) if s.mark == o.mark else by_value and s.same_values(o):
+                if (by_value or s.mark == o.mark) and s.same_values(o):
                     if o.facts != s.facts:  # what both paths know holds after them
                         o.facts = tuple(f for f in o.facts if f in s.facts)
                     break

@@ -30,7 +30,7 @@ _WHOLE = kinds("string", "raw_string", "simple_expansion", "expansion", "command
 # nodes whose children continue the same word
 _JOINED = kinds("concatenation", "variable_assignment")
 # the word nodes a brace group can be in
-_BRACED = kinds("concatenation", "brace_expression")
+BRACED = kinds("concatenation", "brace_expression")
 
 _SEQUENCE = re.compile(r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?")
 
@@ -213,10 +213,7 @@ def braced_words(builder, nodes: list, d: int) -> Optional[list]:
     when nothing in it expands. Each Word spans the whole written word; quoted and expanding
     pieces are built anew for each (a record belongs to one word: a move moves it once), their
     occurrences noted once."""
-    if nodes[-1].end_byte - nodes[0].start_byte > MAX_WORD_BYTES:
-        return None
-    toks = tokens(nodes, builder.data, builder.base)
-    results = expand(toks) if toks is not None else None
+    results = expansion(builder, nodes)
     if results is None:
         return None
     words, noted = [], None
@@ -232,9 +229,18 @@ def braced_words(builder, nodes: list, d: int) -> Optional[list]:
     return words
 
 
+def expansion(builder, nodes: list) -> Optional[list]:
+    """The token lists of the words brace expansion makes of one word written as nodes, or None
+    (nothing expands, or the word is longer than MAX_WORD_BYTES)."""
+    if nodes[-1].end_byte - nodes[0].start_byte > MAX_WORD_BYTES:
+        return None
+    toks = tokens(nodes, builder.data, builder.base)
+    return expand(toks) if toks is not None else None
+
+
 def words_of(builder, node, d: int) -> list:
     """The Words one word node makes: those of its brace expansion, or the builder's one."""
-    if node.kind_id in _BRACED and may_brace(builder.data, node.start_byte, node.end_byte):
+    if node.kind_id in BRACED and may_brace(builder.data, node.start_byte, node.end_byte):
         found = braced_words(builder, [node], d)
         if found is not None:
             return found

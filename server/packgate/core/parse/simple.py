@@ -3,7 +3,7 @@ read off tree-sitter nodes into Command and Assign records."""
 
 from __future__ import annotations
 
-from .brace import MAX_WORD_BYTES, braced_words, expand, joined_word, may_brace, tokens, word_nodes, words_of
+from .brace import BRACED, braced_words, expansion, joined_word, may_brace, word_nodes, words_of
 from .grammar import NAMED, PARSER, kind, kinds
 from .model import Assign, AssignMode, Block, Command, ExportNames, Lit, Occurrence, OccurrenceKind, Opaque, Stmt, Word
 from .words import _K_SUBSCRIPT, WordBuilder, is_name
@@ -25,7 +25,6 @@ _ELEMENTS = NAMED - {kind("comment")}  # the words of an array literal
 _K_COMMAND_NAME, _K_VARIABLE_ASSIGNMENT, _K_COMMENT = kind("command_name"), kind("variable_assignment"), kind("comment")
 _K_WORD, _K_VARIABLE_NAME = kind("word"), kind("variable_name")
 _K_HERESTRING = kind("herestring_redirect")
-_BRACED = kinds("concatenation", "brace_expression")  # argument nodes brace expansion may split
 # the named children of a command after its name that are its words
 _ARGUMENTS = NAMED - {_K_COMMAND_NAME, _K_HERESTRING, _K_COMMENT} - kinds("file_redirect", "heredoc_redirect")
 
@@ -36,9 +35,7 @@ _DECLARATION_MODES = {"export": AssignMode.EXPORT, "local": AssignMode.LOCAL, "r
 
 def _expanding(builder, children: list) -> bool:
     """Whether brace expansion makes more or other words of some of a declaration's arguments."""
-    return any(expand(toks) is not None for group in word_nodes(children)
-               if group[-1].end_byte - group[0].start_byte <= MAX_WORD_BYTES
-               and (toks := tokens(group, builder.data, builder.base)) is not None)
+    return any(expansion(builder, group) is not None for group in word_nodes(children))
 
 
 def _expands(a: Assign) -> bool:
@@ -273,7 +270,7 @@ class SimpleBuilder(WordBuilder):
             k = c.kind_id
             if name_node is not None and k in _ARGUMENTS:  # (the commonest child: tested first)
                 words.append(c)  # an `argument`, or another named node after the name
-                braced = braced or k in _BRACED
+                braced = braced or k in BRACED
             elif k == _K_COMMAND_NAME:  # the `name` field: a command_name is never anything else
                 name_node = c
             elif k in NAMED:  # (a redirection or a comment is skipped)
